@@ -1,0 +1,29 @@
+# Makefile — builds the fixes extension with PGXS; libgit2 comes from pkg-config.
+#
+#   make && make install          build and install into the server of $(PG_CONFIG)
+#   make installcheck             regression tests against a running server (PGHOST/PGPORT)
+#   make demo [REPO=/path.git]    scripts/demo: install deps, build, sandbox server, show results
+#   make test                     scripts/test: the whole test suite (what CI runs)
+
+EXTENSION  = fixes
+MODULE_big = fixes
+OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+DATA       = fixes--1.0.sql
+PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
+
+REGRESS      = readers parse_fixes errors privileges
+
+PG_CONFIG   ?= pg_config
+LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
+LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
+PG_CPPFLAGS  = -I$(srcdir)/src $(LIBGIT2_CFLAGS)
+SHLIB_LINK   = $(LIBGIT2_LIBS)
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: demo test
+demo:
+	scripts/demo $(REPO)
+test:
+	scripts/test

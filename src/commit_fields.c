@@ -1,0 +1,74 @@
+/*
+ * commit_fields.c — a walked commit's fields as PostgreSQL values
+ *
+ * Text is converted from the commit's declared encoding to the database's
+ * (see text_decode.c); the subject is git's summary of the converted
+ * message, as `git log --format=%s` prints it.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "commit_fields.h"
+#include "summary.h"
+
+/*
+ * Seconds since the epoch as timestamptz; false when out of range.
+ */
+bool
+fixes_time_to_timestamptz(int64 t, TimestampTz *out)
+{
+	/* about 294000 years either side; beyond that the product overflows */
+	if (t < -((int64) 9000000000000) || t > (int64) 9000000000000)
+		return false;
+	*out = time_t_to_timestamptz((pg_time_t) t);
+	return IS_VALID_TIMESTAMP(*out);
+}
+
+text *
+fixes_oid_text(const git_oid *oid)
+{
+	char		hex[GIT_OID_HEXSZ];
+
+	git_oid_fmt(hex, oid);
+	return cstring_to_text_with_len(hex, GIT_OID_HEXSZ);
+}
+
+static ArrayType *
+parent_array(const fixes_raw_commit *raw)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(raw->nparents, 1));
+
+	for (int i = 0; i < raw->nparents; i++)
+		elems[i] = PointerGetDatum(cstring_to_text_with_len(fixes_raw_commit_parent(raw, i),
+															FIXES_OID_HEXSZ));
+	return construct_array(elems, raw->nparents, TEXTOID, -1, false, TYPALIGN_INT);
+}
+
+void
+fixes_commit_fields(FixesDecoder *d, const FixesCommit *c, FixesCommitFields *f)
+{
+	const fixes_raw_commit *raw = &c->raw;
+	int			enc = fixes_decoder_encoding(d, raw->encoding, raw->encoding_len);
+	char	   *subject;
+	size_t		subject_len;
+
+	fixes_decoder_next_commit(d);
+	f->commit_id = fixes_oid_text(c->oid);
+	f->parent_ids = parent_array(raw);
+	f->author_name = fixes_decode_text(d, raw->author.name, raw->author.name_len, enc);
+	f->author_email = fixes_decode_text(d, raw->author.email, raw->author.email_len, enc);
+	f->committer_name = fixes_decode_text(d, raw->committer.name, raw->committer.name_len, enc);
+	f->committer_email = fixes_decode_text(d, raw->committer.email, raw->committer.email_len, enc);
+	f->message = fixes_decode_text(d, raw->message, raw->message_len, enc);
+
+	subject = palloc(VARSIZE_ANY_EXHDR(f->message) + 1);
+	subject_len = fixes_summary(VARDATA_ANY(f->message), VARSIZE_ANY_EXHDR(f->message), subject);
+	f->subject = cstring_to_text_with_len(subject, subject_len);
+
+	f->authored_null = !fixes_time_to_timestamptz(raw->author.time, &f->authored_at);
+	f->committed_null = !fixes_time_to_timestamptz(raw->committer.time, &f->committed_at);
+}

@@ -1,0 +1,139 @@
+/*
+ * graph.c — the compact commit graph: ids, an id -> index map, parent lists
+ *
+ * The id -> index map is open addressing with linear probing over the first
+ * four bytes of the id (SHA-1 output is uniform), kept at most half full.
+ * All memory belongs to one memory context, so an error frees it all.
+ */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "graph.h"
+
+#define INITIAL_CAP 1024
+
+static inline uint32
+oid_hash(const git_oid *oid)
+{
+	uint32		h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	return h;
+}
+
+FixesGraph *
+fixes_graph_create(MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "fixes commit graph",
+											  ALLOCSET_DEFAULT_SIZES);
+	FixesGraph *g = MemoryContextAllocZero(cxt, sizeof(FixesGraph));
+
+	g->cxt = cxt;
+	g->cap = INITIAL_CAP;
+	g->oids = MemoryContextAllocHuge(cxt, sizeof(git_oid) * g->cap);
+	g->par_start = MemoryContextAllocHuge(cxt, sizeof(uint32) * g->cap);
+	g->par_end = MemoryContextAllocHuge(cxt, sizeof(uint32) * g->cap);
+	g->mask = 2 * INITIAL_CAP - 1;
+	g->slots = MemoryContextAllocExtended(cxt, sizeof(uint32) * (g->mask + 1),
+										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	g->par_cap = INITIAL_CAP;
+	g->parents = MemoryContextAllocHuge(cxt, sizeof(uint32) * g->par_cap);
+	return g;
+}
+
+uint32
+fixes_graph_lookup(const FixesGraph *g, const git_oid *oid)
+{
+	uint32		i = oid_hash(oid) & g->mask;
+
+	for (;;)
+	{
+		uint32		s = g->slots[i];
+
+		if (s == 0)
+			return FIXES_NO_IDX;
+		if (git_oid_equal(&g->oids[s - 1], oid))
+			return s - 1;
+		i = (i + 1) & g->mask;
+	}
+}
+
+static void
+rehash(FixesGraph *g)
+{
+	uint32		mask = g->mask * 2 + 1;
+	uint32	   *slots = MemoryContextAllocExtended(g->cxt, sizeof(uint32) * ((Size) mask + 1),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (uint32 idx = 0; idx < g->n; idx++)
+	{
+		uint32		i = oid_hash(&g->oids[idx]) & mask;
+
+		while (slots[i] != 0)
+			i = (i + 1) & mask;
+		slots[i] = idx + 1;
+	}
+	pfree(g->slots);
+	g->slots = slots;
+	g->mask = mask;
+}
+
+/*
+ * The index of oid, added as a new commit when it is not in the graph yet.
+ */
+uint32
+fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found)
+{
+	uint32		i = oid_hash(oid) & g->mask;
+	uint32		idx;
+
+	for (;;)
+	{
+		uint32		s = g->slots[i];
+
+		if (s == 0)
+			break;
+		if (git_oid_equal(&g->oids[s - 1], oid))
+		{
+			*found = true;
+			return s - 1;
+		}
+		i = (i + 1) & g->mask;
+	}
+	*found = false;
+
+	if (g->n == PG_UINT32_MAX - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many commits")));
+	if (g->n == g->cap)
+	{
+		g->cap *= 2;
+		g->oids = repalloc_huge(g->oids, sizeof(git_oid) * (Size) g->cap);
+		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
+		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
+	}
+	idx = g->n++;
+	git_oid_cpy(&g->oids[idx], oid);
+	g->par_start[idx] = g->par_end[idx] = 0;
+	g->slots[i] = idx + 1;
+	if ((uint64) g->n * 2 > (uint64) g->mask + 1)
+		rehash(g);
+	return idx;
+}
+
+void
+fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
+{
+	if (g->npar + n > g->par_cap)
+	{
+		while (g->npar + n > g->par_cap)
+			g->par_cap *= 2;
+		g->parents = repalloc_huge(g->parents, sizeof(uint32) * g->par_cap);
+	}
+	memcpy(g->parents + g->npar, parents, sizeof(uint32) * n);
+	g->par_start[idx] = (uint32) g->npar;
+	g->npar += n;
+	g->par_end[idx] = (uint32) g->npar;
+}

@@ -1,0 +1,36 @@
+/*
+ * graph.h — the compact commit graph: ids, an id -> index map, parent lists
+ *
+ * Commits are numbered 0..n-1 in the order they are discovered.  Everything
+ * per commit lives in flat arrays indexed by that number (about 30 bytes a
+ * commit), never in per-commit palloc'd structs.
+ */
+#ifndef FIXES_GRAPH_H
+#define FIXES_GRAPH_H
+
+#include <git2.h>
+
+#define FIXES_NO_IDX PG_UINT32_MAX
+
+typedef struct FixesGraph
+{
+	MemoryContext cxt;
+	uint32		n;				/* commits */
+	uint32		cap;
+	git_oid    *oids;			/* [cap] by index */
+	uint32	   *slots;			/* hash map: index + 1, 0 = empty */
+	uint32		mask;			/* slots has mask + 1 entries */
+	/* parents of commit i: parents[par_start[i] .. par_end[i]) */
+	uint32	   *par_start;
+	uint32	   *par_end;
+	uint32	   *parents;
+	uint64		npar;
+	uint64		par_cap;
+} FixesGraph;
+
+extern FixesGraph *fixes_graph_create(MemoryContext parent);
+extern uint32 fixes_graph_lookup(const FixesGraph *g, const git_oid *oid);
+extern uint32 fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found);
+extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
+
+#endif							/* FIXES_GRAPH_H */

@@ -1,0 +1,190 @@
+/*
+ * text_decode.c — commit text (in its declared encoding) to database text
+ *
+ * git stores messages as bytes: UTF-8 unless an "encoding" header says
+ * otherwise, and in practice sometimes neither.  A read must never fail on
+ * such bytes, so every invalid or unconvertible sequence is replaced (by
+ * U+FFFD, or "?" when the database is not UTF-8) and counted; the caller
+ * reports the count in one NOTICE at the end.
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "text_decode.h"
+
+void
+fixes_decoder_init(FixesDecoder *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->db_encoding = GetDatabaseEncoding();
+	if (d->db_encoding == PG_UTF8)
+		d->replacement = "\xEF\xBF\xBD";
+	else
+		d->replacement = "?";
+	d->replacement_len = strlen(d->replacement);
+	d->last_encoding = PG_UTF8;
+	initStringInfo(&d->scratch);
+}
+
+/*
+ * The PostgreSQL encoding of a commit's "encoding" header; names PostgreSQL
+ * does not know are read as UTF-8 (and so mostly replaced).
+ */
+int
+fixes_decoder_encoding(FixesDecoder *d, const char *name, size_t len)
+{
+	int			enc;
+
+	if (name == NULL || len == 0 || len >= sizeof(d->last_name))
+		return PG_UTF8;
+	if (strncmp(d->last_name, name, len) == 0 && d->last_name[len] == '\0')
+		return d->last_encoding;
+	memcpy(d->last_name, name, len);
+	d->last_name[len] = '\0';
+	enc = pg_char_to_encoding(d->last_name);
+	if (!PG_VALID_ENCODING(enc))
+		enc = PG_UTF8;
+	d->last_encoding = enc;
+	return enc;
+}
+
+void
+fixes_decoder_next_commit(FixesDecoder *d)
+{
+	d->current_affected = false;
+}
+
+static void
+note_replacement(FixesDecoder *d)
+{
+	d->replaced++;
+	if (!d->current_affected)
+	{
+		d->current_affected = true;
+		d->commits_affected++;
+	}
+}
+
+/* Append s[0..len) to scratch, replacing each invalid sequence. */
+static void
+append_validated(FixesDecoder *d, const char *s, int len)
+{
+	while (len > 0)
+	{
+		int			ok = pg_encoding_verifymbstr(d->db_encoding, s, len);
+
+		appendBinaryStringInfo(&d->scratch, s, ok);
+		s += ok;
+		len -= ok;
+		if (len > 0)
+		{
+			appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
+			note_replacement(d);
+			s++;
+			len--;
+		}
+	}
+}
+
+/* Append s[0..len) converted from src_encoding, replacing what fails. */
+static void
+append_converted(FixesDecoder *d, const char *s, int len, int src_encoding)
+{
+	Oid			proc = FindDefaultConversionProc(src_encoding, d->db_encoding);
+
+	if (!OidIsValid(proc))
+	{
+		/* no conversion exists: keep the ASCII, replace the rest */
+		for (int i = 0; i < len; i++)
+		{
+			if (IS_HIGHBIT_SET(s[i]) || s[i] == '\0')
+			{
+				appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
+				note_replacement(d);
+			}
+			else
+				appendStringInfoChar(&d->scratch, s[i]);
+		}
+		return;
+	}
+
+	while (len > 0)
+	{
+		int			room = len * MAX_CONVERSION_GROWTH + 1;
+		int			done;
+
+		enlargeStringInfo(&d->scratch, room);
+		done = pg_do_encoding_conversion_buf(proc, src_encoding, d->db_encoding,
+											 (unsigned char *) s, len,
+											 (unsigned char *) d->scratch.data + d->scratch.len,
+											 room, true);
+		d->scratch.len += strlen(d->scratch.data + d->scratch.len);
+		s += done;
+		len -= done;
+		if (len > 0)
+		{
+			/* skip one character if it is valid but unconvertible, else one byte */
+			int			l = pg_encoding_verifymbchar(src_encoding, s, len);
+
+			if (l <= 0)
+				l = 1;
+			appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
+			note_replacement(d);
+			s += l;
+			len -= l;
+		}
+	}
+}
+
+/*
+ * s[0..len) in src_encoding, as database text; the result is left in
+ * d->scratch (NUL-terminated), valid until the next call.
+ */
+static void
+decode_into_scratch(FixesDecoder *d, const char *s, size_t len, int src_encoding)
+{
+	if (len > MaxAllocSize / MAX_CONVERSION_GROWTH - 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("commit text of %zu bytes is too long", len)));
+	resetStringInfo(&d->scratch);
+	if (src_encoding == d->db_encoding || d->db_encoding == PG_SQL_ASCII ||
+		src_encoding == PG_SQL_ASCII)
+		append_validated(d, s, (int) len);
+	else
+		append_converted(d, s, (int) len, src_encoding);
+}
+
+text *
+fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding)
+{
+	/* the common case: valid already, no copy through scratch */
+	if ((src_encoding == d->db_encoding || d->db_encoding == PG_SQL_ASCII) &&
+		len < MaxAllocSize &&
+		pg_encoding_verifymbstr(d->db_encoding, s, (int) len) == (int) len)
+		return cstring_to_text_with_len(s, (int) len);
+	decode_into_scratch(d, s, len, src_encoding);
+	return cstring_to_text_with_len(d->scratch.data, d->scratch.len);
+}
+
+char *
+fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encoding)
+{
+	decode_into_scratch(d, s, len, src_encoding);
+	return pnstrdup(d->scratch.data, d->scratch.len);
+}
+
+void
+fixes_decoder_report(FixesDecoder *d, const char *path)
+{
+	if (d->replaced > 0)
+		ereport(NOTICE,
+				(errmsg("replaced %lld invalid or unconvertible byte sequences in %lld commits of repository \"%s\"",
+						(long long) d->replaced, (long long) d->commits_affected, path),
+				 errdetail("Each sequence was replaced by %s.",
+						   d->db_encoding == PG_UTF8 ? "U+FFFD" : "\"?\"")));
+}

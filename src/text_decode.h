@@ -1,0 +1,30 @@
+/*
+ * text_decode.h — commit text (in its declared encoding) to database text
+ */
+#ifndef FIXES_TEXT_DECODE_H
+#define FIXES_TEXT_DECODE_H
+
+#include "lib/stringinfo.h"
+
+typedef struct FixesDecoder
+{
+	int			db_encoding;
+	const char *replacement;	/* U+FFFD in a UTF8 database, else "?" */
+	int			replacement_len;
+	int64		replaced;		/* invalid or unconvertible sequences replaced */
+	int64		commits_affected;	/* commits with at least one of them */
+	bool		current_affected;	/* the current commit already counted */
+	/* cache of the last declared encoding name */
+	char		last_name[64];
+	int			last_encoding;
+	StringInfoData scratch;
+} FixesDecoder;
+
+extern void fixes_decoder_init(FixesDecoder *d);
+extern int	fixes_decoder_encoding(FixesDecoder *d, const char *name, size_t len);
+extern void fixes_decoder_next_commit(FixesDecoder *d);
+extern text *fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding);
+extern char *fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encoding);
+extern void fixes_decoder_report(FixesDecoder *d, const char *path);
+
+#endif							/* FIXES_TEXT_DECODE_H */
