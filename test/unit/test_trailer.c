@@ -1,0 +1,341 @@
+/* test_trailer.c — table-driven and randomized differential tests of trailer.c */
+#include "trailer.h"
+#include "unit.h"
+
+#include <regex.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define MSG(s) s, sizeof(s) - 1
+
+typedef struct trailer_case {
+	const char *name;
+	const char *msg;
+	size_t      len;
+	const char *expect;	/* one "line hex subject" per trailer; subject "-" when none */
+} trailer_case;
+
+static const trailer_case cases[] = {
+	{"kernel style, 12 hex with subject",
+	 MSG("epoll: fix a race\n\nSome body text.\n\n"
+		 "Fixes: 1c441e921201 (\"epoll: use freezable blocking call\")\n"
+		 "Signed-off-by: A U Thor <a@example.org>\n"),
+	 "5 1c441e921201 \"epoll: use freezable blocking call\"\n"},
+	{"7 hex", MSG("Fixes: abcdef1\n"), "1 abcdef1 -\n"},
+	{"8 hex", MSG("Fixes: abcdef12 (\"x\")\n"), "1 abcdef12 \"x\"\n"},
+	{"40 hex", MSG("Fixes: 0123456789abcdef0123456789abcdef01234567 (\"long\")"),
+	 "1 0123456789abcdef0123456789abcdef01234567 \"long\"\n"},
+	{"6 hex", MSG("Fixes: 123456"), "1 123456 -\n"},
+	{"5 hex does not parse", MSG("Fixes: 12345 (\"x\")\n"), ""},
+	{"41 hex does not parse",
+	 MSG("Fixes: 0123456789abcdef0123456789abcdef012345678 (\"x\")\n"), ""},
+	{"#123 does not parse", MSG("Fixes: #123\n"), ""},
+	{"hex then g does not parse", MSG("Fixes: 123456g\n"), ""},
+	{"hex then underscore does not parse", MSG("Fixes: abcdef1_ (\"x\")\n"), ""},
+	{"commit keyword", MSG("Fixes: commit abcdef12 (\"x\")\n"), "1 abcdef12 \"x\"\n"},
+	{"COMMIT keyword, tab", MSG("FIXES:COMMIT\tabcdef12\n"), "1 abcdef12 -\n"},
+	{"commitabcdef does not parse", MSG("Fixes: commitabcdef\n"), ""},
+	{"commit alone does not parse", MSG("Fixes: commit\n"), ""},
+	{"commit then 5 hex", MSG("Fixes: commit 12345\n"), ""},
+	{"hex starting with c", MSG("Fixes: cafe1234 (\"cafe\")\n"), "1 cafe1234 \"cafe\"\n"},
+	{"commit then hex starting with c", MSG("Fixes: commit cafe1234\n"), "1 cafe1234 -\n"},
+	{"lower-case key", MSG("fixes: abcdef1\n"), "1 abcdef1 -\n"},
+	{"upper-case key, no blank", MSG("FIXES:abcdef1\n"), "1 abcdef1 -\n"},
+	{"upper-case hex", MSG("Fixes: ABCDEF12\n"), "1 ABCDEF12 -\n"},
+	{"leading blanks", MSG("  \tFixes: 123456789abc (\"s\")\n"), "1 123456789abc \"s\"\n"},
+	{"leading \\f \\v \\r", MSG("\f\v\rFixes:\f\v\r123456789abc\n"), "1 123456789abc -\n"},
+	{"no quotes", MSG("Fixes: 123456789abc some words\n"), "1 123456789abc -\n"},
+	{"hyphen after hex", MSG("Fixes: abcdef1-2\n"), "1 abcdef1 -\n"},
+	{"dot after hex", MSG("Fixes: abcdef1.\n"), "1 abcdef1 -\n"},
+	{"UTF-8 byte after hex", MSG("Fixes: abcdef1\xc3\xa9\n"), "1 abcdef1 -\n"},
+	{"space before colon", MSG("Fixes : abcdef1\n"), ""},
+	{"no colon", MSG("Fixes abcdef1\n"), ""},
+	{"Fix: is not Fixes:", MSG("Fix: abcdef1\n"), ""},
+	{"not at line start", MSG("Reported-by: x Fixes: abcdef1\n"), ""},
+	{"letter before key", MSG("xFixes: abcdef1\n"), ""},
+	{"0x1a is not a colon", MSG("Fixes\x1a abcdef1\n"), ""},
+	{"0x0f is not o in commit", MSG("Fixes: c\x0fmmit abcdef1\n"), ""},
+	{"key with 0x06 for f", MSG("\x06ixes: abcdef1\n"), ""},
+	{"several Fixes lines",
+	 MSG("subject\n\nbody\nFixes: 1111111 (\"one\")\nCc: x\nfixes: 2222222222\n"
+		 "\nFixes: commit 3333333333333 (\"three\")\nFixes: 44444 (\"no\")\n"
+		 "Fixes: 5555555555555555555555555555555555555555"),
+	 "4 1111111 \"one\"\n6 2222222222 -\n8 3333333333333 \"three\"\n"
+	 "10 5555555555555555555555555555555555555555 -\n"},
+	{"CRLF line ends",
+	 MSG("subj\r\n\r\nFixes: abcdef12 (\"x\")\r\nFixes: 1234567\r\n"),
+	 "3 abcdef12 \"x\"\n4 1234567 -\n"},
+	{"only one trailing CR stripped", MSG("Fixes: abcdef12 (\"x\")\r\r\n"),
+	 "1 abcdef12 \"x\"\n"},
+	{"CR alone does not split lines", MSG("Fixes: abcdef1\rFixes: 1234567\n"),
+	 "1 abcdef1 -\n"},
+	{"CR between colon and hex", MSG("Fixes:\r abcdef1\n"), "1 abcdef1 -\n"},
+	{"last line without newline", MSG("a\nb\nFixes: abcdef1 (\"end\")"),
+	 "3 abcdef1 \"end\"\n"},
+	{"NUL bytes are ordinary",
+	 MSG("x\0y\nFixes: abcdef1 (\"a\0b\")\nFixes: abc\0def\nFixes: 1234567\0\n"),
+	 "2 abcdef1 \"a\\x00b\"\n4 1234567 -\n"},
+	{"subject with quotes and parentheses",
+	 MSG("Fixes: 0123456789ab (\"Revert \"foo (bar)\"\")\n"),
+	 "1 0123456789ab \"Revert \"foo (bar)\"\"\n"},
+	{"first (\" and last \")", MSG("Fixes: abcdef1 (\"a\") and (\"b\")\n"),
+	 "1 abcdef1 \"a\") and (\"b\"\n"},
+	{"(\" without \")", MSG("Fixes: abcdef1 (\"unterminated\n"), "1 abcdef1 -\n"},
+	{"\") without (\"", MSG("Fixes: abcdef1 x\")\n"), "1 abcdef1 -\n"},
+	{"overlapping (\")", MSG("Fixes: abcdef1 (\")\n"), "1 abcdef1 -\n"},
+	{"empty subject", MSG("Fixes: abcdef1 (\"\")\n"), "1 abcdef1 \"\"\n"},
+	{"subject then comment", MSG("Fixes: abcdef1234 (\"subj\") # v5.10+\n"),
+	 "1 abcdef1234 \"subj\"\n"},
+	{"subject on the next line is not taken",
+	 MSG("Fixes: abcdef1234 (\"long subject\n  continued\")\n"), "1 abcdef1234 -\n"},
+	{"empty message", MSG(""), ""},
+	{"only newlines", MSG("\n\n\n"), ""},
+	{"leading empty lines count", MSG("\n\nFixes: abcdef1\n"), "3 abcdef1 -\n"},
+	{"lone f", MSG("f"), ""},
+	{"Fixes: at end of buffer", MSG("Fixes:"), ""},
+};
+
+/* Appends "line hex subject\n" for each trailer of msg to out. */
+static void render(const char *msg, size_t len, char *out, size_t n, unit_counts *u,
+				   const char *name)
+{
+	fixes_trailer_cursor cur = {0, 0};
+	fixes_trailer t;
+	size_t o = 0;
+	int guard = 0;
+
+	out[0] = '\0';
+	while (fixes_trailer_next(msg, len, &cur, &t) && guard++ < 1000)
+	{
+		char hex[128], subj[512];
+
+		CHECK(u, t.raw_off + t.raw_len <= len && t.hex_off >= t.raw_off &&
+			  t.hex_off + t.hex_len <= t.raw_off + t.raw_len,
+			  "%s: ranges out of bounds", name);
+		unit_escape(msg + t.hex_off, t.hex_len, hex, sizeof(hex));
+		if (t.has_subject)
+		{
+			unit_escape(msg + t.subj_off, t.subj_len, subj + 1, sizeof(subj) - 2);
+			subj[0] = '"';
+			strcat(subj, "\"");
+		}
+		else
+			strcpy(subj, "-");
+		o += (size_t) snprintf(out + o, n - o, "%d %s %s\n", t.line, hex, subj);
+	}
+	CHECK(u, cur.pos == len, "%s: cursor at %zu, not at the end %zu", name, cur.pos, len);
+	CHECK(u, !fixes_trailer_next(msg, len, &cur, &t), "%s: found more after the end", name);
+}
+
+/* Checks raw_off/raw_len against the line number, computed independently. */
+static void check_raw_spans(const trailer_case *c, unit_counts *u)
+{
+	fixes_trailer_cursor cur = {0, 0};
+	fixes_trailer t;
+
+	while (fixes_trailer_next(c->msg, c->len, &cur, &t))
+	{
+		size_t start = 0, end;
+		int line;
+
+		for (line = 1; line < t.line; line++)
+			start = (size_t) ((const char *) memchr(c->msg + start, '\n', c->len - start)
+							  - c->msg) + 1;
+		for (end = start; end < c->len && c->msg[end] != '\n'; end++)
+			;
+		if (end > start && c->msg[end - 1] == '\r')
+			end--;
+		CHECK(u, t.raw_off == start && t.raw_len == end - start,
+			  "%s: raw span %zu+%zu, expected %zu+%zu", c->name, t.raw_off, t.raw_len,
+			  start, end - start);
+	}
+}
+
+static void run_table(unit_counts *u)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		const trailer_case *c = &cases[i];
+		char *copy = malloc(c->len ? c->len : 1);
+		char got[4096];
+
+		memcpy(copy, c->msg, c->len);	/* exact size: ASan catches over-reads */
+		render(copy, c->len, got, sizeof(got), u, c->name);
+		CHECK(u, strcmp(got, c->expect) == 0,
+			  "case \"%s\"\n    expected:\n%s    got:\n%s", c->name, c->expect, got);
+		free(copy);
+		check_raw_spans(c, u);
+	}
+}
+
+/* ---- randomized differential test against a <regex.h> reference ---- */
+
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+static size_t pick(uint64_t *state, size_t n)
+{
+	return (size_t) (next_random(state) % n);
+}
+
+static void append(char *buf, size_t *n, size_t cap, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (*n + l < cap)
+	{
+		memcpy(buf + *n, s, l);
+		*n += l;
+	}
+}
+
+/* One random line (no '\n'), biased toward what the parser finds tricky. */
+static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
+{
+	static const char *const pieces[] = {
+		"Fixes:", "fixes:", "FIXES:", "Fixes", "commit", "COMMIT", " ", " ", "\t",
+		"\r", "\f", "\v", "0", "7", "a", "c", "f", "E", "g", "(\"", "\")", "\"",
+		"(", ")", "#", "_", "x", ".", "-", "\xc3\xa9", "abcdef", "123456", "\x1a",
+		"\x7f", "\x06",
+	};
+	static const char *const keys[] = {"Fixes:", "fixes:", "FIXES:", "FiXeS:",
+		"Fixes", "Fixes::", "Fixe:", "xFixes:", "Fixes\x1a", "\x06ixes:"};
+	static const char *const blanks[] = {"", "", " ", "\t", "  ", "\r", "\f\v"};
+	static const char *const commits[] = {"commit ", "Commit\t", "commit", "commitx "};
+	static const size_t hexlens[] = {0, 4, 5, 6, 7, 8, 12, 39, 40, 41, 45};
+	size_t i, k;
+
+	if (pick(rs, 10) < 7)
+	{
+		append(buf, n, cap, blanks[pick(rs, 7)]);
+		append(buf, n, cap, keys[pick(rs, 10)]);
+		append(buf, n, cap, blanks[pick(rs, 7)]);
+		if (pick(rs, 10) < 3)
+		{
+			append(buf, n, cap, commits[pick(rs, 4)]);
+			append(buf, n, cap, blanks[pick(rs, 7)]);
+		}
+		k = hexlens[pick(rs, 11)];
+		for (i = 0; i < k; i++)
+		{
+			char h[2] = {"0123456789abcdefABCDEF"[pick(rs, 22)], '\0'};
+
+			append(buf, n, cap, h);
+		}
+	}
+	k = pick(rs, 9);
+	for (i = 0; i < k; i++)
+		append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+}
+
+/* Last occurrence of needle in hay, or NULL. */
+static const char *find_last(const char *hay, const char *needle)
+{
+	const char *last = NULL, *p = hay;
+
+	while ((p = strstr(p, needle)) != NULL)
+		last = p++;
+	return last;
+}
+
+/* Reference: regex over each NUL-terminated line; renders like render(). */
+static void reference(const regex_t *re, const char *msg, char *out, size_t n)
+{
+	char line[2048];
+	const char *p = msg;
+	size_t o = 0;
+	int lineno = 0;
+
+	out[0] = '\0';
+	while (*p != '\0')
+	{
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t) (nl - p) : strlen(p);
+		regmatch_t m[4];
+
+		lineno++;
+		memcpy(line, p, l);
+		line[l] = '\0';
+		if (l > 0 && line[l - 1] == '\r')
+			line[--l] = '\0';
+		p = nl ? nl + 1 : p + strlen(p);
+		if (regexec(re, line, 4, m, 0) == 0)
+		{
+			const char *open = strstr(line, "(\"");
+			const char *close = find_last(line, "\")");
+			char hex[64], subj[2100];
+
+			memcpy(hex, line + m[2].rm_so, (size_t) (m[2].rm_eo - m[2].rm_so));
+			hex[m[2].rm_eo - m[2].rm_so] = '\0';
+			if (open && close && close >= open + 2)
+			{
+				subj[0] = '"';
+				unit_escape(open + 2, (size_t) (close - (open + 2)), subj + 1, sizeof(subj) - 2);
+				strcat(subj, "\"");
+			}
+			else
+				strcpy(subj, "-");
+			o += (size_t) snprintf(out + o, n - o, "%d %s %s\n", lineno, hex, subj);
+		}
+	}
+}
+
+static void run_differential(unit_counts *u, int messages)
+{
+	regex_t re;
+	uint64_t rs = 0x9e3779b97f4a7c15u;
+	int i, matched = 0;
+	int rc = regcomp(&re,
+					 "^[ \t\r\f\v]*fixes:[ \t\r\f\v]*(commit[ \t\r\f\v]+)?"
+					 "([0-9a-f]{6,40})([^0-9A-Za-z_]|$)",
+					 REG_EXTENDED | REG_ICASE);
+
+	CHECK(u, rc == 0, "regcomp failed: %d", rc);
+	if (rc != 0)
+		return;
+	for (i = 0; i < messages; i++)
+	{
+		char msg[2048], want[8192], got[8192], esc[8192];
+		size_t n = 0, lines = 1 + pick(&rs, 6), l;
+		char *copy;
+
+		for (l = 0; l < lines; l++)
+		{
+			random_line(&rs, msg, &n, 1800);
+			if (l + 1 < lines || pick(&rs, 2))
+				append(msg, &n, 1800, pick(&rs, 4) ? "\n" : "\r\n");
+		}
+		msg[n] = '\0';
+		copy = malloc(n ? n : 1);
+		memcpy(copy, msg, n);
+		render(copy, n, got, sizeof(got), u, "random message");
+		free(copy);
+		reference(&re, msg, want, sizeof(want));
+		matched += want[0] != '\0';
+		CHECK(u, strcmp(got, want) == 0, "random message %d: \"%s\"\n    reference:\n%s"
+			  "    fixes_trailer_next:\n%s", i, unit_escape(msg, n, esc, sizeof(esc)),
+			  want, got);
+	}
+	/* the generator must actually exercise matches as well as rejections */
+	CHECK(u, matched > messages / 10 && matched < messages - messages / 10,
+		  "only %d of %d random messages had a trailer", matched, messages);
+	regfree(&re);
+}
+
+int main(void)
+{
+	unit_counts u = {0, 0};
+
+	run_table(&u);
+	run_differential(&u, 20000);
+	return unit_report("test_trailer", &u);
+}

@@ -1,0 +1,62 @@
+/* unit.h — tiny check helper shared by the unit tests (one main per test) */
+#ifndef FIXES_UNIT_H
+#define FIXES_UNIT_H
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct unit_counts {
+	int checks;
+	int failures;
+} unit_counts;
+
+/* Counts one check; on failure prints where, the condition and a message. */
+#define CHECK(u, cond, ...) \
+	do { \
+		(u)->checks++; \
+		if (!(cond)) \
+		{ \
+			(u)->failures++; \
+			fprintf(stderr, "%s:%d: FAILED: %s\n    ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__); \
+			fputc('\n', stderr); \
+		} \
+	} while (0)
+
+/* Prints "name: N checks passed" (or the failures) and gives the exit code. */
+static inline int unit_report(const char *name, const unit_counts *u)
+{
+	if (u->failures == 0)
+		printf("%s: %d checks passed\n", name, u->checks);
+	else
+		printf("%s: %d of %d checks FAILED\n", name, u->failures, u->checks);
+	return u->failures == 0 ? 0 : 1;
+}
+
+/* Writes s[0..len) into buf (size n) with C escapes for non-printables. */
+static inline const char *unit_escape(const char *s, size_t len, char *buf, size_t n)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < len && o + 5 < n; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c == '\n')
+			o += (size_t) snprintf(buf + o, n - o, "\\n");
+		else if (c == '\r')
+			o += (size_t) snprintf(buf + o, n - o, "\\r");
+		else if (c == '\t')
+			o += (size_t) snprintf(buf + o, n - o, "\\t");
+		else if (c == '\\')
+			o += (size_t) snprintf(buf + o, n - o, "\\\\");
+		else if (c < 0x20 || c >= 0x7f)
+			o += (size_t) snprintf(buf + o, n - o, "\\x%02x", c);
+		else
+			buf[o++] = (char) c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+#endif /* FIXES_UNIT_H */
