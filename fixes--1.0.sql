@@ -61,3 +61,226 @@ REVOKE ALL ON FUNCTION @extschema@.fixes_git_commits(text, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION @extschema@.fixes_git_tags(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_git_commits(text, text) TO pg_read_server_files;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_git_tags(text) TO pg_read_server_files;
+
+------------------------------------------------------------------------------
+-- Tables filled by fixes_load().  Every row carries the repository id, so
+-- several repositories live side by side; commit_idx is a compact per-
+-- repository surrogate for joins, commit_id the full hex id for people.
+------------------------------------------------------------------------------
+
+CREATE TABLE @extschema@.fixes_repositories (
+    repository_id   integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name            text NOT NULL UNIQUE,
+    path            text NOT NULL,
+    ref             text NOT NULL,
+    release_pattern text,
+    head_commit     text COLLATE "C",
+    loaded_at       timestamptz NOT NULL,
+    load_seconds    double precision,
+    commits         bigint NOT NULL DEFAULT 0,
+    releases        integer NOT NULL DEFAULT 0,
+    edges           bigint NOT NULL DEFAULT 0,
+    resolved        bigint NOT NULL DEFAULT 0
+);
+
+COMMENT ON TABLE @extschema@.fixes_repositories IS
+'one row per repository loaded by fixes_load()';
+
+CREATE TABLE @extschema@.fixes_commits (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    authored_at     timestamptz,
+    committed_at    timestamptz,
+    commit_id       text COLLATE "C" NOT NULL,
+    parent_ids      text[] COLLATE "C" NOT NULL,
+    author_name     text NOT NULL,
+    author_email    text NOT NULL,
+    committer_name  text NOT NULL,
+    committer_email text NOT NULL,
+    release         text,
+    subject         text NOT NULL,
+    message         text NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx)
+);
+
+CREATE INDEX fixes_commits_commit_id_idx
+    ON @extschema@.fixes_commits (repository_id, commit_id);
+
+COMMENT ON TABLE @extschema@.fixes_commits IS
+'the commits reachable from the loaded ref; release is the first release that contains the commit (NULL: unreleased)';
+
+CREATE TABLE @extschema@.fixes_releases (
+    repository_id   integer NOT NULL,
+    release_rank    integer NOT NULL,
+    tag             text NOT NULL,
+    commit_idx      integer NOT NULL,
+    commit_id       text COLLATE "C" NOT NULL,
+    annotated       boolean NOT NULL,
+    released_at     timestamptz,
+    commits         bigint NOT NULL,
+    PRIMARY KEY (repository_id, release_rank),
+    UNIQUE (repository_id, tag)
+);
+
+COMMENT ON TABLE @extschema@.fixes_releases IS
+'the release tags of each repository in version order (release_rank 1 = oldest)';
+
+CREATE TABLE @extschema@.fixes_edges (
+    repository_id   integer NOT NULL,
+    fixing_idx      integer NOT NULL,
+    line            integer NOT NULL,
+    target_idx      integer,
+    status          text NOT NULL
+                    CHECK (status IN ('resolved', 'ambiguous', 'not_found')),
+    method          text
+                    CHECK (method IN ('hash', 'hash+subject', 'subject')),
+    candidates      integer NOT NULL,
+    fixed_at        timestamptz,
+    fixing_release  text,
+    target_release  text,
+    fixing_commit   text COLLATE "C" NOT NULL,
+    target_commit   text COLLATE "C",
+    abbrev          text COLLATE "C" NOT NULL,
+    quoted_subject  text,
+    raw             text NOT NULL,
+    PRIMARY KEY (repository_id, fixing_idx, line),
+    CHECK ((status = 'resolved') = (target_idx IS NOT NULL)),
+    CHECK ((status = 'resolved') = (method IS NOT NULL))
+);
+
+CREATE INDEX fixes_edges_target_idx
+    ON @extschema@.fixes_edges (repository_id, target_idx);
+
+COMMENT ON TABLE @extschema@.fixes_edges IS
+'one row per Fixes: line of a commit in scope, resolved or not';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repositories', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commits', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_releases', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_edges', '');
+
+------------------------------------------------------------------------------
+-- The loader.
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.fixes_load(
+    path text,
+    ref text DEFAULT 'HEAD',
+    release_pattern text DEFAULT NULL,
+    name text DEFAULT NULL,
+    OUT repository text,
+    OUT commits bigint,
+    OUT releases integer,
+    OUT edges bigint,
+    OUT resolved bigint,
+    OUT seconds double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'fixes_load'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text) IS
+'read the repository at path into the fixes_* tables (replacing an earlier load of the same name)';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text) TO pg_read_server_files;
+
+------------------------------------------------------------------------------
+-- Views.
+------------------------------------------------------------------------------
+
+CREATE VIEW @extschema@.fixes_per_release AS
+WITH e AS (
+    SELECT e.repository_id, e.fixing_idx, e.target_idx,
+           fr.release_rank AS fixing_rank, tr.release_rank AS target_rank
+      FROM @extschema@.fixes_edges e
+      LEFT JOIN @extschema@.fixes_releases fr
+             ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
+      LEFT JOIN @extschema@.fixes_releases tr
+             ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
+     WHERE e.status = 'resolved'
+), fixed AS (
+    SELECT repository_id, fixing_rank AS release_rank,
+           count(DISTINCT fixing_idx) AS fixing_commits,
+           count(*) FILTER (WHERE target_rank < fixing_rank) AS bugs_fixed,
+           count(DISTINCT target_idx) FILTER (WHERE target_rank < fixing_rank) AS commits_fixed,
+           count(*) FILTER (WHERE target_rank = fixing_rank) AS fixed_same_release
+      FROM e
+     WHERE fixing_rank IS NOT NULL
+     GROUP BY 1, 2
+), introduced AS (
+    SELECT repository_id, target_rank AS release_rank,
+           count(*) AS bugs_introduced,
+           count(DISTINCT target_idx) AS buggy_commits_introduced
+      FROM e
+     WHERE target_rank IS NOT NULL
+       AND (fixing_rank IS NULL OR fixing_rank > target_rank)
+     GROUP BY 1, 2
+)
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       coalesce(f.fixing_commits, 0) AS fixing_commits,
+       coalesce(f.bugs_fixed, 0) AS bugs_fixed,
+       coalesce(f.commits_fixed, 0) AS commits_fixed,
+       coalesce(i.bugs_introduced, 0) AS bugs_introduced,
+       coalesce(i.buggy_commits_introduced, 0) AS buggy_commits_introduced,
+       coalesce(f.fixed_same_release, 0) AS fixed_same_release
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+  LEFT JOIN fixed f ON f.repository_id = r.repository_id AND f.release_rank = r.release_rank
+  LEFT JOIN introduced i ON i.repository_id = r.repository_id AND i.release_rank = r.release_rank
+ ORDER BY p.name, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_per_release IS
+'per release: commits, and the resolved Fixes edges that fixed earlier releases or were introduced by this one';
+
+CREATE VIEW @extschema@.fixes_buggiest_commits AS
+SELECT p.name AS repository,
+       t.rank,
+       c.commit_id,
+       pg_catalog.left(c.commit_id, 12) AS abbrev,
+       t.fixes,
+       c.subject,
+       c.release,
+       c.author_name AS author,
+       c.authored_at,
+       t.first_fixed_at,
+       t.last_fixed_at
+  FROM (SELECT repository_id, target_idx,
+               count(*) AS fixes,
+               min(fixed_at) AS first_fixed_at,
+               max(fixed_at) AS last_fixed_at,
+               rank() OVER (PARTITION BY repository_id ORDER BY count(*) DESC) AS rank
+          FROM @extschema@.fixes_edges
+         WHERE status = 'resolved'
+         GROUP BY repository_id, target_idx) t
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = t.repository_id AND c.commit_idx = t.target_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
+ ORDER BY t.fixes DESC, t.repository_id, t.first_fixed_at, t.target_idx;
+
+COMMENT ON VIEW @extschema@.fixes_buggiest_commits IS
+'commits ranked by the number of resolved Fixes edges pointing at them, most-fixed first';
+
+CREATE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status <> 'resolved'
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+COMMENT ON VIEW @extschema@.fixes_unresolved IS
+'the Fixes edges that are ambiguous or not found, with the fixing commit';

@@ -1,0 +1,37 @@
+/*
+ * arena.c — an append-only byte buffer that may grow past 1 GB
+ *
+ * Strings kept for the whole of a load (subjects, Fixes lines) live here and
+ * are referred to by offset, instead of one palloc chunk each.
+ */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "arena.h"
+
+void
+fixes_arena_init(FixesArena *a, MemoryContext cxt)
+{
+	a->cxt = cxt;
+	a->len = 0;
+	a->cap = 64 * 1024;
+	a->data = MemoryContextAllocHuge(cxt, a->cap);
+}
+
+/* Append s[0..len); returns its offset. */
+Size
+fixes_arena_add(FixesArena *a, const char *s, Size len)
+{
+	Size		off = a->len;
+
+	if (a->len + len > a->cap)
+	{
+		while (a->len + len > a->cap)
+			a->cap *= 2;
+		a->data = repalloc_huge(a->data, a->cap);
+	}
+	memcpy(a->data + a->len, s, len);
+	a->len += len;
+	return off;
+}

@@ -1,0 +1,34 @@
+/*
+ * bulk_insert.h — batched inserts into a table, with its indexes
+ */
+#ifndef FIXES_BULK_INSERT_H
+#define FIXES_BULK_INSERT_H
+
+#include "access/heapam.h"
+#include "executor/executor.h"
+
+#define FIXES_BULK_MAX_TUPLES 1000
+#define FIXES_BULK_MAX_BYTES 65536
+
+typedef struct FixesBulk
+{
+	Relation	rel;
+	MemoryContext cxt;			/* where the slots live */
+	EState	   *estate;
+	ResultRelInfo *rri;
+	BulkInsertState bis;
+	CommandId	cid;
+	TupleTableSlot *slots[FIXES_BULK_MAX_TUPLES];
+	int			nslots;			/* slots created */
+	int			nused;			/* slots holding a tuple to insert */
+	Size		bytes;			/* approximate size of those tuples */
+	int64		inserted;
+} FixesBulk;
+
+extern FixesBulk *fixes_bulk_begin(Oid relid);
+extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
+extern void fixes_bulk_end(FixesBulk *b);
+extern int	fixes_attnum(TupleDesc desc, const char *name);
+extern Oid	fixes_table_oid(Oid nsp, const char *relname);
+
+#endif							/* FIXES_BULK_INSERT_H */

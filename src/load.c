@@ -1,0 +1,179 @@
+/*
+ * load.c — fixes_load(path, ref, release_pattern, name): a repository into the tables
+ *
+ * One transaction: take the repository's lock, read the history (libgit2
+ * handles are held only while reading and are freed in PG_FINALLY), assign
+ * releases, resolve Fixes lines, replace the repository's rows.  A second
+ * load of the same name waits for the first to commit; loads of different
+ * names run in parallel.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "load.h"
+#include "walk.h"
+
+PG_FUNCTION_INFO_V1(fixes_load);
+
+/* first key of the advisory locks taken on repository names ("fixe") */
+#define FIXES_LOCK_CLASS 0x66697865
+
+#define LOAD_COLS 6
+
+/*
+ * The default name of a repository: the last component of its path without
+ * ".git" ("/srv/git/linux.git" and "/home/me/linux/.git" are "linux").
+ */
+static char *
+default_name(const char *path)
+{
+	char	   *p = pstrdup(path);
+	char	   *base;
+	size_t		len;
+
+	for (;;)
+	{
+		len = strlen(p);
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0';
+		base = strrchr(p, '/');
+		base = base ? base + 1 : p;
+		if (strcmp(base, ".git") != 0 || base == p)
+			break;
+		base[-1] = '\0';		/* "x/.git": take x */
+	}
+	len = strlen(base);
+	if (len > 4 && strcmp(base + len - 4, ".git") == 0)
+		base[len - 4] = '\0';
+	if (base[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot derive a repository name from path \"%s\"", path),
+				 errhint("Pass a name: fixes_load(path, name => '...').")));
+	return pstrdup(base);
+}
+
+static void
+lock_repository(const char *name)
+{
+	uint32		h = hash_bytes((const unsigned char *) name, strlen(name));
+
+	DirectFunctionCall2(pg_advisory_xact_lock_int4,
+						Int32GetDatum(FIXES_LOCK_CLASS), Int32GetDatum((int32) h));
+}
+
+/* The id of the repository called name, its row created if needed. */
+static int32
+repository_id(FixesLoad *ld)
+{
+	char	   *sql = psprintf("INSERT INTO %s.fixes_repositories AS r (name, path, ref, loaded_at) "
+							   "VALUES ($1, $2, $3, now()) "
+							   "ON CONFLICT (name) DO UPDATE SET name = r.name "
+							   "RETURNING repository_id",
+							   quote_identifier(get_namespace_name(ld->nsp)));
+	Oid			argtypes[3] = {TEXTOID, TEXTOID, TEXTOID};
+	Datum		args[3];
+	bool		isnull;
+
+	args[0] = CStringGetTextDatum(ld->name);
+	args[1] = CStringGetTextDatum(ld->path);
+	args[2] = CStringGetTextDatum(ld->ref);
+	if (SPI_execute_with_args(sql, 3, argtypes, args, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		elog(ERROR, "could not register repository \"%s\"", ld->name);
+	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/* Read, assign releases and resolve; the libgit2 handles live only here. */
+static void
+read_repository(FixesLoad *ld)
+{
+	ld->git = fixes_git_new(ld->path);
+	PG_TRY();
+	{
+		fixes_git_open(ld->git);
+		fixes_load_read(ld);
+		fixes_load_releases(ld);
+	}
+	PG_FINALLY();
+	{
+		fixes_walk_release(ld->walk);
+		fixes_git_close(ld->git);
+	}
+	PG_END_TRY();
+	fixes_load_resolve(ld);
+}
+
+Datum
+fixes_load(PG_FUNCTION_ARGS)
+{
+	TimestampTz start = GetCurrentTimestamp();
+	FixesLoad  *ld;
+	TupleDesc	tupdesc;
+	MemoryContext callcxt = CurrentMemoryContext;
+	MemoryContext old;
+	Datum		values[LOAD_COLS];
+	bool		nulls[LOAD_COLS] = {0};
+	long		secs;
+	int			usecs;
+	double		seconds;
+	int			i = 0;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("repository path must not be null")));
+	fixes_check_read_privilege();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	ld = palloc0(sizeof(FixesLoad));
+	ld->path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	ld->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
+	fixes_load_check_pattern(ld);
+
+	SPI_connect();
+	old = MemoryContextSwitchTo(ld->cxt);
+	lock_repository(ld->name);
+	ld->repository_id = repository_id(ld);
+	fixes_decoder_init(&ld->decoder);
+	ld->graph = fixes_graph_create(ld->cxt);
+
+	read_repository(ld);
+	fixes_load_write(ld);
+
+	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
+	seconds = secs + usecs / 1000000.0;
+	fixes_load_finish(ld, seconds);
+	MemoryContextSwitchTo(old);
+	SPI_finish();
+
+	fixes_decoder_report(&ld->decoder, ld->path);
+	if (ld->empty)
+		ereport(NOTICE,
+				(errmsg("repository \"%s\" has no commits", ld->path)));
+
+	values[i++] = CStringGetTextDatum(ld->name);
+	values[i++] = Int64GetDatum((int64) ld->graph->n);
+	values[i++] = Int32GetDatum(ld->nreleases);
+	values[i++] = Int64GetDatum(ld->nedges);
+	values[i++] = Int64GetDatum(ld->resolved);
+	values[i++] = Float8GetDatum(seconds);
+	Assert(i == LOAD_COLS);
+	MemoryContextDelete(ld->cxt);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}

@@ -1,0 +1,192 @@
+/*
+ * load_read.c — fixes_load(), phase 1: walk the history once
+ *
+ * Every commit reachable from the ref is read once.  Its row of
+ * fixes_commits is formed at once and kept in a tuplestore, which spills to
+ * a temporary file beyond work_mem (the release is not known until every
+ * commit is read); only the subject, commit time and the Fixes lines stay
+ * in memory, in flat arrays and arenas.
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "bulk_insert.h"
+#include "commit_fields.h"
+#include "load.h"
+#include "trailer.h"
+#include "walk.h"
+
+/* positions of the columns of fixes_commits */
+typedef struct CommitCols
+{
+	int			repository_id,
+				commit_idx,
+				authored_at,
+				committed_at,
+				commit_id,
+				parent_ids,
+				author_name,
+				author_email,
+				committer_name,
+				committer_email,
+				subject,
+				message;
+} CommitCols;
+
+static void
+commit_cols(TupleDesc desc, CommitCols *c)
+{
+	c->repository_id = fixes_attnum(desc, "repository_id");
+	c->commit_idx = fixes_attnum(desc, "commit_idx");
+	c->authored_at = fixes_attnum(desc, "authored_at");
+	c->committed_at = fixes_attnum(desc, "committed_at");
+	c->commit_id = fixes_attnum(desc, "commit_id");
+	c->parent_ids = fixes_attnum(desc, "parent_ids");
+	c->author_name = fixes_attnum(desc, "author_name");
+	c->author_email = fixes_attnum(desc, "author_email");
+	c->committer_name = fixes_attnum(desc, "committer_name");
+	c->committer_email = fixes_attnum(desc, "committer_email");
+	c->subject = fixes_attnum(desc, "subject");
+	c->message = fixes_attnum(desc, "message");
+}
+
+/* grow the per-commit arrays to hold index idx */
+static void
+ensure_commit_arrays(FixesLoad *ld, uint32 idx, uint32 *cap)
+{
+	uint32		newcap = *cap;
+
+	if (idx < *cap)
+		return;
+	while (idx >= newcap)
+		newcap *= 2;
+	ld->committed_at = repalloc_huge(ld->committed_at, sizeof(TimestampTz) * newcap);
+	ld->committed_null = repalloc_huge(ld->committed_null, sizeof(bool) * newcap);
+	ld->subj_off = repalloc_huge(ld->subj_off, sizeof(Size) * newcap);
+	ld->subj_len = repalloc_huge(ld->subj_len, sizeof(uint32) * newcap);
+	*cap = newcap;
+}
+
+static void
+add_edges(FixesLoad *ld, uint32 idx, const text *message)
+{
+	const char *msg = VARDATA_ANY(message);
+	size_t		len = VARSIZE_ANY_EXHDR(message);
+	fixes_trailer_cursor cur = {0, 0};
+	fixes_trailer tr;
+
+	while (fixes_trailer_next(msg, len, &cur, &tr))
+	{
+		FixesEdge  *e;
+		char		abbrev[40];
+
+		if (ld->nedges == ld->edges_cap)
+		{
+			ld->edges_cap *= 2;
+			ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
+		}
+		e = &ld->edges[ld->nedges++];
+		memset(e, 0, sizeof(*e));
+		e->fixing = idx;
+		e->line = tr.line;
+		e->target = FIXES_NO_IDX;
+		for (size_t i = 0; i < tr.hex_len; i++)
+			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
+		e->abbrev_len = (uint8) tr.hex_len;
+		e->abbrev_off = fixes_arena_add(&ld->edge_text, abbrev, tr.hex_len);
+		e->subj_len = tr.has_subject ? (int32) tr.subj_len : -1;
+		e->subj_off = tr.has_subject ?
+			fixes_arena_add(&ld->edge_text, msg + tr.subj_off, tr.subj_len) : 0;
+		e->raw_len = (uint32) tr.raw_len;
+		e->raw_off = fixes_arena_add(&ld->edge_text, msg + tr.raw_off, tr.raw_len);
+	}
+}
+
+void
+fixes_load_read(FixesLoad *ld)
+{
+	Relation	rel;
+	CommitCols	cols;
+	int			natts;
+	Datum	   *values;
+	bool	   *nulls;
+	uint32		cap = 1024;
+	MemoryContext rowcxt;
+	FixesCommit c;
+
+	rel = table_open(fixes_table_oid(ld->nsp, "fixes_commits"), AccessShareLock);
+	ld->commits_desc = CreateTupleDescCopy(RelationGetDescr(rel));
+	table_close(rel, AccessShareLock);
+	natts = ld->commits_desc->natts;
+	commit_cols(ld->commits_desc, &cols);
+	ld->release_att = fixes_attnum(ld->commits_desc, "release");
+	values = palloc0(sizeof(Datum) * natts);
+	nulls = palloc(sizeof(bool) * natts);
+
+	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
+	ld->committed_at = palloc_extended(sizeof(TimestampTz) * cap, MCXT_ALLOC_HUGE);
+	ld->committed_null = palloc_extended(sizeof(bool) * cap, MCXT_ALLOC_HUGE);
+	ld->subj_off = palloc_extended(sizeof(Size) * cap, MCXT_ALLOC_HUGE);
+	ld->subj_len = palloc_extended(sizeof(uint32) * cap, MCXT_ALLOC_HUGE);
+	fixes_arena_init(&ld->subjects, CurrentMemoryContext);
+	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	ld->edges_cap = 1024;
+	ld->edges = palloc_extended(sizeof(FixesEdge) * ld->edges_cap, MCXT_ALLOC_HUGE);
+
+	if (!fixes_git_resolve(ld->git, ld->ref, &ld->head))
+	{
+		ld->empty = true;
+		return;
+	}
+	ld->walk = fixes_walk_create(ld->git, ld->graph, true);
+	fixes_walk_push(ld->walk, &ld->head);
+
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
+								   ALLOCSET_DEFAULT_SIZES);
+	while (fixes_walk_next(ld->walk, &c))
+	{
+		MemoryContext old;
+		FixesCommitFields f;
+
+		ensure_commit_arrays(ld, c.idx, &cap);
+		old = MemoryContextSwitchTo(rowcxt);
+		fixes_commit_fields(&ld->decoder, &c, &f);
+
+		memset(nulls, true, sizeof(bool) * natts);
+#define SET(col, datum) (values[cols.col] = (datum), nulls[cols.col] = false)
+		SET(repository_id, Int32GetDatum(ld->repository_id));
+		SET(commit_idx, Int32GetDatum((int32) c.idx));
+		SET(commit_id, PointerGetDatum(f.commit_id));
+		SET(parent_ids, PointerGetDatum(f.parent_ids));
+		SET(author_name, PointerGetDatum(f.author_name));
+		SET(author_email, PointerGetDatum(f.author_email));
+		SET(committer_name, PointerGetDatum(f.committer_name));
+		SET(committer_email, PointerGetDatum(f.committer_email));
+		SET(subject, PointerGetDatum(f.subject));
+		SET(message, PointerGetDatum(f.message));
+		if (!f.authored_null)
+			SET(authored_at, TimestampTzGetDatum(f.authored_at));
+		if (!f.committed_null)
+			SET(committed_at, TimestampTzGetDatum(f.committed_at));
+#undef SET
+		tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
+
+		ld->committed_at[c.idx] = f.committed_at;
+		ld->committed_null[c.idx] = f.committed_null;
+		ld->subj_len[c.idx] = VARSIZE_ANY_EXHDR(f.subject);
+		ld->subj_off[c.idx] = fixes_arena_add(&ld->subjects, VARDATA_ANY(f.subject),
+											  ld->subj_len[c.idx]);
+		add_edges(ld, c.idx, f.message);
+
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+	fixes_walk_report(ld->walk);
+}

@@ -1,0 +1,81 @@
+/*
+ * load_releases.c — fixes_load(), phase 2: releases and the release of each commit
+ *
+ * A release is a tag whose commit is in scope and whose name matches the
+ * release pattern (a PostgreSQL regular expression); without a pattern,
+ * every tag but pre-releases, i.e. names matching (rc|pre|alpha|beta)[0-9]*$
+ * case-insensitively.  Releases are in version order (the tags already
+ * are); the release of a commit is the first release whose commit is it or
+ * has it as an ancestor (see release_marking.c).
+ */
+#include "postgres.h"
+
+#include "catalog/pg_collation.h"
+#include "utils/builtins.h"
+
+#include "load.h"
+#include "release_marking.h"
+
+#define PRERELEASE_PATTERN "(rc|pre|alpha|beta)[0-9]*$"
+
+static bool
+is_release(const FixesLoad *ld, const char *name)
+{
+	Datum		tag = CStringGetTextDatum(name);
+
+	if (ld->pattern != NULL)
+		return DatumGetBool(DirectFunctionCall2Coll(textregexeq, C_COLLATION_OID, tag,
+													CStringGetTextDatum(ld->pattern)));
+	return !DatumGetBool(DirectFunctionCall2Coll(texticregexeq, C_COLLATION_OID, tag,
+												 CStringGetTextDatum(PRERELEASE_PATTERN)));
+}
+
+/* Fail early, before any reading, on a pattern that does not compile. */
+void
+fixes_load_check_pattern(FixesLoad *ld)
+{
+	(void) is_release(ld, "");
+}
+
+void
+fixes_load_releases(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	uint32	   *stack;
+
+	ld->tags = fixes_read_tags(ld->git, &ld->decoder, &ld->ntags);
+	ld->release_tag = palloc(sizeof(int) * Max(ld->ntags, 1));
+	ld->release_commit = palloc(sizeof(uint32) * Max(ld->ntags, 1));
+	ld->release_size = palloc0(sizeof(int64) * Max(ld->ntags, 1));
+	ld->nreleases = 0;
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+
+		if (idx == FIXES_NO_IDX || !is_release(ld, ld->tags[t].name))
+			continue;
+		ld->release_tag[ld->nreleases] = t;
+		ld->release_commit[ld->nreleases] = idx;
+		ld->nreleases++;
+	}
+
+	ld->mark = palloc_extended(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
+						ld->release_commit, ld->nreleases, ld->mark, stack);
+	pfree(stack);
+
+	for (uint32 i = 0; i < g->n; i++)
+		if (ld->mark[i] > 0)
+			ld->release_size[ld->mark[i] - 1]++;
+
+	if (ld->nreleases == 0 && g->n > 0)
+		ereport(NOTICE,
+				(errmsg("no tag of repository \"%s\" is a release: every commit is unreleased",
+						ld->path),
+				 ld->pattern ?
+				 errdetail("No tag reachable from \"%s\" matches the release pattern \"%s\".",
+						   ld->ref, ld->pattern) :
+				 errdetail("No tag reachable from \"%s\" other than pre-releases was found.",
+						   ld->ref)));
+}
