@@ -1,0 +1,94 @@
+#!/bin/bash
+# crosscheck.sh — fixes_per_release, fixes_buggiest_commits, the edge counts and the commit ->
+# release map of the extension against the same numbers computed independently from git's
+# command line by test/crosscheck.py.
+#
+# Repositories: a 20000-commit make-history repository (../shared/bench/make-history, built
+# once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
+# when it exists.  Own scratch database fixes_t_crosscheck, dropped again on success.
+# Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || (cd "$here/../.." && pwd))
+mh="$top/../shared/bench/make-history"
+fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
+cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
+db=fixes_t_crosscheck
+commits=20000
+export PGCLIENTENCODING=UTF8
+
+# make_history_repo N: path of the cached make-history repository of N commits, built if
+# absent or incomplete (the stamp names the generator's checksum and is written last)
+make_history_repo() {
+    local n=$1 repo="$cache/make-history-$1.git" stamp want t0
+    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    mkdir -p "$cache"
+    chmod a+rx "$cache"
+    exec 9>"$cache/make-history-$n.lock"
+    flock 9
+    if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
+        echo "building $repo (make-history --commits $n) ..." >&2
+        t0=$(date +%s.%N)
+        rm -rf "$repo" "$repo.stamp" "$repo.tmp"
+        python3 "$mh" "$repo.tmp" --commits "$n" >"$cache/make-history-$n.json"
+        chmod -R a+rX "$repo.tmp"
+        mv "$repo.tmp" "$repo"
+        echo "$want" >"$repo.stamp"
+        echo "built in $(elapsed "$t0") s" >&2
+    fi
+    chmod -R a+rX "$repo"
+    exec 9>&-
+    echo "$repo"
+}
+
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# check PATH NAME: load PATH under NAME, then cross-check it
+check() {
+    local path=$1 name=$2 t0
+    t0=$(date +%s.%N)
+    psql_q -At -v path="$path" -v name="$name" <<'SQL'
+SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s s',
+              repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
+  FROM fixes_load(:'path', 'HEAD', NULL, :'name');
+SQL
+    PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$path" --name "$name" || return 1
+    echo "$name: load + cross-check took $(elapsed "$t0") s wall"
+}
+
+have_mh=1
+[ -f "$mh" ] || have_mh=0
+have_rel=1
+[ -d "$fixtures/releases.git" ] || have_rel=0
+if [ $have_mh = 0 ] && [ $have_rel = 0 ]; then
+    echo "SKIP: $mh not found (a clone without ../shared/bench), and no $fixtures/releases.git"
+    exit 77
+fi
+
+PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db"
+createdb "$db"
+psql_q -c 'CREATE EXTENSION fixes'
+
+rc=0
+if [ $have_mh = 1 ]; then
+    repo=$(make_history_repo $commits)
+    check "$repo" "make-history-$commits" || rc=1
+fi
+if [ $have_rel = 1 ]; then
+    check "$fixtures/releases.git" releases || rc=1
+else
+    echo "note: $fixtures/releases.git not found, not cross-checked"
+fi
+
+if [ $rc != 0 ]; then
+    echo "FAIL: the extension and git disagree (database $db kept for inspection)"
+    exit 1
+fi
+dropdb "$db"
+if [ $have_mh = 0 ]; then
+    echo "SKIP: $mh not found (a clone without ../shared/bench); only releases.git was cross-checked"
+    exit 77
+fi
+echo "PASS"

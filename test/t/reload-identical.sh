@@ -1,0 +1,133 @@
+#!/bin/bash
+# reload-identical.sh — loading the same repositories a second time (fixes_load replaces a load
+# of the same name) must give identical view output; and fixes_git_commits(path) must return as
+# many rows as `git rev-list --count HEAD`.
+#
+# Repositories: the 20000-commit make-history repository (../shared/bench/make-history, cached
+# under ${FIXES_CACHE:-/var/tmp/fixes-cache}, shared with crosscheck.sh), and
+# ${FIXES_FIXTURES}/releases.git when it exists.  Own scratch database fixes_t_reload, dropped
+# again on success.  Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || (cd "$here/../.." && pwd))
+mh="$top/../shared/bench/make-history"
+fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
+cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
+db=fixes_t_reload
+commits=20000
+export PGCLIENTENCODING=UTF8 PGTZ=UTC
+
+if [ ! -f "$mh" ]; then
+    echo "SKIP: $mh not found (a clone without ../shared/bench)"
+    exit 77
+fi
+
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# make_history_repo N: path of the cached make-history repository of N commits, built if
+# absent or incomplete (the stamp names the generator's checksum and is written last)
+make_history_repo() {
+    local n=$1 repo="$cache/make-history-$1.git" want t0
+    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    mkdir -p "$cache"
+    chmod a+rx "$cache"
+    exec 9>"$cache/make-history-$n.lock"
+    flock 9
+    if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
+        echo "building $repo (make-history --commits $n) ..." >&2
+        t0=$(date +%s.%N)
+        rm -rf "$repo" "$repo.stamp" "$repo.tmp"
+        python3 "$mh" "$repo.tmp" --commits "$n" >"$cache/make-history-$n.json"
+        chmod -R a+rX "$repo.tmp"
+        mv "$repo.tmp" "$repo"
+        echo "$want" >"$repo.stamp"
+        echo "built in $(elapsed "$t0") s" >&2
+    fi
+    chmod -R a+rX "$repo"
+    exec 9>&-
+    echo "$repo"
+}
+
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+repos=("$(make_history_repo $commits)")
+names=("make-history-$commits")
+if [ -d "$fixtures/releases.git" ]; then
+    repos+=("$fixtures/releases.git")
+    names+=(releases)
+else
+    echo "note: $fixtures/releases.git not found, only make-history is reloaded"
+fi
+
+PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
+createdb "$db"
+psql_q -c 'CREATE EXTENSION fixes'
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+load_all() {        # load_all ROUND
+    local i t0
+    for i in "${!repos[@]}"; do
+        t0=$(date +%s.%N)
+        psql_q -At -v path="${repos[$i]}" -v name="${names[$i]}" -v round="$1" 2>"$work/load.err" <<'SQL' || { cat "$work/load.err"; return 1; }
+SELECT format('load %s of %s: %s commits, %s releases, %s edges (%s resolved), %s s in fixes_load',
+              :'round', repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
+  FROM fixes_load(:'path', 'HEAD', NULL, :'name');
+SQL
+    done
+}
+
+dump() {            # dump FILE: the views, the commit -> release map and the edges, as text
+    psql_q -A -F $'\t' -P null='<NULL>' >"$1" <<'SQL'
+\echo ==== fixes_per_release
+SELECT * FROM fixes_per_release;
+\echo ==== fixes_buggiest_commits
+SELECT * FROM fixes_buggiest_commits;
+\echo ==== fixes_unresolved
+SELECT * FROM fixes_unresolved;
+\echo ==== fixes_commits: commit_id, release
+SELECT p.name, c.commit_id, c.release
+  FROM fixes_commits c JOIN fixes_repositories p USING (repository_id) ORDER BY 1, 2;
+\echo ==== fixes_edges by commit ids
+SELECT p.name, e.fixing_commit, e.line, e.status, e.method, e.candidates, e.target_commit,
+       e.fixing_release, e.target_release, e.abbrev, e.quoted_subject, e.raw
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id) ORDER BY 1, 2, 3;
+SQL
+}
+
+rc=0
+load_all 1
+dump "$work/first"
+load_all 2
+dump "$work/second"
+if ! diff -u "$work/first" "$work/second" >"$work/diff"; then
+    echo "DIFF: view output after the second load differs from the first:"
+    head -n 60 "$work/diff"
+    echo "($(grep -c '^[-+][^-+]' "$work/diff") lines differ)"
+    rc=1
+else
+    echo "second load identical to the first: $(grep -c . "$work/first") lines of fixes_per_release," \
+         "fixes_buggiest_commits, fixes_unresolved, commit->release map and edges (${names[*]})"
+fi
+
+for i in "${!repos[@]}"; do
+    want=$(git -C "${repos[$i]}" rev-list --count HEAD)
+    got=$(psql_q -At -v path="${repos[$i]}" <<'SQL'
+SELECT count(*) FROM fixes_git_commits(:'path');
+SQL
+)
+    if [ "$want" != "$got" ]; then
+        echo "DIFF: ${names[$i]}: fixes_git_commits returns $got rows, git rev-list --count HEAD says $want"
+        rc=1
+    else
+        echo "${names[$i]}: fixes_git_commits rows = git rev-list --count HEAD = $want"
+    fi
+done
+
+if [ $rc != 0 ]; then
+    echo "FAIL (database $db kept for inspection)"
+    exit 1
+fi
+dropdb "$db"
+echo "PASS"
