@@ -11,7 +11,7 @@ OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 DATA       = fixes--1.0.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges
+REGRESS      = readers parse_fixes errors privileges load
 
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)

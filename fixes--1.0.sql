@@ -248,18 +248,18 @@ SELECT p.name AS repository,
        c.authored_at,
        t.first_fixed_at,
        t.last_fixed_at
-  FROM (SELECT repository_id, target_idx,
+  FROM (SELECT repository_id, target_idx, target_commit,
                count(*) AS fixes,
                min(fixed_at) AS first_fixed_at,
                max(fixed_at) AS last_fixed_at,
                rank() OVER (PARTITION BY repository_id ORDER BY count(*) DESC) AS rank
           FROM @extschema@.fixes_edges
          WHERE status = 'resolved'
-         GROUP BY repository_id, target_idx) t
+         GROUP BY repository_id, target_idx, target_commit) t
   JOIN @extschema@.fixes_commits c
     ON c.repository_id = t.repository_id AND c.commit_idx = t.target_idx
   JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
- ORDER BY t.fixes DESC, t.repository_id, t.first_fixed_at, t.target_idx;
+ ORDER BY t.fixes DESC, t.repository_id, t.first_fixed_at, t.target_commit;
 
 COMMENT ON VIEW @extschema@.fixes_buggiest_commits IS
 'commits ranked by the number of resolved Fixes edges pointing at them, most-fixed first';

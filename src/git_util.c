@@ -144,7 +144,7 @@ fixes_git_resolve(FixesGit *git, const char *ref, git_oid *out)
 	int			rc;
 
 	rc = git_revparse_single(&obj, git->repo, ref);
-	if (rc < 0 && strcmp(ref, "HEAD") == 0 && git_repository_is_empty(git->repo) == 1)
+	if (rc < 0 && strcmp(ref, "HEAD") == 0 && git_repository_head_unborn(git->repo) == 1)
 		return false;
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EINVALIDSPEC || rc == GIT_EAMBIGUOUS)
 		ereport(ERROR,

@@ -183,8 +183,10 @@ fixes_decoder_report(FixesDecoder *d, const char *path)
 {
 	if (d->replaced > 0)
 		ereport(NOTICE,
-				(errmsg("replaced %lld invalid or unconvertible byte sequences in %lld commits of repository \"%s\"",
-						(long long) d->replaced, (long long) d->commits_affected, path),
+				(errmsg_plural("replaced %lld invalid or unconvertible byte sequences in %lld commit of repository \"%s\"",
+							   "replaced %lld invalid or unconvertible byte sequences in %lld commits of repository \"%s\"",
+							   (unsigned long) d->commits_affected,
+							   (long long) d->replaced, (long long) d->commits_affected, path),
 				 errdetail("Each sequence was replaced by %s.",
 						   d->db_encoding == PG_UTF8 ? "U+FFFD" : "\"?\"")));
 }

@@ -1,0 +1,44 @@
+-- who may read repositories: superusers and pg_read_server_files, as for COPY FROM a file
+CREATE EXTENSION IF NOT EXISTS fixes;
+\set basic '/tmp/fixes-fixtures/basic.git'
+\set releases '/tmp/fixes-fixtures/releases.git'
+
+CREATE ROLE regress_fixes_user;
+CREATE ROLE regress_fixes_reader;
+GRANT pg_read_server_files TO regress_fixes_reader;
+
+-- EXECUTE on the readers and the loader is revoked from PUBLIC
+SELECT p.proname, has_function_privilege('regress_fixes_user', p.oid, 'EXECUTE') AS user_may,
+       has_function_privilege('regress_fixes_reader', p.oid, 'EXECUTE') AS reader_may
+  FROM pg_proc p
+ WHERE p.proname IN ('fixes_git_commits', 'fixes_git_tags', 'fixes_load', 'fixes_parse_fixes')
+ ORDER BY 1;
+
+SET ROLE regress_fixes_user;
+SELECT count(*) FROM fixes_git_commits(:'basic');
+SELECT * FROM fixes_load(:'releases');
+-- parsing a message reads no file: anyone may
+SELECT abbrev FROM fixes_parse_fixes('Fixes: 0123456789ab ("x")');
+RESET ROLE;
+
+-- a stray GRANT does not widen it: the C code checks the role again
+GRANT EXECUTE ON FUNCTION fixes_git_commits(text, text) TO regress_fixes_user;
+GRANT EXECUTE ON FUNCTION fixes_git_tags(text) TO regress_fixes_user;
+GRANT EXECUTE ON FUNCTION fixes_load(text, text, text, text) TO regress_fixes_user;
+SET ROLE regress_fixes_user;
+SELECT count(*) FROM fixes_git_commits(:'basic');
+SELECT count(*) FROM fixes_git_tags(:'basic');
+SELECT * FROM fixes_load(:'releases');
+RESET ROLE;
+
+-- a member of pg_read_server_files may read; the tables need their own grants
+SET ROLE regress_fixes_reader;
+SELECT count(*) FROM fixes_git_commits(:'basic');
+SELECT count(*) FROM fixes_git_tags(:'basic');
+RESET ROLE;
+
+REVOKE EXECUTE ON FUNCTION fixes_git_commits(text, text) FROM regress_fixes_user;
+REVOKE EXECUTE ON FUNCTION fixes_git_tags(text) FROM regress_fixes_user;
+REVOKE EXECUTE ON FUNCTION fixes_load(text, text, text, text) FROM regress_fixes_user;
+DROP ROLE regress_fixes_user;
+DROP ROLE regress_fixes_reader;
