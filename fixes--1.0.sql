@@ -80,7 +80,8 @@ CREATE TABLE @extschema@.fixes_repositories (
     commits         bigint NOT NULL DEFAULT 0,
     releases        integer NOT NULL DEFAULT 0,
     edges           bigint NOT NULL DEFAULT 0,
-    resolved        bigint NOT NULL DEFAULT 0
+    resolved        bigint NOT NULL DEFAULT 0,
+    missing_parents bigint NOT NULL DEFAULT 0
 );
 
 COMMENT ON TABLE @extschema@.fixes_repositories IS
@@ -154,7 +155,33 @@ CREATE INDEX fixes_edges_target_idx
 COMMENT ON TABLE @extschema@.fixes_edges IS
 'one row per Fixes: line of a commit in scope, resolved or not';
 
+-- The commit graph of each repository's last load, kept so that the next
+-- fixes_load() of the same name reads only new commits (see src/snapshot.c).
+-- Binary, in the server's byte order; not meant to be read by people.
+CREATE TABLE @extschema@.fixes_graph (
+    repository_id   integer NOT NULL,
+    chunk           integer NOT NULL,
+    format          integer NOT NULL,
+    commits         integer NOT NULL,
+    ids             bytea NOT NULL,
+    subject_hashes  bytea NOT NULL,
+    parent_counts   bytea NOT NULL,
+    parents         bytea NOT NULL,
+    PRIMARY KEY (repository_id, chunk)
+);
+
+-- ids and hashes do not compress: store them out of line without trying
+ALTER TABLE @extschema@.fixes_graph
+    ALTER COLUMN ids SET STORAGE EXTERNAL,
+    ALTER COLUMN subject_hashes SET STORAGE EXTERNAL,
+    ALTER COLUMN parent_counts SET STORAGE EXTERNAL,
+    ALTER COLUMN parents SET STORAGE EXTERNAL;
+
+COMMENT ON TABLE @extschema@.fixes_graph IS
+'internal: the commit graph of each loaded repository, for incremental refresh';
+
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repositories', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_graph', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commits', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_releases', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_edges', '');

@@ -1,15 +1,19 @@
 /*
  * load.c — fixes_load(path, ref, release_pattern, name): a repository into the tables
  *
- * One transaction: take the repository's lock, read the history (libgit2
+ * One transaction: take the repository's lock, read the graph the previous
+ * load kept (snapshot.c), walk only the commits it does not hold (libgit2
  * handles are held only while reading and are freed in PG_FINALLY), assign
- * releases, resolve Fixes lines, replace the repository's rows.  A second
- * load of the same name waits for the first to commit; loads of different
- * names run in parallel.
+ * releases, write the new commits, resolve the Fixes lines, write what
+ * changed.  When the previous load's commits are not all reachable any more
+ * (a rewritten history, another ref) or there is no previous load, the
+ * repository is loaded in full.  A second load of the same name waits for
+ * the first to commit; loads of different names run in parallel.
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
@@ -72,14 +76,17 @@ lock_repository(const char *name)
 						Int32GetDatum(FIXES_LOCK_CLASS), Int32GetDatum((int32) h));
 }
 
-/* The id of the repository called name, its row created if needed. */
+/*
+ * The id of the repository called name, its row created if needed; sets
+ * ld->known when the row was there already.
+ */
 static int32
 repository_id(FixesLoad *ld)
 {
 	char	   *sql = psprintf("INSERT INTO %s.fixes_repositories AS r (name, path, ref, loaded_at) "
 							   "VALUES ($1, $2, $3, now()) "
 							   "ON CONFLICT (name) DO UPDATE SET name = r.name "
-							   "RETURNING repository_id",
+							   "RETURNING repository_id, xmax <> 0",
 							   quote_identifier(get_namespace_name(ld->nsp)));
 	Oid			argtypes[3] = {TEXTOID, TEXTOID, TEXTOID};
 	Datum		args[3];
@@ -91,10 +98,30 @@ repository_id(FixesLoad *ld)
 	if (SPI_execute_with_args(sql, 3, argtypes, args, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "could not register repository \"%s\"", ld->name);
+	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
 
-/* Read, assign releases and resolve; the libgit2 handles live only here. */
+/* forget what a snapshot or an interrupted walk put in ld: a full load starts */
+static void
+start_full_load(FixesLoad *ld)
+{
+	ld->incremental = false;
+	ld->n_old = 0;
+	ld->n_old_releases = 0;
+	ld->graph = fixes_graph_create(ld->cxt);
+	ld->cap = 0;
+	ld->subj_hash = NULL;
+	ld->committed_at = NULL;
+	ld->committed_null = NULL;
+	ld->nedges = 0;
+	ld->missing_parents = 0;
+	if (ld->commit_rows != NULL)
+		tuplestore_end(ld->commit_rows);
+	ld->commit_rows = NULL;
+}
+
+/* Read, and assign releases; the libgit2 handles live only here. */
 static void
 read_repository(FixesLoad *ld)
 {
@@ -103,6 +130,17 @@ read_repository(FixesLoad *ld)
 	{
 		fixes_git_open(ld->git);
 		fixes_load_read(ld);
+		if (ld->incremental && !fixes_snapshot_covers_scope(ld))
+		{
+			ereport(NOTICE,
+					(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
+							ld->ref, ld->path),
+					 errdetail("The history was rewritten, or the reference now names another line of history.")));
+			fixes_walk_release(ld->walk);
+			ld->walk = NULL;
+			start_full_load(ld);
+			fixes_load_read(ld);
+		}
 		fixes_load_releases(ld);
 	}
 	PG_FINALLY();
@@ -111,7 +149,33 @@ read_repository(FixesLoad *ld)
 		fixes_git_close(ld->git);
 	}
 	PG_END_TRY();
-	fixes_load_resolve(ld);
+}
+
+/* Write what changed; the resolution needs the new commits written first. */
+static void
+write_repository(FixesLoad *ld)
+{
+	bool		new_commits = ld->graph->n > ld->n_old;
+
+	if (!ld->incremental && ld->known)
+		fixes_load_delete_all(ld);
+	fixes_load_write_commits(ld);
+	if (ld->incremental && !new_commits)
+	{
+		/* the same commits in scope: no edge can resolve differently */
+		ld->nedges = ld->old_edges;
+		ld->resolved = ld->old_resolved;
+	}
+	else
+	{
+		if (ld->incremental)
+			fixes_load_read_old_edges(ld);
+		fixes_load_resolve(ld);
+		fixes_load_write_edges(ld);
+	}
+	fixes_load_write_releases(ld);
+	if (new_commits || !ld->incremental)
+		fixes_snapshot_write(ld);
 }
 
 Datum
@@ -134,6 +198,12 @@ fixes_load(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("repository path must not be null")));
 	fixes_check_read_privilege();
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("fixes_load() must run in a READ COMMITTED transaction"),
+				 errdetail("A load waits for another load of the same repository and then builds on what that load committed, which a transaction snapshot would not show."),
+				 errhint("Call it outside an explicit transaction, or SET TRANSACTION ISOLATION LEVEL READ COMMITTED.")));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
@@ -152,9 +222,12 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
 	ld->graph = fixes_graph_create(ld->cxt);
+	ld->incremental = fixes_snapshot_read(ld);
+	if (!ld->incremental)
+		start_full_load(ld);
 
 	read_repository(ld);
-	fixes_load_write(ld);
+	write_repository(ld);
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;

@@ -1,13 +1,16 @@
 /*
  * load.h — the state of one fixes_load() call, shared by its phases
  *
- * read (load_read.c) → releases (load_releases.c) → resolve (load_resolve.c)
- * → write (load_write.c).  Per-commit facts are flat arrays indexed by the
- * graph's commit index; strings live in arenas.
+ * snapshot (snapshot.c: the graph of the previous load) → read (load_read.c:
+ * the new commits) → releases (load_releases.c) → commits written
+ * (load_write.c) → resolve (load_resolve.c) → edges, releases and snapshot
+ * written (load_write.c, snapshot.c).  Per-commit facts are flat arrays
+ * indexed by the graph's commit index; strings live in arenas.
  */
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
 
+#include "common/hashfn.h"
 #include "datatype/timestamp.h"
 #include "utils/tuplestore.h"
 
@@ -32,21 +35,43 @@ typedef enum FixesEdgeMethod
 	METHOD_SUBJECT
 } FixesEdgeMethod;
 
+/* the resolution of an edge: what fixes_edges stores of it */
+typedef struct FixesResolution
+{
+	uint32		target;			/* FIXES_NO_IDX unless resolved */
+	int32		candidates;		/* commits the abbrev matched */
+	uint8		status;			/* FixesEdgeStatus */
+	uint8		method;			/* FixesEdgeMethod */
+} FixesResolution;
+
+static inline bool
+fixes_resolution_equal(const FixesResolution *a, const FixesResolution *b)
+{
+	return a->target == b->target && a->candidates == b->candidates &&
+		a->status == b->status && a->method == b->method;
+}
+
 typedef struct FixesEdge
 {
 	uint32		fixing;			/* commit index */
 	int32		line;
-	uint32		target;			/* FIXES_NO_IDX unless resolved */
-	uint8		status;			/* FixesEdgeStatus */
-	uint8		method;			/* FixesEdgeMethod */
+	FixesResolution now;		/* as resolved by this load */
+	FixesResolution before;		/* as stored (old edges only) */
+	bool		old;			/* read from fixes_edges, not from a message */
 	uint8		abbrev_len;
-	int32		candidates;		/* commits the abbrev matched */
 	int32		subj_len;		/* -1: no quoted subject */
-	uint32		raw_len;
+	uint32		raw_len;		/* new edges only */
 	Size		abbrev_off;		/* in edge_text */
 	Size		subj_off;
 	Size		raw_off;
 } FixesEdge;
+
+/* a release of the previous load, as fixes_releases holds it */
+typedef struct FixesOldRelease
+{
+	char	   *tag;
+	uint32		commit;
+} FixesOldRelease;
 
 typedef struct FixesLoad
 {
@@ -57,6 +82,7 @@ typedef struct FixesLoad
 	char	   *name;
 	Oid			nsp;			/* the extension's schema */
 	int32		repository_id;
+	bool		known;			/* the name was loaded before */
 
 	FixesGit   *git;
 	FixesGraph *graph;
@@ -65,16 +91,24 @@ typedef struct FixesLoad
 	bool		empty;			/* the repository has no commits */
 	git_oid		head;
 
-	/* phase read: commit rows (release still NULL) spill to disk */
+	/* the previous load; incremental is false for a full load */
+	bool		incremental;
+	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before */
+	int64		old_edges;		/* edges and resolved edges of the previous load */
+	int64		old_resolved;
+	FixesOldRelease *old_releases;
+	int			n_old_releases;
+
+	/* phase read: rows of new commits (release still NULL) spill to disk */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
 	TupleDesc	commits_desc;
 	int			release_att;	/* position of fixes_commits.release */
 	Tuplestorestate *commit_rows;
-	TimestampTz *committed_at;	/* by index */
+	uint32		cap;			/* room in the per-commit arrays */
+	uint64	   *subj_hash;		/* by index: hash of the subject */
+	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
-	Size	   *subj_off;		/* by index, in subjects */
-	uint32	   *subj_len;
-	FixesArena	subjects;
+	int64		missing_parents;	/* beyond a shallow clone's boundary */
 	FixesEdge  *edges;
 	int64		nedges;
 	int64		edges_cap;
@@ -88,16 +122,38 @@ typedef struct FixesLoad
 	int64	   *release_size;	/* rank - 1 -> commits */
 	int			nreleases;
 	int32	   *mark;			/* by index: release rank, 0 = unreleased */
+	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
+	uint32	   *moved;			/* old commits whose release changed */
+	int64		nmoved;
 
 	/* phase resolve */
 	int64		resolved;
+	int64		edges_changed;	/* old edges whose resolution changed */
 } FixesLoad;
+
+/* the hash by which subjects are compared before their text is */
+static inline uint64
+fixes_subject_hash(const char *s, Size len)
+{
+	return hash_bytes_extended((const unsigned char *) s, (int) len, 0);
+}
+
+extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
+extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
+
+extern bool fixes_snapshot_read(FixesLoad *ld);
+extern void fixes_snapshot_write(FixesLoad *ld);
+extern bool fixes_snapshot_covers_scope(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
+extern void fixes_load_read_old_edges(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);
-extern void fixes_load_write(FixesLoad *ld);
+extern void fixes_load_write_commits(FixesLoad *ld);
+extern void fixes_load_write_edges(FixesLoad *ld);
+extern void fixes_load_write_releases(FixesLoad *ld);
+extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
 
 #endif							/* FIXES_LOAD_H */

@@ -56,23 +56,6 @@ commit_cols(TupleDesc desc, CommitCols *c)
 	c->message = fixes_attnum(desc, "message");
 }
 
-/* grow the per-commit arrays to hold index idx */
-static void
-ensure_commit_arrays(FixesLoad *ld, uint32 idx, uint32 *cap)
-{
-	uint32		newcap = *cap;
-
-	if (idx < *cap)
-		return;
-	while (idx >= newcap)
-		newcap *= 2;
-	ld->committed_at = repalloc_huge(ld->committed_at, sizeof(TimestampTz) * newcap);
-	ld->committed_null = repalloc_huge(ld->committed_null, sizeof(bool) * newcap);
-	ld->subj_off = repalloc_huge(ld->subj_off, sizeof(Size) * newcap);
-	ld->subj_len = repalloc_huge(ld->subj_len, sizeof(uint32) * newcap);
-	*cap = newcap;
-}
-
 static void
 add_edges(FixesLoad *ld, uint32 idx, const text *message)
 {
@@ -83,31 +66,29 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
-		FixesEdge  *e;
+		FixesEdge  *e = fixes_load_add_edge(ld);
 		char		abbrev[40];
 
-		if (ld->nedges == ld->edges_cap)
-		{
-			ld->edges_cap *= 2;
-			ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
-		}
-		e = &ld->edges[ld->nedges++];
-		memset(e, 0, sizeof(*e));
 		e->fixing = idx;
 		e->line = tr.line;
-		e->target = FIXES_NO_IDX;
 		for (size_t i = 0; i < tr.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
 		e->abbrev_off = fixes_arena_add(&ld->edge_text, abbrev, tr.hex_len);
-		e->subj_len = tr.has_subject ? (int32) tr.subj_len : -1;
-		e->subj_off = tr.has_subject ?
-			fixes_arena_add(&ld->edge_text, msg + tr.subj_off, tr.subj_len) : 0;
+		if (tr.has_subject)
+		{
+			e->subj_len = (int32) tr.subj_len;
+			e->subj_off = fixes_arena_add(&ld->edge_text, msg + tr.subj_off, tr.subj_len);
+		}
 		e->raw_len = (uint32) tr.raw_len;
 		e->raw_off = fixes_arena_add(&ld->edge_text, msg + tr.raw_off, tr.raw_len);
 	}
 }
 
+/*
+ * Walk the commits reachable from the ref that the graph does not hold yet
+ * (all of them for a full load).
+ */
 void
 fixes_load_read(FixesLoad *ld)
 {
@@ -116,7 +97,6 @@ fixes_load_read(FixesLoad *ld)
 	int			natts;
 	Datum	   *values;
 	bool	   *nulls;
-	uint32		cap = 1024;
 	MemoryContext rowcxt;
 	FixesCommit c;
 
@@ -130,14 +110,7 @@ fixes_load_read(FixesLoad *ld)
 	nulls = palloc(sizeof(bool) * natts);
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
-	ld->committed_at = palloc_extended(sizeof(TimestampTz) * cap, MCXT_ALLOC_HUGE);
-	ld->committed_null = palloc_extended(sizeof(bool) * cap, MCXT_ALLOC_HUGE);
-	ld->subj_off = palloc_extended(sizeof(Size) * cap, MCXT_ALLOC_HUGE);
-	ld->subj_len = palloc_extended(sizeof(uint32) * cap, MCXT_ALLOC_HUGE);
-	fixes_arena_init(&ld->subjects, CurrentMemoryContext);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
-	ld->edges_cap = 1024;
-	ld->edges = palloc_extended(sizeof(FixesEdge) * ld->edges_cap, MCXT_ALLOC_HUGE);
 
 	if (!fixes_git_resolve(ld->git, ld->ref, &ld->head))
 	{
@@ -154,7 +127,7 @@ fixes_load_read(FixesLoad *ld)
 		MemoryContext old;
 		FixesCommitFields f;
 
-		ensure_commit_arrays(ld, c.idx, &cap);
+		fixes_load_ensure_room(ld, c.idx);
 		old = MemoryContextSwitchTo(rowcxt);
 		fixes_commit_fields(&ld->decoder, &c, &f);
 
@@ -179,14 +152,14 @@ fixes_load_read(FixesLoad *ld)
 
 		ld->committed_at[c.idx] = f.committed_at;
 		ld->committed_null[c.idx] = f.committed_null;
-		ld->subj_len[c.idx] = VARSIZE_ANY_EXHDR(f.subject);
-		ld->subj_off[c.idx] = fixes_arena_add(&ld->subjects, VARDATA_ANY(f.subject),
-											  ld->subj_len[c.idx]);
+		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
+												  VARSIZE_ANY_EXHDR(f.subject));
 		add_edges(ld, c.idx, f.message);
 
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
 	MemoryContextDelete(rowcxt);
+	ld->missing_parents = ld->walk->missing_parents;
 	fixes_walk_report(ld->walk);
 }

@@ -12,6 +12,7 @@
 
 #include "catalog/pg_collation.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "load.h"
 #include "release_marking.h"
@@ -37,6 +38,48 @@ fixes_load_check_pattern(FixesLoad *ld)
 	(void) is_release(ld, "");
 }
 
+/*
+ * The releases of the previous load marked on the old commits (commits
+ * cannot gain ancestors, so this is exactly what that load stored), to
+ * find the old commits whose release this load changes.
+ */
+static void
+find_moved(FixesLoad *ld, uint32 *stack)
+{
+	FixesGraph *g = ld->graph;
+	int32	   *old_mark;
+	uint32	   *old_commit;
+	int		   *old_rank;		/* old rank -> new rank of the same tag, 0 if gone */
+
+	old_mark = palloc_extended(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
+	old_rank = palloc0(sizeof(int) * (ld->n_old_releases + 1));
+	for (int r = 0; r < ld->n_old_releases; r++)
+	{
+		old_commit[r] = ld->old_releases[r].commit;
+		for (int q = 0; q < ld->nreleases; q++)
+			if (strcmp(ld->tags[ld->release_tag[q]].name, ld->old_releases[r].tag) == 0)
+				old_rank[r + 1] = q + 1;
+	}
+	/* the old commits form a closed graph: parents of old commits are old */
+	fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
+						old_commit, ld->n_old_releases, old_mark, stack);
+
+	ld->moved = palloc_extended(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
+	ld->nmoved = 0;
+	for (uint32 i = 0; i < ld->n_old; i++)
+	{
+		int32		was = old_mark[i];
+
+		/* same tag name = same release, whatever its rank now */
+		if ((was == 0 && ld->mark[i] != 0) || (was != 0 && old_rank[was] != ld->mark[i]))
+			ld->moved[ld->nmoved++] = i;
+	}
+	pfree(old_rank);
+	pfree(old_commit);
+	pfree(old_mark);
+}
+
 void
 fixes_load_releases(FixesLoad *ld)
 {
@@ -58,11 +101,16 @@ fixes_load_releases(FixesLoad *ld)
 		ld->release_commit[ld->nreleases] = idx;
 		ld->nreleases++;
 	}
+	ld->release_name = palloc0(sizeof(Datum) * (ld->nreleases + 1));
+	for (int r = 0; r < ld->nreleases; r++)
+		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
 
 	ld->mark = palloc_extended(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 						ld->release_commit, ld->nreleases, ld->mark, stack);
+	if (ld->incremental)
+		find_moved(ld, stack);
 	pfree(stack);
 
 	for (uint32 i = 0; i < g->n; i++)

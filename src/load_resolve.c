@@ -1,5 +1,5 @@
 /*
- * load_resolve.c — fixes_load(), phase 3: resolve each Fixes line to a commit
+ * load_resolve.c — fixes_load(): resolve each Fixes line to a commit
  *
  * Against the commits in scope: a unique commit whose id starts with the
  * abbrev → resolved by hash; several → the one whose subject equals the
@@ -7,111 +7,114 @@
  * ambiguous; none → if the quoted subject equals the subject of exactly one
  * commit → resolved by subject, else not_found.
  *
- * Prefixes are looked up in one sorted array of id keys (oid_prefix.c).
- * Subjects are matched in one pass over all commits, for the few quoted
- * subjects whose abbrev matched nothing.
+ * Prefixes are looked up in one radix-sorted array of id keys
+ * (oid_prefix.c).  Subjects are compared by a 64-bit hash kept per commit;
+ * every hash match is then checked against the subject's text, fetched
+ * from fixes_commits in one query, so the answer is exact.
+ *
+ * A refresh resolves the old edges again with the new commits in scope (it
+ * costs milliseconds) and the caller writes only those whose answer changed.
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "load.h"
 #include "oid_prefix.h"
 
-/* a quoted subject to look for among all commits */
-typedef struct SubjectWanted
+/* a quoted subject to look for among all commits: edges whose abbrev matched nothing */
+typedef struct Wanted
 {
 	uint64		hash;
-	const char *s;
-	int32		len;
-	uint32		count;			/* commits with this subject */
-	uint32		idx;			/* the last of them */
-} SubjectWanted;
+	int64		edge;
+} Wanted;
 
-static inline uint64
-subject_hash(const char *s, int32 len)
+/* an edge and a commit whose subject hash equals the edge's quoted subject's */
+typedef struct Pair
 {
-	return hash_bytes_extended((const unsigned char *) s, len, 0);
+	int64		edge;
+	uint32		idx;
+} Pair;
+
+/* the text of a subject fetched from fixes_commits */
+typedef struct Fetched
+{
+	uint32		idx;
+	int32		len;
+	char	   *s;
+} Fetched;
+
+typedef struct PairList
+{
+	Pair	   *pairs;
+	int64		n;
+	int64		cap;
+} PairList;
+
+static void
+add_pair(PairList *pl, int64 edge, uint32 idx)
+{
+	if (pl->n == pl->cap)
+	{
+		pl->cap = pl->cap ? pl->cap * 2 : 1024;
+		pl->pairs = pl->pairs ? repalloc_huge(pl->pairs, sizeof(Pair) * pl->cap)
+			: palloc_extended(sizeof(Pair) * pl->cap, MCXT_ALLOC_HUGE);
+	}
+	pl->pairs[pl->n].edge = edge;
+	pl->pairs[pl->n].idx = idx;
+	pl->n++;
 }
 
 static int
 wanted_cmp(const void *a, const void *b)
 {
-	const SubjectWanted *x = a;
-	const SubjectWanted *y = b;
+	uint64		x = ((const Wanted *) a)->hash;
+	uint64		y = ((const Wanted *) b)->hash;
 
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return memcmp(x->s, y->s, x->len);
+	return x < y ? -1 : x > y;
 }
 
-static bool
-subject_equals(const FixesLoad *ld, uint32 idx, const char *s, int32 len)
+static int
+fetched_cmp(const void *a, const void *b)
 {
-	return ld->subj_len[idx] == (uint32) len &&
-		memcmp(ld->subjects.data + ld->subj_off[idx], s, len) == 0;
+	uint32		x = ((const Fetched *) a)->idx;
+	uint32		y = ((const Fetched *) b)->idx;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+uint32_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static inline const char *
+edge_subject(const FixesLoad *ld, const FixesEdge *e)
+{
+	return ld->edge_text.data + e->subj_off;
 }
 
 /*
- * Count, for each wanted subject, the commits that have it: one pass over
- * every commit's subject, a binary search by hash for each.
+ * Pass 1: the commits whose id starts with each abbrev.  One candidate
+ * settles the edge; for several, or none, remember which commits' subjects
+ * must be compared with the quoted subject.
  */
 static void
-count_subjects(const FixesLoad *ld, SubjectWanted *w, int nw)
-{
-	for (uint32 i = 0; i < ld->graph->n; i++)
-	{
-		const char *s = ld->subjects.data + ld->subj_off[i];
-		int32		len = ld->subj_len[i];
-		uint64		h = subject_hash(s, len);
-		int			a = 0;
-		int			b = nw;
-
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		while (a < b)
-		{
-			int			m = a + (b - a) / 2;
-
-			if (w[m].hash < h)
-				a = m + 1;
-			else
-				b = m;
-		}
-		for (; a < nw && w[a].hash == h; a++)
-		{
-			if (w[a].len == len && memcmp(w[a].s, s, len) == 0)
-			{
-				w[a].count++;
-				w[a].idx = i;
-			}
-		}
-	}
-}
-
-static SubjectWanted *
-find_wanted(SubjectWanted *w, int nw, const char *s, int32 len)
-{
-	SubjectWanted key;
-
-	key.hash = subject_hash(s, len);
-	key.s = s;
-	key.len = len;
-	return bsearch(&key, w, nw, sizeof(SubjectWanted), wanted_cmp);
-}
-
-void
-fixes_load_resolve(FixesLoad *ld)
+match_prefixes(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 *nwanted)
 {
 	FixesGraph *g = ld->graph;
 	fixes_prefix_entry *entries;
 	fixes_prefix_entry *tmp;
-	SubjectWanted *wanted;
-	int			nwanted = 0;
 
 	entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
@@ -123,21 +126,20 @@ fixes_load_resolve(FixesLoad *ld)
 	fixes_prefix_sort(entries, tmp, g->n);
 	pfree(tmp);
 
-	/* pass 1: hashes; remember the quoted subjects of abbrevs matching nothing */
-	wanted = palloc_extended(sizeof(SubjectWanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	*nwanted = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
 		const char *hex = ld->edge_text.data + e->abbrev_off;
-		const char *subj = ld->edge_text.data + e->subj_off;
+		uint64		h = e->subj_len >= 0 ? fixes_subject_hash(edge_subject(ld, e), e->subj_len) : 0;
 		size_t		first;
 		size_t		range = fixes_prefix_range(entries, g->n, hex, e->abbrev_len, &first);
-		uint32		by_subject = FIXES_NO_IDX;
-		int			subject_matches = 0;
+		int64		first_pair = pairs->n;
 
 		if ((k & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
-		e->candidates = 0;
+		e->now.candidates = 0;
+		e->now.target = FIXES_NO_IDX;
 		for (size_t j = first; j < first + range; j++)
 		{
 			uint32		idx = entries[j].idx;
@@ -145,75 +147,258 @@ fixes_load_resolve(FixesLoad *ld)
 			if (e->abbrev_len > 16 &&
 				!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
 				continue;
-			e->candidates++;
-			e->target = idx;
-			if (e->subj_len >= 0 && subject_equals(ld, idx, subj, e->subj_len))
-			{
-				subject_matches++;
-				by_subject = idx;
-			}
+			e->now.candidates++;
+			e->now.target = idx;
+			if (e->subj_len >= 0 && ld->subj_hash[idx] == h)
+				add_pair(pairs, k, idx);
 		}
-
-		if (e->candidates == 1)
+		if (e->now.candidates == 1)
 		{
-			e->status = EDGE_RESOLVED;
-			e->method = METHOD_HASH;
+			e->now.status = EDGE_RESOLVED;
+			e->now.method = METHOD_HASH;
+			pairs->n = first_pair;	/* no subject needed */
+			continue;
 		}
-		else if (e->candidates > 1 && subject_matches == 1)
+		e->now.target = FIXES_NO_IDX;
+		e->now.method = METHOD_NONE;
+		e->now.status = e->now.candidates > 1 ? EDGE_AMBIGUOUS : EDGE_NOT_FOUND;
+		if (e->now.candidates == 0 && e->subj_len >= 0)
 		{
-			e->status = EDGE_RESOLVED;
-			e->method = METHOD_HASH_SUBJECT;
-			e->target = by_subject;
-		}
-		else
-		{
-			e->status = e->candidates > 1 ? EDGE_AMBIGUOUS : EDGE_NOT_FOUND;
-			e->method = METHOD_NONE;
-			e->target = FIXES_NO_IDX;
-			if (e->candidates == 0 && e->subj_len >= 0)
-			{
-				SubjectWanted *w = &wanted[nwanted++];
-
-				w->s = subj;
-				w->len = e->subj_len;
-				w->hash = subject_hash(subj, e->subj_len);
-				w->count = 0;
-				w->idx = FIXES_NO_IDX;
-			}
+			wanted[*nwanted].hash = h;
+			wanted[*nwanted].edge = k;
+			(*nwanted)++;
 		}
 	}
 	pfree(entries);
+}
 
-	/* pass 2: abbrevs that matched nothing, by their quoted subject */
-	if (nwanted > 0)
+/*
+ * Pass 2: for edges whose abbrev matched nothing, every commit in scope with
+ * the quoted subject's hash.
+ */
+static void
+match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
+{
+	if (nwanted == 0)
+		return;
+	qsort(wanted, nwanted, sizeof(Wanted), wanted_cmp);
+	for (uint32 i = 0; i < ld->graph->n; i++)
 	{
-		int			n = 0;
+		uint64		h = ld->subj_hash[i];
+		int64		a = 0;
+		int64		b = nwanted;
 
-		qsort(wanted, nwanted, sizeof(SubjectWanted), wanted_cmp);
-		for (int i = 0; i < nwanted; i++)
-			if (n == 0 || wanted_cmp(&wanted[n - 1], &wanted[i]) != 0)
-				wanted[n++] = wanted[i];
-		nwanted = n;
-		count_subjects(ld, wanted, nwanted);
-		for (int64 k = 0; k < ld->nedges; k++)
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		while (a < b)
 		{
-			FixesEdge  *e = &ld->edges[k];
-			SubjectWanted *w;
+			int64		m = a + (b - a) / 2;
 
-			if (e->status != EDGE_NOT_FOUND || e->subj_len < 0)
-				continue;
-			w = find_wanted(wanted, nwanted, ld->edge_text.data + e->subj_off, e->subj_len);
-			if (w != NULL && w->count == 1)
-			{
-				e->status = EDGE_RESOLVED;
-				e->method = METHOD_SUBJECT;
-				e->target = w->idx;
-			}
+			if (wanted[m].hash < h)
+				a = m + 1;
+			else
+				b = m;
+		}
+		for (; a < nwanted && wanted[a].hash == h; a++)
+			add_pair(pairs, wanted[a].edge, i);
+	}
+}
+
+/*
+ * Pass 3: the subjects of the commits named in pairs, from fixes_commits
+ * (the new commits are written before edges are resolved).
+ */
+static Fetched *
+fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
+{
+	uint32	   *ids = palloc_extended(sizeof(uint32) * Max(pairs->n, 1), MCXT_ALLOC_HUGE);
+	Datum	   *elems;
+	int			n = 0;
+	Fetched    *out;
+	char	   *sql;
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+
+	*nfetched = 0;
+	if (pairs->n == 0)
+		return NULL;
+	for (int64 p = 0; p < pairs->n; p++)
+		ids[p] = pairs->pairs[p].idx;
+	qsort(ids, pairs->n, sizeof(uint32), uint32_cmp);
+	for (int64 p = 0; p < pairs->n; p++)
+		if (n == 0 || ids[n - 1] != ids[p])
+			ids[n++] = ids[p];
+
+	elems = palloc(sizeof(Datum) * n);
+	for (int i = 0; i < n; i++)
+		elems[i] = Int32GetDatum((int32) ids[i]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	sql = psprintf("SELECT commit_idx, subject FROM %s.fixes_commits "
+				   "WHERE repository_id = $1 AND commit_idx = ANY ($2)",
+				   quote_identifier(get_namespace_name(ld->nsp)));
+	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read commit subjects");
+
+	out = palloc(sizeof(Fetched) * Max(SPI_processed, 1));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		text	   *t = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+
+		out[r].idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+		out[r].len = VARSIZE_ANY_EXHDR(t);
+		out[r].s = pnstrdup(VARDATA_ANY(t), out[r].len);
+	}
+	*nfetched = (int) SPI_processed;
+	SPI_freetuptable(SPI_tuptable);
+	if ((int) *nfetched != n)
+		elog(ERROR, "found %d of %d commits of repository %d", *nfetched, n, ld->repository_id);
+	qsort(out, *nfetched, sizeof(Fetched), fetched_cmp);
+	pfree(ids);
+	return out;
+}
+
+/*
+ * Pass 4: decide the edges that depend on a subject, counting the commits
+ * whose subject really equals the quoted one.
+ */
+static void
+decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched)
+{
+	int32	   *matches = palloc_extended(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *match = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+
+	for (int64 p = 0; p < pairs->n; p++)
+	{
+		FixesEdge  *e = &ld->edges[pairs->pairs[p].edge];
+		Fetched		key = {.idx = pairs->pairs[p].idx};
+		Fetched    *f = bsearch(&key, fetched, nfetched, sizeof(Fetched), fetched_cmp);
+
+		if (f != NULL && f->len == e->subj_len &&
+			memcmp(f->s, edge_subject(ld, e), f->len) == 0)
+		{
+			matches[pairs->pairs[p].edge]++;
+			match[pairs->pairs[p].edge] = f->idx;
 		}
 	}
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if (e->now.status == EDGE_RESOLVED || matches[k] != 1)
+			continue;
+		e->now.status = EDGE_RESOLVED;
+		e->now.method = e->now.candidates > 1 ? METHOD_HASH_SUBJECT : METHOD_SUBJECT;
+		e->now.target = match[k];
+	}
+	pfree(matches);
+	pfree(match);
+}
+
+void
+fixes_load_resolve(FixesLoad *ld)
+{
+	PairList	pairs = {0};
+	Wanted	   *wanted = palloc_extended(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		nwanted;
+	Fetched    *fetched;
+	int			nfetched;
+
+	match_prefixes(ld, &pairs, wanted, &nwanted);
+	match_subjects(ld, &pairs, wanted, nwanted);
+	fetched = fetch_subjects(ld, &pairs, &nfetched);
+	decide_by_subject(ld, &pairs, fetched, nfetched);
 	pfree(wanted);
 
 	ld->resolved = 0;
+	ld->edges_changed = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
-		ld->resolved += ld->edges[k].status == EDGE_RESOLVED;
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		ld->resolved += e->now.status == EDGE_RESOLVED;
+		if (e->old && !fixes_resolution_equal(&e->now, &e->before))
+			ld->edges_changed++;
+	}
+}
+
+static uint8
+status_code(const char *s)
+{
+	if (strcmp(s, "resolved") == 0)
+		return EDGE_RESOLVED;
+	if (strcmp(s, "ambiguous") == 0)
+		return EDGE_AMBIGUOUS;
+	return EDGE_NOT_FOUND;
+}
+
+static uint8
+method_code(const char *s)
+{
+	if (s == NULL)
+		return METHOD_NONE;
+	if (strcmp(s, "hash") == 0)
+		return METHOD_HASH;
+	if (strcmp(s, "hash+subject") == 0)
+		return METHOD_HASH_SUBJECT;
+	return METHOD_SUBJECT;
+}
+
+/*
+ * The edges of the previous load, to resolve again with the new commits.
+ */
+void
+fixes_load_read_old_edges(FixesLoad *ld)
+{
+	char	   *sql = psprintf("SELECT fixing_idx, line, abbrev, quoted_subject, status, method, "
+							   "target_idx, candidates FROM %s.fixes_edges WHERE repository_id = $1",
+							   quote_identifier(get_namespace_name(ld->nsp)));
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	Portal		portal;
+
+	portal = SPI_cursor_open_with_args(NULL, sql, 1, argtypes, args, NULL, false, 0);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	desc = SPI_tuptable->tupdesc;
+			FixesEdge  *e;
+			bool		isnull;
+			text	   *t;
+			Datum		d;
+			MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+
+			e = fixes_load_add_edge(ld);
+			e->old = true;
+			e->fixing = (uint32) DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+			e->line = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+			t = DatumGetTextPP(SPI_getbinval(tup, desc, 3, &isnull));
+			e->abbrev_len = (uint8) Min(VARSIZE_ANY_EXHDR(t), 40);
+			e->abbrev_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->abbrev_len);
+			d = SPI_getbinval(tup, desc, 4, &isnull);
+			if (!isnull)
+			{
+				t = DatumGetTextPP(d);
+				e->subj_len = VARSIZE_ANY_EXHDR(t);
+				e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
+			}
+			e->before.status = status_code(TextDatumGetCString(SPI_getbinval(tup, desc, 5, &isnull)));
+			d = SPI_getbinval(tup, desc, 6, &isnull);
+			e->before.method = method_code(isnull ? NULL : TextDatumGetCString(d));
+			d = SPI_getbinval(tup, desc, 7, &isnull);
+			e->before.target = isnull ? FIXES_NO_IDX : (uint32) DatumGetInt32(d);
+			e->before.candidates = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+			MemoryContextSwitchTo(old);
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
 }

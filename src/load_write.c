@@ -1,10 +1,12 @@
 /*
- * load_write.c — fixes_load(), phase 4: replace the repository's rows
+ * load_write.c — fixes_load(): write the rows of a load
  *
- * The previous rows of the repository are deleted and the new ones written
- * with batched multi-inserts (bulk_insert.c), all in the caller's
- * transaction: readers see the old load until it commits, and an error
- * leaves the old load as it was.
+ * New rows are written with batched multi-inserts (bulk_insert.c); rows of
+ * a previous load that a refresh changes (the release of commits that a
+ * new tag now contains, edges that new commits resolve differently) are
+ * updated in one statement per kind, from arrays.  All of it happens in the
+ * caller's transaction: readers see the previous load until it commits, and
+ * an error leaves the previous load as it was.
  */
 #include "postgres.h"
 
@@ -12,6 +14,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "utils/array.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -37,21 +40,90 @@ delete_rows(FixesLoad *ld, const char *table)
 		elog(ERROR, "could not delete the rows of %s", table);
 }
 
-static void
-write_releases(FixesLoad *ld)
+/* remove every row of the repository but its fixes_repositories row */
+void
+fixes_load_delete_all(FixesLoad *ld)
 {
-	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
-	TupleDesc	desc = RelationGetDescr(b->rel);
-	int			c_repo = fixes_attnum(desc, "repository_id");
-	int			c_rank = fixes_attnum(desc, "release_rank");
-	int			c_tag = fixes_attnum(desc, "tag");
-	int			c_idx = fixes_attnum(desc, "commit_idx");
-	int			c_id = fixes_attnum(desc, "commit_id");
-	int			c_annotated = fixes_attnum(desc, "annotated");
-	int			c_at = fixes_attnum(desc, "released_at");
-	int			c_commits = fixes_attnum(desc, "commits");
-	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
-	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	delete_rows(ld, "fixes_edges");
+	delete_rows(ld, "fixes_commits");
+	delete_rows(ld, "fixes_releases");
+	delete_rows(ld, "fixes_graph");
+	CommandCounterIncrement();
+}
+
+/* run sql with $1 = the repository id and the given arrays as $2.. */
+static uint64
+execute_with_arrays(FixesLoad *ld, const char *sql, int narrays, Oid *types, Datum *arrays)
+{
+	Oid			argtypes[8];
+	Datum		args[8];
+	int			rc;
+
+	Assert(narrays < 8);
+	argtypes[0] = INT4OID;
+	args[0] = Int32GetDatum(ld->repository_id);
+	for (int i = 0; i < narrays; i++)
+	{
+		argtypes[i + 1] = types[i];
+		args[i + 1] = arrays[i];
+	}
+	rc = SPI_execute_with_args(sql, narrays + 1, argtypes, args, NULL, false, 0);
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
+	return SPI_processed;
+}
+
+static Datum
+int4_array(const int32 *v, int64 n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+
+	for (int64 i = 0; i < n; i++)
+		elems[i] = Int32GetDatum(v[i]);
+	return PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+}
+
+static Datum
+text_array(const Datum *v, const bool *isnull, int64 n)
+{
+	int			dims[1] = {(int) n};
+	int			lbs[1] = {1};
+
+	return PointerGetDatum(construct_md_array((Datum *) v, (bool *) isnull, 1, dims, lbs,
+											  TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/* replace the rows of fixes_releases (a few hundred at most) */
+void
+fixes_load_write_releases(FixesLoad *ld)
+{
+	FixesBulk  *b;
+	TupleDesc	desc;
+	int			c_repo,
+				c_rank,
+				c_tag,
+				c_idx,
+				c_id,
+				c_annotated,
+				c_at,
+				c_commits;
+	Datum	   *values;
+	bool	   *nulls;
+
+	delete_rows(ld, "fixes_releases");
+	CommandCounterIncrement();
+	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
+	desc = RelationGetDescr(b->rel);
+	c_repo = fixes_attnum(desc, "repository_id");
+	c_rank = fixes_attnum(desc, "release_rank");
+	c_tag = fixes_attnum(desc, "tag");
+	c_idx = fixes_attnum(desc, "commit_idx");
+	c_id = fixes_attnum(desc, "commit_id");
+	c_annotated = fixes_attnum(desc, "annotated");
+	c_at = fixes_attnum(desc, "released_at");
+	c_commits = fixes_attnum(desc, "commits");
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
 
 	for (int r = 0; r < ld->nreleases; r++)
 	{
@@ -78,19 +150,64 @@ write_releases(FixesLoad *ld)
 	fixes_bulk_end(b);
 }
 
-/* the release tag of each rank as a text datum; index 0 is unused */
-static Datum *
-release_names(FixesLoad *ld)
+/* the release of commit idx as text, or NULL */
+static inline Datum
+release_of(FixesLoad *ld, uint32 idx, bool *isnull)
 {
-	Datum	   *names = palloc0(sizeof(Datum) * (ld->nreleases + 1));
+	int32		rank = ld->mark[idx];
 
-	for (int r = 0; r < ld->nreleases; r++)
-		names[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
-	return names;
+	*isnull = rank == 0;
+	return ld->release_name[rank];
 }
 
+/*
+ * For a refresh: the new release of the old commits whose release changed,
+ * in fixes_commits and in the release columns of fixes_edges.
+ */
 static void
-write_commits(FixesLoad *ld, Datum *names)
+update_moved(FixesLoad *ld)
+{
+	int32	   *idx;
+	Datum	   *rel;
+	bool	   *relnull;
+	Datum		arrays[2];
+	Oid			types[2] = {INT4ARRAYOID, TEXTARRAYOID};
+	const char *nsp = quote_identifier(get_namespace_name(ld->nsp));
+
+	if (ld->nmoved == 0)
+		return;
+	idx = palloc_extended(sizeof(int32) * ld->nmoved, MCXT_ALLOC_HUGE);
+	rel = palloc_extended(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
+	relnull = palloc_extended(sizeof(bool) * ld->nmoved, MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < ld->nmoved; i++)
+	{
+		idx[i] = (int32) ld->moved[i];
+		rel[i] = release_of(ld, ld->moved[i], &relnull[i]);
+	}
+	arrays[0] = int4_array(idx, ld->nmoved);
+	arrays[1] = text_array(rel, relnull, ld->nmoved);
+	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_commits c SET release = u.release "
+									 "FROM unnest($2, $3) AS u(idx, release) "
+									 "WHERE c.repository_id = $1 AND c.commit_idx = u.idx", nsp),
+						2, types, arrays);
+	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET fixing_release = u.release "
+									 "FROM unnest($2, $3) AS u(idx, release) "
+									 "WHERE e.repository_id = $1 AND e.fixing_idx = u.idx "
+									 "AND e.fixing_release IS DISTINCT FROM u.release", nsp),
+						2, types, arrays);
+	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET target_release = u.release "
+									 "FROM unnest($2, $3) AS u(idx, release) "
+									 "WHERE e.repository_id = $1 AND e.target_idx = u.idx "
+									 "AND e.target_release IS DISTINCT FROM u.release", nsp),
+						2, types, arrays);
+}
+
+/*
+ * Insert the rows of the commits this load read, with their release, and
+ * update the release of old commits that changed.
+ */
+void
+fixes_load_write_commits(FixesLoad *ld)
 {
 	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
 	TupleDesc	desc = ld->commits_desc;
@@ -108,26 +225,26 @@ write_commits(FixesLoad *ld, Datum *names)
 				 errmsg("table fixes_commits changed during the load")));
 	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
 	{
-		int32		rank;
-
 		if ((++n & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		slot_getallattrs(slot);
 		memcpy(values, slot->tts_values, sizeof(Datum) * natts);
 		memcpy(nulls, slot->tts_isnull, sizeof(bool) * natts);
-		rank = ld->mark[DatumGetInt32(values[c_idx])];
-		values[ld->release_att] = names[rank];
-		nulls[ld->release_att] = rank == 0;
+		values[ld->release_att] = release_of(ld, (uint32) DatumGetInt32(values[c_idx]),
+											 &nulls[ld->release_att]);
 		fixes_bulk_insert(b, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[c_message])));
 	}
 	ExecDropSingleTupleTableSlot(slot);
 	tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	fixes_bulk_end(b);
+	update_moved(ld);
+	CommandCounterIncrement();
 }
 
+/* the edges this load read from messages: one new row each */
 static void
-write_edges(FixesLoad *ld, Datum *names)
+insert_new_edges(FixesLoad *ld)
 {
 	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_edges"));
 	TupleDesc	desc = RelationGetDescr(b->rel);
@@ -162,9 +279,10 @@ write_edges(FixesLoad *ld, Datum *names)
 	{
 		FixesEdge  *e = &ld->edges[k];
 		const char *text_base = ld->edge_text.data;
-		bool		resolved = e->status == EDGE_RESOLVED;
 		MemoryContext old;
 
+		if (e->old)
+			continue;
 		if ((k & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		old = MemoryContextSwitchTo(rowcxt);
@@ -173,8 +291,8 @@ write_edges(FixesLoad *ld, Datum *names)
 		SET(c_repo, Int32GetDatum(ld->repository_id));
 		SET(c_fixing, Int32GetDatum((int32) e->fixing));
 		SET(c_line, Int32GetDatum(e->line));
-		SET(c_status, status_text[e->status]);
-		SET(c_candidates, Int32GetDatum(e->candidates));
+		SET(c_status, status_text[e->now.status]);
+		SET(c_candidates, Int32GetDatum(e->now.candidates));
 		SET(c_fixing_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->fixing])));
 		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(text_base + e->abbrev_off,
 															   e->abbrev_len)));
@@ -184,15 +302,13 @@ write_edges(FixesLoad *ld, Datum *names)
 																	e->subj_len)));
 		if (!ld->committed_null[e->fixing])
 			SET(c_fixed_at, TimestampTzGetDatum(ld->committed_at[e->fixing]));
-		if (ld->mark[e->fixing] > 0)
-			SET(c_fixing_release, names[ld->mark[e->fixing]]);
-		if (resolved)
+		values[c_fixing_release] = release_of(ld, e->fixing, &nulls[c_fixing_release]);
+		if (e->now.status == EDGE_RESOLVED)
 		{
-			SET(c_target, Int32GetDatum((int32) e->target));
-			SET(c_method, method_text[e->method]);
-			SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->target])));
-			if (ld->mark[e->target] > 0)
-				SET(c_target_release, names[ld->mark[e->target]]);
+			SET(c_target, Int32GetDatum((int32) e->now.target));
+			SET(c_method, method_text[e->now.method]);
+			SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])));
+			values[c_target_release] = release_of(ld, e->now.target, &nulls[c_target_release]);
 		}
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 256 + e->raw_len + Max(e->subj_len, 0));
@@ -201,6 +317,100 @@ write_edges(FixesLoad *ld, Datum *names)
 	}
 	MemoryContextDelete(rowcxt);
 	fixes_bulk_end(b);
+}
+
+/* the old edges whose resolution changed, in one UPDATE */
+static void
+update_changed_edges(FixesLoad *ld)
+{
+	int64		n = ld->edges_changed;
+	int32	   *fixing;
+	int32	   *line;
+	int32	   *target;
+	int32	   *candidates;
+	Datum	   *status,
+			   *method,
+			   *target_commit;
+	bool	   *status_null,
+			   *method_null,
+			   *target_null,
+			   *commit_null;
+	Datum		arrays[7];
+	Oid			types[7] = {INT4ARRAYOID, INT4ARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
+	INT4ARRAYOID, INT4ARRAYOID, TEXTARRAYOID};
+	int64		i = 0;
+	int			dims[1];
+	int			lbs[1] = {1};
+	Datum	   *target_d;
+
+	if (n == 0)
+		return;
+	fixing = palloc(sizeof(int32) * n);
+	line = palloc(sizeof(int32) * n);
+	target = palloc(sizeof(int32) * n);
+	candidates = palloc(sizeof(int32) * n);
+	status = palloc(sizeof(Datum) * n);
+	method = palloc(sizeof(Datum) * n);
+	target_commit = palloc(sizeof(Datum) * n);
+	target_d = palloc(sizeof(Datum) * n);
+	status_null = palloc0(sizeof(bool) * n);
+	method_null = palloc(sizeof(bool) * n);
+	target_null = palloc(sizeof(bool) * n);
+	commit_null = palloc(sizeof(bool) * n);
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		resolved = e->now.status == EDGE_RESOLVED;
+
+		if (!e->old || fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		fixing[i] = (int32) e->fixing;
+		line[i] = e->line;
+		status[i] = CStringGetTextDatum(edge_status_names[e->now.status]);
+		method_null[i] = !resolved;
+		method[i] = resolved ? CStringGetTextDatum(edge_method_names[e->now.method]) : (Datum) 0;
+		target[i] = resolved ? (int32) e->now.target : 0;
+		target_null[i] = !resolved;
+		target_d[i] = Int32GetDatum(target[i]);
+		candidates[i] = e->now.candidates;
+		commit_null[i] = !resolved;
+		target_commit[i] = resolved ? PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])) : (Datum) 0;
+		i++;
+	}
+	Assert(i == n);
+	dims[0] = (int) n;
+	arrays[0] = int4_array(fixing, n);
+	arrays[1] = int4_array(line, n);
+	arrays[2] = text_array(status, status_null, n);
+	arrays[3] = text_array(method, method_null, n);
+	arrays[4] = PointerGetDatum(construct_md_array(target_d, target_null, 1, dims, lbs,
+												   INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	arrays[5] = int4_array(candidates, n);
+	arrays[6] = text_array(target_commit, commit_null, n);
+	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET status = u.status, method = u.method, "
+									 "target_idx = u.target, candidates = u.candidates, "
+									 "target_commit = u.target_commit, target_release = c.release "
+									 "FROM unnest($2, $3, $4, $5, $6, $7, $8) "
+									 "AS u(fixing, line, status, method, target, candidates, target_commit) "
+									 "LEFT JOIN %s.fixes_commits c "
+									 "ON c.repository_id = $1 AND c.commit_idx = u.target "
+									 "WHERE e.repository_id = $1 AND e.fixing_idx = u.fixing AND e.line = u.line",
+									 quote_identifier(get_namespace_name(ld->nsp)),
+									 quote_identifier(get_namespace_name(ld->nsp))),
+						7, types, arrays);
+}
+
+/*
+ * Write the edges: new ones inserted, old ones updated where this load
+ * resolved them differently.
+ */
+void
+fixes_load_write_edges(FixesLoad *ld)
+{
+	insert_new_edges(ld);
+	update_changed_edges(ld);
+	CommandCounterIncrement();
 }
 
 /*
@@ -212,12 +422,12 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	char	   *sql = psprintf("UPDATE %s.fixes_repositories SET path = $2, ref = $3, "
 							   "release_pattern = $4, head_commit = $5, loaded_at = now(), "
 							   "load_seconds = $6, commits = $7, releases = $8, edges = $9, "
-							   "resolved = $10 WHERE repository_id = $1",
+							   "resolved = $10, missing_parents = $11 WHERE repository_id = $1",
 							   quote_identifier(get_namespace_name(ld->nsp)));
-	Oid			argtypes[10] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
-	INT8OID, INT4OID, INT8OID, INT8OID};
-	Datum		args[10];
-	char		nulls[10];
+	Oid			argtypes[11] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
+	INT8OID, INT4OID, INT8OID, INT8OID, INT8OID};
+	Datum		args[11];
+	char		nulls[11];
 
 	memset(nulls, ' ', sizeof(nulls));
 	args[0] = Int32GetDatum(ld->repository_id);
@@ -232,21 +442,7 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[7] = Int32GetDatum(ld->nreleases);
 	args[8] = Int64GetDatum(ld->nedges);
 	args[9] = Int64GetDatum(ld->resolved);
-	if (SPI_execute_with_args(sql, 10, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
+	args[10] = Int64GetDatum(ld->missing_parents);
+	if (SPI_execute_with_args(sql, 11, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not update repository %d", ld->repository_id);
-}
-
-void
-fixes_load_write(FixesLoad *ld)
-{
-	Datum	   *names = release_names(ld);
-
-	delete_rows(ld, "fixes_edges");
-	delete_rows(ld, "fixes_commits");
-	delete_rows(ld, "fixes_releases");
-	CommandCounterIncrement();
-	write_releases(ld);
-	write_commits(ld, names);
-	write_edges(ld, names);
-	CommandCounterIncrement();
 }

@@ -1,0 +1,59 @@
+/*
+ * load_state.c — growing the per-commit arrays and the edge list of a load
+ */
+#include "postgres.h"
+
+#include "utils/memutils.h"
+
+#include "load.h"
+
+/* make room in the per-commit arrays for commit index idx (they live in ld->cxt) */
+void
+fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
+{
+	uint32		cap = ld->cap;
+
+	if (idx < cap && ld->subj_hash != NULL)
+		return;
+	if (cap == 0)
+		cap = 1024;
+	while (idx >= cap)
+		cap *= 2;
+	if (ld->subj_hash == NULL)
+	{
+		ld->subj_hash = MemoryContextAllocHuge(ld->cxt, sizeof(uint64) * cap);
+		ld->committed_at = MemoryContextAllocHuge(ld->cxt, sizeof(TimestampTz) * cap);
+		ld->committed_null = MemoryContextAllocHuge(ld->cxt, sizeof(bool) * cap);
+	}
+	else
+	{
+		ld->subj_hash = repalloc_huge(ld->subj_hash, sizeof(uint64) * cap);
+		ld->committed_at = repalloc_huge(ld->committed_at, sizeof(TimestampTz) * cap);
+		ld->committed_null = repalloc_huge(ld->committed_null, sizeof(bool) * cap);
+	}
+	ld->cap = cap;
+}
+
+/* a new, zeroed edge at the end of the list */
+FixesEdge *
+fixes_load_add_edge(FixesLoad *ld)
+{
+	FixesEdge  *e;
+
+	if (ld->edges == NULL)
+	{
+		ld->edges_cap = 1024;
+		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * ld->edges_cap);
+	}
+	else if (ld->nedges == ld->edges_cap)
+	{
+		ld->edges_cap *= 2;
+		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
+	}
+	e = &ld->edges[ld->nedges++];
+	memset(e, 0, sizeof(*e));
+	e->now.target = FIXES_NO_IDX;
+	e->before.target = FIXES_NO_IDX;
+	e->subj_len = -1;
+	return e;
+}

@@ -1,0 +1,283 @@
+/*
+ * snapshot.c — the commit graph of a repository's last load, kept for the next
+ *
+ * An incremental refresh must know every commit already loaded (to stop the
+ * walk there), their parents (to assign releases and to notice a rewritten
+ * history) and their subjects (to resolve Fixes lines by subject).  Reading
+ * that back from fixes_commits would scan the messages too, so the graph is
+ * also kept compact in fixes_graph: one row per 65536 commits, with binary
+ * columns of ids (20 bytes each), subject hashes (8), parent counts (4) and
+ * parent indexes (4 each), in the server's byte order.  New commits only
+ * append: a refresh rewrites the last chunk and adds new ones.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "load.h"
+#include "release_marking.h"
+
+#define SNAPSHOT_FORMAT 1
+#define CHUNK_COMMITS 65536
+
+static const char *
+schema_name(FixesLoad *ld)
+{
+	return quote_identifier(get_namespace_name(ld->nsp));
+}
+
+/*
+ * What the previous load recorded: false if it missed parents (a shallow
+ * clone, which may have been deepened since) and so cannot be built on.
+ */
+static bool
+previous_load_usable(FixesLoad *ld)
+{
+	char	   *sql = psprintf("SELECT missing_parents, edges, resolved FROM %s.fixes_repositories "
+							   "WHERE repository_id = $1", schema_name(ld));
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	bool		isnull;
+	HeapTuple	tup;
+	int64		missing;
+
+	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "repository %d vanished", ld->repository_id);
+	tup = SPI_tuptable->vals[0];
+	missing = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+	ld->old_edges = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+	ld->old_resolved = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull));
+	SPI_freetuptable(SPI_tuptable);
+	return missing == 0;
+}
+
+static void
+read_old_releases(FixesLoad *ld)
+{
+	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
+							   "WHERE repository_id = $1 ORDER BY release_rank",
+							   schema_name(ld));
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the releases of repository %d", ld->repository_id);
+	ld->n_old_releases = (int) SPI_processed;
+	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
+	for (int i = 0; i < ld->n_old_releases; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+
+		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+		ld->old_releases[i].commit =
+			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/* one chunk row into the graph; false if it does not fit what came before */
+static bool
+read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
+{
+	FixesGraph *g = ld->graph;
+	bool		isnull;
+	int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+	int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+	int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+	bytea	   *ids = DatumGetByteaPP(SPI_getbinval(tup, desc, 4, &isnull));
+	bytea	   *hashes = DatumGetByteaPP(SPI_getbinval(tup, desc, 5, &isnull));
+	bytea	   *counts = DatumGetByteaPP(SPI_getbinval(tup, desc, 6, &isnull));
+	bytea	   *parents = DatumGetByteaPP(SPI_getbinval(tup, desc, 7, &isnull));
+	const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
+	const uint32 *par = (const uint32 *) VARDATA_ANY(parents);
+	Size		npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+	Size		p = 0;
+
+	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
+		VARSIZE_ANY_EXHDR(ids) != (Size) commits * GIT_OID_RAWSZ ||
+		VARSIZE_ANY_EXHDR(hashes) != (Size) commits * sizeof(uint64) ||
+		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
+		return false;
+
+	for (int32 i = 0; i < commits; i++)
+	{
+		git_oid		oid;
+		bool		found;
+		uint32		idx;
+
+		git_oid_fromraw(&oid, (const unsigned char *) VARDATA_ANY(ids) + (Size) i * GIT_OID_RAWSZ);
+		idx = fixes_graph_add(g, &oid, &found);
+		if (found || count[i] > npar - p)
+			return false;
+		fixes_load_ensure_room(ld, idx);
+		memcpy(&ld->subj_hash[idx], VARDATA_ANY(hashes) + (Size) i * sizeof(uint64), sizeof(uint64));
+		fixes_graph_set_parents(g, idx, par + p, (int) count[i]);
+		p += count[i];
+	}
+	return p == npar;
+}
+
+/*
+ * Load the graph of the previous load into ld->graph.  Returns false (and
+ * leaves a graph to be thrown away) when there is none to build on: a first
+ * load, a load that missed parents (a shallow clone, which may since have
+ * been deepened), or a snapshot that does not read back whole.
+ */
+bool
+fixes_snapshot_read(FixesLoad *ld)
+{
+	char	   *sql;
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	FixesGraph *g = ld->graph;
+	bool		ok = true;
+
+	if (!ld->known || !previous_load_usable(ld))
+		return false;
+
+	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents "
+				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
+				   schema_name(ld));
+	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the graph of repository %d", ld->repository_id);
+	if (SPI_processed == 0)
+		ok = false;
+	for (uint64 r = 0; ok && r < SPI_processed; r++)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+
+		ok = read_chunk(ld, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, (int32) r);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	/* every parent must be a commit of the snapshot */
+	for (uint64 p = 0; ok && p < g->npar; p++)
+		ok = g->parents[p] < g->n;
+	if (!ok)
+	{
+		ereport(NOTICE,
+				(errmsg("the stored graph of repository \"%s\" is unusable; loading it in full",
+						ld->name)));
+		return false;
+	}
+	ld->n_old = g->n;
+	read_old_releases(ld);
+	return true;
+}
+
+/*
+ * Are all commits of the previous load still reachable from the new head?
+ * If not, the history was rewritten (or the ref changed) and the caller
+ * loads in full.
+ */
+bool
+fixes_snapshot_covers_scope(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	int32	   *mark;
+	uint32	   *stack;
+	uint32		head;
+	bool		covered = true;
+
+	if (ld->n_old == 0)
+		return true;
+	if (ld->empty)
+		return false;
+	head = fixes_graph_lookup(g, &ld->head);
+	mark = palloc_extended(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = palloc_extended(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
+	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, &head, 1, mark, stack);
+	for (uint32 i = 0; covered && i < ld->n_old; i++)
+		covered = mark[i] != 0;
+	pfree(stack);
+	pfree(mark);
+	return covered;
+}
+
+static bytea *
+make_bytea(const void *data, Size len)
+{
+	bytea	   *b = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), data, len);
+	return b;
+}
+
+/*
+ * Write the chunks that this load changed: all of them after a full load,
+ * the last old one and the new ones after a refresh.
+ */
+void
+fixes_snapshot_write(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	int32		first = ld->incremental ? (int32) (ld->n_old / CHUNK_COMMITS) : 0;
+	char	   *sql;
+	Oid			del_types[2] = {INT4OID, INT4OID};
+	Datum		del_args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum(first)};
+	Oid			ins_types[8] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID};
+	SPIPlanPtr	plan;
+
+	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
+				   schema_name(ld));
+	if (SPI_execute_with_args(sql, 2, del_types, del_args, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "could not delete the graph of repository %d", ld->repository_id);
+
+	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
+				   "subject_hashes, parent_counts, parents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+				   schema_name(ld));
+	plan = SPI_prepare(sql, 8, ins_types);
+	if (plan == NULL)
+		elog(ERROR, "could not prepare: %s", sql);
+
+	for (int32 chunk = first; (uint64) chunk * CHUNK_COMMITS < g->n; chunk++)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+		uint32		lo = (uint32) chunk * CHUNK_COMMITS;
+		uint32		hi = Min(g->n, lo + CHUNK_COMMITS);
+		uint32		n = hi - lo;
+		char	   *ids = palloc_extended((Size) n * GIT_OID_RAWSZ, MCXT_ALLOC_HUGE);
+		uint32	   *counts = palloc_extended((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
+		Size		npar = 0;
+		uint32	   *parents;
+		Size		p = 0;
+		Datum		args[8];
+
+		for (uint32 i = lo; i < hi; i++)
+		{
+			memcpy(ids + (Size) (i - lo) * GIT_OID_RAWSZ, g->oids[i].id, GIT_OID_RAWSZ);
+			counts[i - lo] = g->par_end[i] - g->par_start[i];
+			npar += counts[i - lo];
+		}
+		parents = palloc_extended(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
+		for (uint32 i = lo; i < hi; i++)
+			for (uint32 q = g->par_start[i]; q < g->par_end[i]; q++)
+				parents[p++] = g->parents[q];
+
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = Int32GetDatum(SNAPSHOT_FORMAT);
+		args[2] = Int32GetDatum(chunk);
+		args[3] = Int32GetDatum((int32) n);
+		args[4] = PointerGetDatum(make_bytea(ids, (Size) n * GIT_OID_RAWSZ));
+		args[5] = PointerGetDatum(make_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
+		args[6] = PointerGetDatum(make_bytea(counts, (Size) n * sizeof(uint32)));
+		args[7] = PointerGetDatum(make_bytea(parents, npar * sizeof(uint32)));
+		if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "could not write the graph of repository %d", ld->repository_id);
+		MemoryContextSwitchTo(old);
+		pfree(ids);
+		pfree(counts);
+		pfree(parents);
+		for (int a = 4; a < 8; a++)
+			pfree(DatumGetPointer(args[a]));
+	}
+	SPI_freeplan(plan);
+}
