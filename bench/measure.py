@@ -1,0 +1,665 @@
+#!/usr/bin/env python3
+"""measure.py — the measurements and the report of bench/run (python3 standard library only).
+
+bench/run prepares the repositories and the server, then calls
+
+    measure.py --size LABEL:PATH[:GROWN_PATH:GROWN_N] ... --runs 3 --out bench/RESULTS.md
+               [--db fixes_bench] [--keep-db] [--psql PSQL] [--command 'bench/run ...']
+
+with PGHOST/PGPORT/PGUSER set to a superuser connection (scripts/sandbox env).  See bench/run for
+what is measured; this file prints the table and writes the Markdown report.
+"""
+import argparse, datetime, hashlib, os, platform, re, statistics, subprocess, sys, tempfile, threading, time
+
+GIT_LOG_FORMAT = '%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x01'
+LONG = 60.0          # a measurement above this many seconds is taken once
+MIB = 1024 * 1024
+
+TARGETS = {
+    'cold_floor': 'fixes_load cold ≤ 2× git log floor',
+    'cold_60': 'fixes_load cold < 60 s',
+    'hwm': 'peak backend memory (VmHWM) ≤ 1 GiB',
+    'per_release': 'fixes_per_release warm ≤ 300 ms',
+    'buggiest': 'fixes_buggiest_commits LIMIT 30 warm ≤ 300 ms',
+    'refresh': 'refresh after +1% commits ≤ 2 s',
+}
+
+
+# what the refresh check compares: the refreshed repository against a cold load of the same copy
+CHECKS = [
+    ('fixes_commits', 'commit_id, parent_ids, release, subject, message, committed_at', 'fixes_commits'),
+    ('fixes_releases', 'release_rank, tag, commit_id, annotated, released_at, commits', 'fixes_releases'),
+    ('fixes_edges', 'fixing_commit, line, target_commit, status, method, candidates, fixed_at, '
+                    'fixing_release, target_release, abbrev, quoted_subject, raw', 'fixes_edges'),
+    ('fixes_per_release', 'release, release_rank, released_at, commits, fixing_commits, bugs_fixed, '
+                          'commits_fixed, bugs_introduced, buggy_commits_introduced, fixed_same_release',
+     'fixes_per_release'),
+    ('fixes_buggiest_commits', 'rank, commit_id, fixes, subject, release, first_fixed_at, last_fixed_at',
+     'fixes_buggiest_commits'),
+]
+
+
+def src_cols(src):
+    return 'repository_id' if src in ('fixes_commits', 'fixes_releases', 'fixes_edges') else 'repository'
+
+
+def log(msg):
+    print('measure: ' + msg, flush=True)
+
+
+def lit(s):
+    return "'" + s.replace("'", "''") + "'"
+
+
+class SqlError(Exception):
+    pass
+
+
+class Psql:
+    def __init__(self, psql):
+        self.psql = psql
+
+    def run(self, sql, db='postgres', check=True):
+        p = subprocess.run([self.psql, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', db],
+                           input=sql, capture_output=True, text=True,
+                           env=dict(os.environ, PGOPTIONS='-c client_min_messages=warning'))
+        if check and p.returncode:
+            raise SqlError(p.stderr.strip() or 'psql exit status %d' % p.returncode)
+        return p.stdout
+
+    def session(self, db, stmts, sample=False):
+        """Run stmts in one new connection with \\timing; return per statement (rows, ms),
+        and the backend's /proc/self/status read at the end; with sample, also the peaks of
+        VmRSS and RssAnon seen by polling /proc/PID/status every 10 ms meanwhile."""
+        with tempfile.TemporaryDirectory(prefix='fixes-bench-') as tmp:
+            pidfile = os.path.join(tmp, 'pid')
+            script = ['\\timing on', 'SELECT pg_backend_pid() \\g ' + pidfile]
+            for i, s in enumerate(stmts):
+                script += ['\\echo @@stmt %d' % i, s.rstrip().rstrip(';') + ';']
+            script += ['\\echo @@status', "SELECT pg_read_file('/proc/self/status');"]
+            proc = subprocess.Popen([self.psql, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', db],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+            peaks = {'VmRSS': 0, 'RssAnon': 0, 'samples': 0}
+            done = threading.Event()
+            sampler = None
+            if sample:
+                sampler = threading.Thread(target=poll_status, args=(pidfile, done, peaks), daemon=True)
+                sampler.start()
+            out, err = proc.communicate('\n'.join(script) + '\n')
+            done.set()
+            if sampler:
+                sampler.join()
+        if proc.returncode:
+            raise SqlError((err.strip() or 'psql exit status %d' % proc.returncode)
+                           + ('\n(last output: %s)' % out.strip().splitlines()[-1] if out.strip() else ''))
+        results, cur, status = [], None, None
+        for line in out.split('\n'):
+            if line.startswith('@@stmt '):
+                cur = {'rows': [], 'ms': None}
+                results.append(cur)
+            elif line == '@@status':
+                cur, status = None, []
+            elif status is not None:
+                status.append(line)
+            elif cur is not None:
+                m = re.match(r'Time: ([\d.]+) ms', line)
+                if m and cur['ms'] is None:
+                    cur['ms'] = float(m.group(1))
+                elif line:
+                    cur['rows'].append(line.split('|'))
+        st = {}
+        for line in status or []:
+            m = re.match(r'(\w+):\s+(\d+) kB', line)
+            if m:
+                st[m.group(1)] = int(m.group(2)) * 1024
+        return results, st, peaks, err
+
+
+def poll_status(pidfile, done, peaks):
+    pid = None
+    while not done.is_set() and pid is None:
+        try:
+            with open(pidfile) as f:
+                pid = int(f.read().strip())
+        except (OSError, ValueError):
+            time.sleep(0.005)
+    if pid is None:
+        return
+    path = '/proc/%d/status' % pid
+    while not done.is_set():
+        try:
+            with open(path) as f:
+                txt = f.read()
+        except OSError:
+            return
+        for key in ('VmRSS', 'RssAnon'):
+            m = re.search(r'^%s:\s+(\d+) kB' % key, txt, re.M)
+            if m:
+                peaks[key] = max(peaks[key], int(m.group(1)) * 1024)
+        peaks['samples'] += 1
+        done.wait(0.01)
+
+
+class Sample(list):
+    """timings in seconds, with the errors met"""
+    def __init__(self):
+        super().__init__()
+        self.errors = []
+
+    def med(self):
+        return statistics.median(self) if self else None
+
+
+def repeat(fn, runs, what):
+    """median-of-runs rule: once when the first run takes LONG or more, else runs times"""
+    s = Sample()
+    for i in range(runs):
+        try:
+            s.append(fn())
+        except (SqlError, subprocess.CalledProcessError) as e:
+            s.errors.append(str(e))
+            log('%s failed: %s' % (what, e))
+            break
+        if s[-1] >= LONG:
+            break
+    return s
+
+
+def time_git_log(path):
+    t0 = time.perf_counter()
+    subprocess.run(['git', '-c', 'core.commitGraph=false', '-C', path, 'log', '--format=' + GIT_LOG_FORMAT,
+                    'HEAD'], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
+def warm_pages(path):
+    """read the repository's files once so that every timing starts with a warm page cache"""
+    n = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                with open(os.path.join(root, f), 'rb') as fh:
+                    while True:
+                        b = fh.read(1 << 22)
+                        if not b:
+                            break
+                        n += len(b)
+            except OSError:
+                pass
+    return n
+
+
+class Bench:
+    def __init__(self, a):
+        self.a = a
+        self.pg = Psql(a.psql)
+        self.db = a.db
+        self.notes = []
+        self.loader_errors = []
+        self.log_pos = 0
+        if a.server_log:
+            try:
+                self.log_pos = os.path.getsize(a.server_log)
+            except OSError:
+                pass
+
+    def server_log_news(self):
+        """the notable lines the server logged since the last call"""
+        if not self.a.server_log:
+            return []
+        try:
+            with open(self.a.server_log, 'rb') as f:
+                f.seek(self.log_pos)
+                new = f.read().decode('utf-8', 'replace')
+                self.log_pos = f.tell()
+        except OSError:
+            return []
+        keep = [l.strip() for l in new.split('\n')
+                if re.search(r'terminated by signal|PANIC|ERROR|out of memory|Failed process', l)]
+        return keep[:6]
+
+    def wait_ready(self, timeout=300):
+        """after a failed load: wait until the server accepts connections again (crash recovery)"""
+        t0 = time.time()
+        while time.time() - t0 < timeout:
+            try:
+                self.pg.run('SELECT 1;')
+                if time.time() - t0 > 1:
+                    log('the server accepts connections again after %.0f s' % (time.time() - t0))
+                return
+            except SqlError:
+                time.sleep(1)
+        self.notes.append('the server did not come back within %d s after a failed load' % timeout)
+
+    def reset_db(self):
+        self.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % self.db)
+        self.pg.run('CREATE DATABASE %s;' % self.db)
+        self.pg.run('CREATE EXTENSION fixes;', db=self.db)
+        self.pg.run('CHECKPOINT;')
+
+    def load(self, path, name, what):
+        """one fixes_load in a fresh connection: (seconds, result row, VmHWM, peaks)"""
+        stmt = 'SELECT repository, commits, releases, edges, resolved, seconds FROM fixes_load(%s, name => %s)' % (
+            lit(path), lit(name))
+        try:
+            res, st, peaks, err = self.pg.session(self.db, [stmt], sample=True)
+        except SqlError as e:
+            msg = '%s of %s failed: %s' % (what, path, ' '.join(str(e).split()))
+            srv = self.server_log_news()
+            if srv:
+                msg += ' — server log: ' + ' / '.join(srv)
+            self.loader_errors.append(msg)
+            log(msg)
+            self.wait_ready()
+            raise
+        r = res[0]
+        row = r['rows'][0]
+        out = dict(sec=r['ms'] / 1000.0, repository=row[0], commits=int(row[1]), releases=int(row[2]),
+                   edges=int(row[3]), resolved=int(row[4]), seconds=float(row[5]),
+                   hwm=st.get('VmHWM'), rss_end=st.get('VmRSS'), anon_peak=peaks['RssAnon'],
+                   rss_peak=peaks['VmRSS'], samples=peaks['samples'])
+        log('%-28s %8.2f s  (%d commits, %d releases, %d edges, %d resolved; VmHWM %s, peak RssAnon %s)' % (
+            what, out['sec'], out['commits'], out['releases'], out['edges'], out['resolved'],
+            mib(out['hwm']), mib(out['anon_peak'])))
+        return out
+
+    def check_refresh(self, label, grown):
+        """not timed: load the grown copy cold under another name and compare its rows with the
+        refreshed ones; returns 'identical' or what differs"""
+        check = label + '-check'
+        try:
+            self.load(grown, check, 'check: cold load of the copy')
+            sql = []
+            for what, cols, src in CHECKS:
+                q = 'SELECT %s FROM %s WHERE %s' % (cols, src, '%s')
+                one = q % ("repository_id = (SELECT repository_id FROM fixes_repositories WHERE name = %s)"
+                           if 'repository_id' in src_cols(src) else 'repository = %s')
+                sql.append("SELECT %s, (SELECT count(*) FROM (%s EXCEPT ALL %s) d) + "
+                           "(SELECT count(*) FROM (%s EXCEPT ALL %s) d);" % (
+                               lit(what), one % lit(label), one % lit(check), one % lit(check), one % lit(label)))
+            out = self.pg.run('\n'.join(sql), db=self.db)
+        except SqlError as e:
+            return 'check failed: %s' % e
+        diffs = []
+        for line in out.split('\n'):
+            if line:
+                what, n = line.split('|')
+                if int(n):
+                    diffs.append('%s: %s rows differ' % (what, n))
+        if diffs:
+            msg = 'refresh of %s differs from a cold load of the same copy: %s' % (label, '; '.join(diffs))
+            self.notes.append(msg)
+            log(msg)
+            return 'DIFFERS (' + '; '.join(diffs) + ')'
+        log('check: the refreshed rows equal those of a cold load of the copy')
+        return 'identical'
+
+    def size(self, label, path, grown, grown_n):
+        a = self.a
+        runs = a.runs
+        R = dict(label=label, path=path)
+        log('=== %s: %s' % (label, path))
+        nbytes = warm_pages(path) + (warm_pages(grown) if grown else 0)
+        log('page cache warmed (%d MiB read)' % (nbytes // MIB))
+
+        R['floor'] = repeat(lambda: time_git_log(path), runs, 'git log')
+        log('git log floor                %8.2f s  %s' % (R['floor'].med() or 0, fmt_list(R['floor'])))
+
+        def count():
+            res, _, _, _ = self.pg.session(self.db, ['SELECT count(*) FROM fixes_git_commits(%s)' % lit(path)])
+            R['git_commits_rows'] = int(res[0]['rows'][0][0])
+            return res[0]['ms'] / 1000.0
+        self.reset_db()
+        R['reader'] = repeat(count, runs, 'fixes_git_commits')
+        log('fixes_git_commits count(*)   %8.2f s  %s (%s rows)' % (R['reader'].med() or 0, fmt_list(R['reader']),
+                                                                  R.get('git_commits_rows')))
+
+        cold, reload, perrel, bugg, refresh = Sample(), Sample(), Sample(), Sample(), Sample()
+        R.update(cold=cold, reload=reload, per_release=perrel, buggiest=bugg, refresh=refresh,
+                 cold_rows=[], reload_rows=[], refresh_rows=[])
+        for it in range(runs):
+            self.reset_db()
+            try:
+                c = self.load(path, label, 'fixes_load cold (%d)' % (it + 1))
+            except SqlError as e:
+                cold.errors.append(str(e))
+                break
+            cold.append(c['sec']); R['cold_rows'].append(c)
+            single = c['sec'] >= LONG       # this and everything after it: one iteration
+            for k in range(runs if single else 1):
+                try:
+                    r = self.load(path, label, 'fixes_load reload (%d)' % (len(reload) + 1))
+                except SqlError as e:
+                    reload.errors.append(str(e))
+                    break
+                reload.append(r['sec']); R['reload_rows'].append(r)
+                if r['sec'] >= LONG:
+                    break
+            try:
+                stmts = ['SELECT * FROM fixes_per_release', 'SELECT * FROM fixes_buggiest_commits LIMIT 30']
+                res, _, _, _ = self.pg.session(self.db, stmts * (1 + runs))   # first pair warms
+                for j, r in enumerate(res[2:]):
+                    (perrel if j % 2 == 0 else bugg).append(r['ms'] / 1000.0)
+                R['per_release_rows'] = len(res[0]['rows'])
+                R['buggiest_top'] = res[1]['rows'][0] if res[1]['rows'] else None
+            except SqlError as e:
+                perrel.errors.append(str(e))
+            if grown:
+                try:
+                    g = self.load(grown, label, 'refresh +%d (%d)' % (grown_n, it + 1))
+                    refresh.append(g['sec']); R['refresh_rows'].append(g)
+                except SqlError as e:
+                    refresh.errors.append(str(e))
+                if it == 0 and refresh:
+                    R['check'] = self.check_refresh(label, grown)
+            if single:
+                break
+        if cold.errors or reload.errors or refresh.errors:
+            try:
+                self.pg.run('SELECT 1')
+            except SqlError as e:
+                self.notes.append('the server did not answer after a failed load: %s' % e)
+        return R
+
+
+def mib(b):
+    return '-' if b is None else '%.0f MiB' % (b / MIB)
+
+
+def fmt_list(s):
+    return '[' + ', '.join('%.3g' % x for x in s) + ']'
+
+
+def fmt_time(s, unit='s'):
+    """median, spread and count of a Sample"""
+    if not s:
+        return 'error' if s.errors else '-'
+    m = s.med()
+    if unit == 'ms':
+        f = lambda x: '%.1f' % (x * 1000)
+    else:
+        f = lambda x: ('%.2f' % x) if x < 100 else ('%.0f' % x)
+    txt = '%s %s' % (f(m), unit)
+    if len(s) > 1:
+        txt += ' (%s–%s, n=%d)' % (f(min(s)), f(max(s)), len(s))
+    else:
+        txt += ' (n=1)'
+    return txt
+
+
+def verdict(ok):
+    return '' if ok is None else (' **PASS**' if ok else ' **MISS**')
+
+
+def report(results, a, meta, notes, loader_errors):
+    cols = [r['label'] for r in results]
+    rows = []
+
+    def row(title, cells, target=''):
+        rows.append([title] + cells + [target])
+
+    def cell_rows(key):
+        return [r[key][0] if r.get(key) else None for r in results]
+
+    row('commits loaded (HEAD)', ['{:,}'.format(r['cold_rows'][0]['commits']) if r['cold_rows'] else '-'
+                                  for r in results])
+    row('releases / Fixes edges (resolved)', ['%d / %s (%s)' % (c['releases'], '{:,}'.format(c['edges']),
+                                                                 '{:,}'.format(c['resolved'])) if c else '-'
+                                               for c in cell_rows('cold_rows')])
+    row('git log floor', [fmt_time(r['floor']) for r in results], 'reference')
+    row('`SELECT count(*) FROM fixes_git_commits(path)`', [fmt_time(r['reader']) for r in results])
+    cells = []
+    for r in results:
+        c, f = r['cold'], r['floor']
+        if not c:
+            cells.append(fmt_time(c)); continue
+        ratio = c.med() / f.med() if f else None
+        ok = (ratio is not None and ratio <= 2.0) and c.med() < 60
+        cells.append('%s; %s× floor%s' % (fmt_time(c), '%.2f' % ratio if ratio else '?', verdict(ok)))
+    row('`fixes_load` cold', cells, '≤ 2× floor and < 60 s (at 1.3M)')
+    row('cold load cost per commit', ['%.1f µs/commit' % (r['cold'].med() / r['cold_rows'][0]['commits'] * 1e6)
+                                      if r['cold'] else '-' for r in results], 'flat across sizes')
+    row('`fixes_load` reload, unchanged repository', [fmt_time(r['reload']) for r in results])
+    cells = []
+    for r in results:
+        hw = [c['hwm'] for c in r['cold_rows'] if c['hwm']]
+        cells.append('%s%s' % (mib(max(hw)), verdict(max(hw) <= 1024 * MIB)) if hw else '-')
+    row('peak backend memory, cold load (VmHWM, max)', cells, '≤ 1 GiB')
+    row('… of which private: peak RssAnon (sampled every 10 ms)',
+        [mib(max(c['anon_peak'] for c in r['cold_rows'])) if r['cold_rows'] else '-' for r in results])
+    row('peak backend memory, reload (VmHWM, max)',
+        [mib(max(c['hwm'] for c in r['reload_rows'])) if r['reload_rows'] else '-' for r in results])
+    for key, title in (('per_release', '`SELECT * FROM fixes_per_release` warm'),
+                       ('buggiest', '`SELECT * FROM fixes_buggiest_commits LIMIT 30` warm')):
+        row(title, ['%s%s' % (fmt_time(r[key], 'ms'), verdict(r[key].med() <= 0.3) if r[key] else '')
+                    for r in results], '≤ 300 ms')
+    cells = []
+    for r in results:
+        s = r['refresh']
+        if not r.get('grown'):
+            cells.append('-'); continue
+        extra = ''
+        if r['refresh_rows']:
+            g = r['refresh_rows'][0]
+            extra = '; %s commits after' % '{:,}'.format(g['commits'])
+        cells.append('+%s: %s%s%s' % ('{:,}'.format(r['grown_n']), fmt_time(s), extra,
+                                      verdict(s.med() <= 2.0) if s else ''))
+    row('refresh after +1% commits (same name, grown copy)', cells, '≤ 2 s')
+    cells = []
+    for r in results:
+        hw = [c['hwm'] for c in r['refresh_rows'] if c['hwm']]
+        cells.append(mib(max(hw)) if hw else '-')
+    row('peak backend memory, refresh (VmHWM, max)', cells)
+    row('refreshed rows = cold load of the grown copy', [r.get('check', '-') for r in results])
+
+    head = ['measurement'] + cols + ['target']
+    lines = ['| ' + ' | '.join(head) + ' |', '| --- |' + ' ---: |' * len(cols) + ' --- |']
+    for rw in rows:
+        rw = [c.replace('|', '\\|') for c in rw]
+        lines.append('| ' + ' | '.join(rw) + ' |')
+    table = '\n'.join(lines)
+
+    # the verdicts at the largest size, in the order of the issue
+    big = results[-1]
+    summary = []
+    if big['cold']:
+        summary.append('%s: %.1f s vs %.1f s floor (%.2f×)' % (TARGETS['cold_floor'], big['cold'].med(),
+                       big['floor'].med(), big['cold'].med() / big['floor'].med()) +
+                       verdict(big['cold'].med() <= 2 * big['floor'].med()))
+        summary.append('%s: %.1f s' % (TARGETS['cold_60'], big['cold'].med()) + verdict(big['cold'].med() < 60))
+    if big['cold_rows']:
+        hw = max(c['hwm'] for c in big['cold_rows'])
+        summary.append('%s: %s' % (TARGETS['hwm'], mib(hw)) + verdict(hw <= 1024 * MIB))
+    for key in ('per_release', 'buggiest'):
+        if big[key]:
+            summary.append('%s: %.1f ms' % (TARGETS[key], big[key].med() * 1000) + verdict(big[key].med() <= 0.3))
+    if big['refresh']:
+        summary.append('%s: %.2f s' % (TARGETS['refresh'], big['refresh'].med()) + verdict(big['refresh'].med() <= 2))
+
+    md = []
+    md.append('# Benchmark results\n')
+    md.append('Written by `%s` on %s (UTC); the run took %s.\n' % (a.command, meta['date'], meta['duration']))
+    md.append('**Caveat: a shared 2-core machine with noisy neighbours** — load average %s at the start, %s at the '
+              'end; treat differences under ~10%% as noise.\n' % (meta['load_start'], meta['load_end']))
+    md.append('## Machine and software\n')
+    for k in ('machine', 'kernel', 'postgres', 'server settings', 'libgit2', 'git', 'extension'):
+        md.append('- %s: %s' % (k, meta[k]))
+    md.append('')
+    md.append('## Targets at the largest size (%s)\n' % big['label'])
+    md += ['- ' + s for s in summary] if summary else ['- (no figures: see the errors below)']
+    md.append('')
+    md.append('## Figures\n')
+    md.append(table)
+    md.append('')
+    md.append('## Method\n')
+    md += ['- ' + m for m in method_notes(a, results)]
+    if notes or loader_errors:
+        md.append('')
+        md.append('## Errors and oddities\n')
+        md += ['- ' + n.replace('\n', ' ') for n in loader_errors + notes]
+    md.append('')
+    return table, summary, '\n'.join(md)
+
+
+def method_notes(a, results):
+    sizes = ', '.join('%s = `%s`' % (r['label'], r['path']) for r in results)
+    out = [
+        'Repositories: `../shared/bench/make-history DIR --commits N` (default seed), built once and '
+        'cached (%s). `commits loaded` counts the commits reachable from HEAD (make-history also writes '
+        'stable side branches and unmerged topics).' % sizes,
+        ('Every figure is a median over %d runs, with the range and the count in brackets; a measurement '
+         'whose first run took %d s or more is taken once (n=1).' % (a.runs, LONG)) if a.runs > 1 else
+        'One run per measurement (n=1).',
+        'Page cache warm: every file of the repository is read once before its timings (cold means '
+        'the repository *name* is not loaded yet, not a cold disk).',
+        'Floor: `git -c core.commitGraph=false log --format=\'%s\' HEAD > /dev/null`, run as root. The '
+        'extension does not use a commit-graph file (it reads every commit object through libgit2), and '
+        'the cached repositories have none (fast-import writes none; they are kept as built), so the floor '
+        'is git without one as well; no commit-graph variant is timed.' % GIT_LOG_FORMAT,
+        'Reader: `SELECT count(*) FROM fixes_git_commits(path)` in a fresh connection.',
+        'Cold load: a fresh database (DROP/CREATE DATABASE, CREATE EXTENSION, CHECKPOINT), then '
+        '`fixes_load(path, name => LABEL)` in a new connection; each cold run starts from a fresh database. '
+        'Time = psql `\\timing` of the call%s.' % seconds_note(results),
+        'Reload: the same call again on the unchanged repository, in a new connection.',
+        'Views: in one connection, each view once to warm, then timed %d time(s) (psql `\\timing`, '
+        'rows fetched to the client).' % a.runs,
+        'Memory: `VmHWM` of the backend that ran the load, read by that backend itself afterwards '
+        '(`pg_read_file(\'/proc/self/status\')`), each load in its own connection so the high-water mark '
+        'is that load\'s. VmHWM counts the shared-buffer pages the backend touched (shared_buffers is in '
+        'the settings above) as well as its private memory; the private part alone is shown as the peak '
+        '`RssAnon`, polled from /proc/PID/status every 10 ms during the call.',
+        'Refresh: `git clone --mirror --shared` of the base repository (the cached one stays as built), '
+        '`bench/grow-history COPY N` with N = 1% of the commits (deterministic commits after the last one, '
+        '~9% with Fixes: trailers, topic merges, one new release tag), then, right after a cold load of '
+        'the base, `fixes_load(COPY, name => LABEL)`: same name, new path, in a new connection. After the '
+        'first refresh (not timed) the copy is loaded cold under another name and the rows of the tables '
+        'and views are compared (EXCEPT ALL both ways, without the ids and the repository name).',
+    ]
+    return out
+
+
+def seconds_note(results):
+    d = [abs(c['sec'] - c['seconds']) for r in results
+         for c in r['cold_rows'] + r['reload_rows'] + r['refresh_rows']]
+    if not d:
+        return ''
+    return ' (the `seconds` that fixes_load returns differs from it by %.0f ms at most)' % (max(d) * 1000)
+
+
+def safe(fn):
+    try:
+        return fn()
+    except SqlError as e:
+        return '? (%s)' % ' '.join(str(e).split())
+
+
+def gather_meta(a, pg, t_start, load_start):
+    def sh(cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, shell=True).stdout.strip()
+        except OSError:
+            return '?'
+    cpu = sh("sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1")
+    mem = sh("awk '/^MemTotal/ {printf \"%.1f GiB\", $2/1048576}' /proc/meminfo")
+    meta = {
+        'date': datetime.datetime.utcnow().strftime('%Y-%m-%d %H:%M'),
+        'machine': '%s cores (%s), %s RAM' % (os.cpu_count(), cpu or platform.machine(), mem),
+        'kernel': platform.platform(),
+        'postgres': safe(lambda: pg.run('SELECT version();').strip()),
+        'libgit2': sh('pkg-config --modversion libgit2') or '?',
+        'git': sh('git --version'),
+        'load_start': load_start,
+        'load_end': sh("cut -d' ' -f1-3 /proc/loadavg"),
+        'duration': '%.0f min' % ((time.time() - t_start) / 60) if time.time() - t_start >= 120
+        else '%.0f s' % (time.time() - t_start),
+        'extension': a.extension_info or '?',
+    }
+    settings = safe(lambda: pg.run("SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) "
+                      "FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', "
+                      "'fsync', 'synchronous_commit', 'full_page_writes', 'max_wal_size', 'wal_level');").strip())
+    meta['server settings'] = settings + ' (scripts/sandbox defaults)'
+    return meta
+
+
+def file_id(path):
+    if not path:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return 'missing'
+    with open(path, 'rb') as f:
+        h = hashlib.sha256(f.read()).hexdigest()[:12]
+    return 'sha256 %s, modified %s UTC' % (h, datetime.datetime.utcfromtimestamp(st.st_mtime).strftime('%H:%M:%S'))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--size', action='append', required=True, help='LABEL:PATH[:GROWN_PATH:GROWN_N]')
+    ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--db', default='fixes_bench')
+    ap.add_argument('--keep-db', action='store_true')
+    ap.add_argument('--psql', default='psql')
+    ap.add_argument('--command', default='bench/run')
+    ap.add_argument('--extension-info', default='')
+    ap.add_argument('--server-log', help="the server's log file, quoted when a load fails")
+    ap.add_argument('--so', help='the installed fixes.so: a change during the run is reported')
+    ap.add_argument('--started', type=float, help='epoch seconds at which bench/run started')
+    a = ap.parse_args()
+    t_start = a.started or time.time()
+    load_start = open('/proc/loadavg').read().split()[:3]
+    load_start = ' '.join(load_start)
+    b = Bench(a)
+    so_before = file_id(a.so)
+    results = []
+    for spec in a.size:
+        parts = spec.split(':')
+        label, path = parts[0], parts[1]
+        grown, grown_n = (parts[2], int(parts[3])) if len(parts) >= 4 and parts[2] else (None, 0)
+        r = b.size(label, path, grown, grown_n)
+        r['grown'], r['grown_n'] = grown, grown_n
+        results.append(r)
+        if r['cold_rows'] and r['refresh_rows']:
+            want = r['cold_rows'][0]['commits'] + grown_n
+            got = r['refresh_rows'][0]['commits']
+            if got != want:
+                b.notes.append('%s: the refresh reported %d commits, expected %d (base %d + %d new)' % (
+                    label, got, want, r['cold_rows'][0]['commits'], grown_n))
+        if r.get('git_commits_rows') and r['cold_rows'] and r['git_commits_rows'] != r['cold_rows'][0]['commits']:
+            b.notes.append('%s: fixes_git_commits returned %d rows, fixes_load %d commits' % (
+                label, r['git_commits_rows'], r['cold_rows'][0]['commits']))
+        for key in ('per_release', 'floor', 'reader'):      # failed loads are in loader_errors
+            for e in r[key].errors:
+                b.notes.append('%s, %s: %s' % (label, key, ' '.join(e.split())))
+        if len(r['cold']) > 1 and r['cold'].med() and (max(r['cold']) - min(r['cold'])) / r['cold'].med() > 0.15:
+            b.notes.append('%s: cold loads vary by more than 15%% between runs: %s s' % (label, fmt_list(r['cold'])))
+    if not a.keep_db:
+        try:
+            b.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % a.db)
+        except SqlError as e:
+            b.notes.append('could not drop the database: %s' % e)
+    if so_before != file_id(a.so):
+        b.notes.append('the installed fixes.so changed during the run (%s, now %s): the figures may mix two builds'
+                       % (so_before, file_id(a.so)))
+    b.wait_ready()
+    meta = gather_meta(a, b.pg, t_start, load_start)
+    if so_before:
+        meta['extension'] += ' (fixes.so: %s)' % so_before
+    table, summary, md = report(results, a, meta, b.notes, b.loader_errors)
+    print()
+    print(table)
+    print()
+    for s in summary:
+        print(s.replace('**', ''))
+    for n in b.loader_errors + b.notes:
+        print('NOTE: ' + n)
+    with open(a.out, 'w') as f:
+        f.write(md)
+    print('\nwritten: %s (run took %s)' % (a.out, meta['duration']))
+    return 1 if b.loader_errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
