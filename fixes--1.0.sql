@@ -104,9 +104,6 @@ CREATE TABLE @extschema@.fixes_commits (
     PRIMARY KEY (repository_id, commit_idx)
 );
 
-CREATE INDEX fixes_commits_commit_id_idx
-    ON @extschema@.fixes_commits (repository_id, commit_id);
-
 COMMENT ON TABLE @extschema@.fixes_commits IS
 'the commits reachable from the loaded ref; release is the first release that contains the commit (NULL: unreleased)';
 

@@ -130,6 +130,7 @@ read_repository(FixesLoad *ld)
 	{
 		fixes_git_open(ld->git);
 		fixes_load_read(ld);
+		fixes_load_phase(ld, "history read");
 		if (ld->incremental && !fixes_snapshot_covers_scope(ld))
 		{
 			ereport(NOTICE,
@@ -142,6 +143,7 @@ read_repository(FixesLoad *ld)
 			fixes_load_read(ld);
 		}
 		fixes_load_releases(ld);
+		fixes_load_phase(ld, "releases marked");
 	}
 	PG_FINALLY();
 	{
@@ -159,10 +161,12 @@ write_repository(FixesLoad *ld)
 
 	if (!ld->incremental && ld->known)
 		fixes_load_delete_all(ld);
+	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
-	if (ld->incremental && !new_commits)
+	fixes_load_phase(ld, "commits written");
+	if (ld->incremental && !new_commits && ld->nmoved == 0)
 	{
-		/* the same commits in scope: no edge can resolve differently */
+		/* the same commits in the same releases: no edge changes */
 		ld->nedges = ld->old_edges;
 		ld->resolved = ld->old_resolved;
 	}
@@ -170,12 +174,20 @@ write_repository(FixesLoad *ld)
 	{
 		if (ld->incremental)
 			fixes_load_read_old_edges(ld);
-		fixes_load_resolve(ld);
+		fixes_load_phase(ld, "old edges read");
+		/* the same commits in scope: no edge can resolve differently */
+		if (new_commits || !ld->incremental)
+			fixes_load_resolve(ld);
+		else
+			fixes_load_count_resolved(ld);
+		fixes_load_phase(ld, "edges resolved");
 		fixes_load_write_edges(ld);
+		fixes_load_phase(ld, "edges written");
 	}
 	fixes_load_write_releases(ld);
 	if (new_commits || !ld->incremental)
 		fixes_snapshot_write(ld);
+	fixes_load_phase(ld, "releases and graph written");
 }
 
 Datum
@@ -222,7 +234,9 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
 	ld->graph = fixes_graph_create(ld->cxt);
+	fixes_load_phase(ld, "started");
 	ld->incremental = fixes_snapshot_read(ld);
+	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
 	if (!ld->incremental)
 		start_full_load(ld);
 

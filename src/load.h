@@ -88,6 +88,7 @@ typedef struct FixesLoad
 	FixesGraph *graph;
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
+	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
 	bool		empty;			/* the repository has no commits */
 	git_oid		head;
 
@@ -138,6 +139,7 @@ fixes_subject_hash(const char *s, Size len)
 	return hash_bytes_extended((const unsigned char *) s, (int) len, 0);
 }
 
+extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
@@ -150,6 +152,7 @@ extern void fixes_load_check_pattern(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);
+extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);

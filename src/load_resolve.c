@@ -234,8 +234,14 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 		elems[i] = Int32GetDatum((int32) ids[i]);
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = PointerGetDatum(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-	sql = psprintf("SELECT commit_idx, subject FROM %s.fixes_commits "
-				   "WHERE repository_id = $1 AND commit_idx = ANY ($2)",
+	/*
+	 * One primary key probe per id, whatever the statistics say: a plain
+	 * "commit_idx = ANY ($2)" may be planned as a filter over every commit
+	 * of the repository, and a join may put fixes_commits outside.
+	 */
+	sql = psprintf("SELECT c.commit_idx, c.subject FROM unnest($2) AS u(idx) CROSS JOIN LATERAL "
+				   "(SELECT commit_idx, subject FROM %s.fixes_commits "
+				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 				   quote_identifier(get_namespace_name(ld->nsp)));
 	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read commit subjects");
@@ -309,9 +315,18 @@ fixes_load_resolve(FixesLoad *ld)
 	match_prefixes(ld, &pairs, wanted, &nwanted);
 	match_subjects(ld, &pairs, wanted, nwanted);
 	fetched = fetch_subjects(ld, &pairs, &nfetched);
+	elog(DEBUG1, "fixes_load %s: %lld edges, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
+		 ld->name, (long long) ld->nedges, (long long) nwanted, (long long) pairs.n, nfetched);
 	decide_by_subject(ld, &pairs, fetched, nfetched);
 	pfree(wanted);
 
+	fixes_load_count_resolved(ld);
+}
+
+/* count the resolved edges, and the old edges resolved differently */
+void
+fixes_load_count_resolved(FixesLoad *ld)
+{
 	ld->resolved = 0;
 	ld->edges_changed = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
@@ -395,6 +410,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 			d = SPI_getbinval(tup, desc, 7, &isnull);
 			e->before.target = isnull ? FIXES_NO_IDX : (uint32) DatumGetInt32(d);
 			e->before.candidates = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+			e->now = e->before;	/* until resolved again */
 			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);

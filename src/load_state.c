@@ -4,6 +4,7 @@
 #include "postgres.h"
 
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "load.h"
 
@@ -56,4 +57,19 @@ fixes_load_add_edge(FixesLoad *ld)
 	e->before.target = FIXES_NO_IDX;
 	e->subj_len = -1;
 	return e;
+}
+
+/*
+ * Report at DEBUG1 how long the phase that just ended took
+ * (SET client_min_messages = debug1 to see them).
+ */
+void
+fixes_load_phase(FixesLoad *ld, const char *done)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (ld->phase_start != 0)
+		elog(DEBUG1, "fixes_load %s: %s in %.3f s", ld->name, done,
+			 (double) (now - ld->phase_start) / USECS_PER_SEC);
+	ld->phase_start = now;
 }

@@ -14,7 +14,6 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
-#include "utils/array.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -49,48 +48,6 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_releases");
 	delete_rows(ld, "fixes_graph");
 	CommandCounterIncrement();
-}
-
-/* run sql with $1 = the repository id and the given arrays as $2.. */
-static uint64
-execute_with_arrays(FixesLoad *ld, const char *sql, int narrays, Oid *types, Datum *arrays)
-{
-	Oid			argtypes[8];
-	Datum		args[8];
-	int			rc;
-
-	Assert(narrays < 8);
-	argtypes[0] = INT4OID;
-	args[0] = Int32GetDatum(ld->repository_id);
-	for (int i = 0; i < narrays; i++)
-	{
-		argtypes[i + 1] = types[i];
-		args[i + 1] = arrays[i];
-	}
-	rc = SPI_execute_with_args(sql, narrays + 1, argtypes, args, NULL, false, 0);
-	if (rc != SPI_OK_UPDATE)
-		elog(ERROR, "SPI_execute_with_args failed: %s", SPI_result_code_string(rc));
-	return SPI_processed;
-}
-
-static Datum
-int4_array(const int32 *v, int64 n)
-{
-	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
-
-	for (int64 i = 0; i < n; i++)
-		elems[i] = Int32GetDatum(v[i]);
-	return PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-}
-
-static Datum
-text_array(const Datum *v, const bool *isnull, int64 n)
-{
-	int			dims[1] = {(int) n};
-	int			lbs[1] = {1};
-
-	return PointerGetDatum(construct_md_array((Datum *) v, (bool *) isnull, 1, dims, lbs,
-											  TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 /* replace the rows of fixes_releases (a few hundred at most) */
@@ -161,45 +118,57 @@ release_of(FixesLoad *ld, uint32 idx, bool *isnull)
 }
 
 /*
- * For a refresh: the new release of the old commits whose release changed,
- * in fixes_commits and in the release columns of fixes_edges.
+ * Run a prepared statement once per row.  Every statement here names a whole
+ * primary key, so it is an index probe whatever the statistics say (an
+ * UPDATE ... FROM unnest(...) join can be planned as a scan of every commit
+ * of the repository).
  */
-static void
-update_moved(FixesLoad *ld)
+static SPIPlanPtr
+prepare_update(FixesLoad *ld, const char *fmt, int nargs, Oid *types)
 {
-	int32	   *idx;
-	Datum	   *rel;
-	bool	   *relnull;
-	Datum		arrays[2];
-	Oid			types[2] = {INT4ARRAYOID, TEXTARRAYOID};
-	const char *nsp = quote_identifier(get_namespace_name(ld->nsp));
+	SPIPlanPtr	plan = SPI_prepare(psprintf(fmt, quote_identifier(get_namespace_name(ld->nsp))),
+								   nargs, types);
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	return plan;
+}
+
+static void
+execute_update(SPIPlanPtr plan, Datum *args, const char *nulls)
+{
+	int			rc = SPI_execute_plan(plan, args, nulls, false, 0);
+
+	if (rc != SPI_OK_UPDATE)
+		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+}
+
+/* For a refresh: the new release of the old commits whose release changed. */
+static void
+update_moved_commits(FixesLoad *ld)
+{
+	Oid			types[3] = {INT4OID, INT4OID, TEXTOID};
+	SPIPlanPtr	plan;
 
 	if (ld->nmoved == 0)
 		return;
-	idx = palloc_extended(sizeof(int32) * ld->nmoved, MCXT_ALLOC_HUGE);
-	rel = palloc_extended(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
-	relnull = palloc_extended(sizeof(bool) * ld->nmoved, MCXT_ALLOC_HUGE);
+	plan = prepare_update(ld, "UPDATE %s.fixes_commits SET release = $3 "
+						  "WHERE repository_id = $1 AND commit_idx = $2", 3, types);
 	for (int64 i = 0; i < ld->nmoved; i++)
 	{
-		idx[i] = (int32) ld->moved[i];
-		rel[i] = release_of(ld, ld->moved[i], &relnull[i]);
+		Datum		args[3];
+		char		nulls[3] = {' ', ' ', ' '};
+		bool		isnull;
+
+		if ((i & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = Int32GetDatum((int32) ld->moved[i]);
+		args[2] = release_of(ld, ld->moved[i], &isnull);
+		nulls[2] = isnull ? 'n' : ' ';
+		execute_update(plan, args, nulls);
 	}
-	arrays[0] = int4_array(idx, ld->nmoved);
-	arrays[1] = text_array(rel, relnull, ld->nmoved);
-	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_commits c SET release = u.release "
-									 "FROM unnest($2, $3) AS u(idx, release) "
-									 "WHERE c.repository_id = $1 AND c.commit_idx = u.idx", nsp),
-						2, types, arrays);
-	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET fixing_release = u.release "
-									 "FROM unnest($2, $3) AS u(idx, release) "
-									 "WHERE e.repository_id = $1 AND e.fixing_idx = u.idx "
-									 "AND e.fixing_release IS DISTINCT FROM u.release", nsp),
-						2, types, arrays);
-	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET target_release = u.release "
-									 "FROM unnest($2, $3) AS u(idx, release) "
-									 "WHERE e.repository_id = $1 AND e.target_idx = u.idx "
-									 "AND e.target_release IS DISTINCT FROM u.release", nsp),
-						2, types, arrays);
+	SPI_freeplan(plan);
 }
 
 /*
@@ -238,7 +207,7 @@ fixes_load_write_commits(FixesLoad *ld)
 	tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	fixes_bulk_end(b);
-	update_moved(ld);
+	update_moved_commits(ld);
 	CommandCounterIncrement();
 }
 
@@ -319,86 +288,61 @@ insert_new_edges(FixesLoad *ld)
 	fixes_bulk_end(b);
 }
 
-/* the old edges whose resolution changed, in one UPDATE */
+/*
+ * The old edges this load changed: resolved differently, or whose fixing or
+ * target commit is in another release now.
+ */
 static void
-update_changed_edges(FixesLoad *ld)
+update_old_edges(FixesLoad *ld)
 {
-	int64		n = ld->edges_changed;
-	int32	   *fixing;
-	int32	   *line;
-	int32	   *target;
-	int32	   *candidates;
-	Datum	   *status,
-			   *method,
-			   *target_commit;
-	bool	   *status_null,
-			   *method_null,
-			   *target_null,
-			   *commit_null;
-	Datum		arrays[7];
-	Oid			types[7] = {INT4ARRAYOID, INT4ARRAYOID, TEXTARRAYOID, TEXTARRAYOID,
-	INT4ARRAYOID, INT4ARRAYOID, TEXTARRAYOID};
-	int64		i = 0;
-	int			dims[1];
-	int			lbs[1] = {1};
-	Datum	   *target_d;
+	Oid			types[10] = {INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID, INT4OID, INT4OID,
+	TEXTOID, TEXTOID, TEXTOID};
+	SPIPlanPtr	plan = NULL;
+	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
 
-	if (n == 0)
-		return;
-	fixing = palloc(sizeof(int32) * n);
-	line = palloc(sizeof(int32) * n);
-	target = palloc(sizeof(int32) * n);
-	candidates = palloc(sizeof(int32) * n);
-	status = palloc(sizeof(Datum) * n);
-	method = palloc(sizeof(Datum) * n);
-	target_commit = palloc(sizeof(Datum) * n);
-	target_d = palloc(sizeof(Datum) * n);
-	status_null = palloc0(sizeof(bool) * n);
-	method_null = palloc(sizeof(bool) * n);
-	target_null = palloc(sizeof(bool) * n);
-	commit_null = palloc(sizeof(bool) * n);
-
+	for (int64 i = 0; i < ld->nmoved; i++)
+		moved[ld->moved[i]] = true;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
 		bool		resolved = e->now.status == EDGE_RESOLVED;
+		Datum		args[10];
+		char		nulls[10];
+		bool		isnull;
 
-		if (!e->old || fixes_resolution_equal(&e->now, &e->before))
+		if (!e->old)
 			continue;
-		fixing[i] = (int32) e->fixing;
-		line[i] = e->line;
-		status[i] = CStringGetTextDatum(edge_status_names[e->now.status]);
-		method_null[i] = !resolved;
-		method[i] = resolved ? CStringGetTextDatum(edge_method_names[e->now.method]) : (Datum) 0;
-		target[i] = resolved ? (int32) e->now.target : 0;
-		target_null[i] = !resolved;
-		target_d[i] = Int32GetDatum(target[i]);
-		candidates[i] = e->now.candidates;
-		commit_null[i] = !resolved;
-		target_commit[i] = resolved ? PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])) : (Datum) 0;
-		i++;
+		if (fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
+			!(resolved && e->now.target < ld->n_old && moved[e->now.target]))
+			continue;
+		if (plan == NULL)
+			plan = prepare_update(ld, "UPDATE %s.fixes_edges SET status = $4, method = $5, "
+								  "target_idx = $6, candidates = $7, target_commit = $8, "
+								  "fixing_release = $9, target_release = $10 "
+								  "WHERE repository_id = $1 AND fixing_idx = $2 AND line = $3",
+								  10, types);
+		CHECK_FOR_INTERRUPTS();
+		memset(nulls, ' ', sizeof(nulls));
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = Int32GetDatum((int32) e->fixing);
+		args[2] = Int32GetDatum(e->line);
+		args[3] = CStringGetTextDatum(edge_status_names[e->now.status]);
+		args[4] = resolved ? CStringGetTextDatum(edge_method_names[e->now.method]) : (Datum) 0;
+		nulls[4] = resolved ? ' ' : 'n';
+		args[5] = Int32GetDatum(resolved ? (int32) e->now.target : 0);
+		nulls[5] = resolved ? ' ' : 'n';
+		args[6] = Int32GetDatum(e->now.candidates);
+		args[7] = resolved ? PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])) : (Datum) 0;
+		nulls[7] = resolved ? ' ' : 'n';
+		args[8] = release_of(ld, e->fixing, &isnull);
+		nulls[8] = isnull ? 'n' : ' ';
+		args[9] = resolved ? release_of(ld, e->now.target, &isnull) : (Datum) 0;
+		nulls[9] = (!resolved || isnull) ? 'n' : ' ';
+		execute_update(plan, args, nulls);
 	}
-	Assert(i == n);
-	dims[0] = (int) n;
-	arrays[0] = int4_array(fixing, n);
-	arrays[1] = int4_array(line, n);
-	arrays[2] = text_array(status, status_null, n);
-	arrays[3] = text_array(method, method_null, n);
-	arrays[4] = PointerGetDatum(construct_md_array(target_d, target_null, 1, dims, lbs,
-												   INT4OID, sizeof(int32), true, TYPALIGN_INT));
-	arrays[5] = int4_array(candidates, n);
-	arrays[6] = text_array(target_commit, commit_null, n);
-	execute_with_arrays(ld, psprintf("UPDATE %s.fixes_edges e SET status = u.status, method = u.method, "
-									 "target_idx = u.target, candidates = u.candidates, "
-									 "target_commit = u.target_commit, target_release = c.release "
-									 "FROM unnest($2, $3, $4, $5, $6, $7, $8) "
-									 "AS u(fixing, line, status, method, target, candidates, target_commit) "
-									 "LEFT JOIN %s.fixes_commits c "
-									 "ON c.repository_id = $1 AND c.commit_idx = u.target "
-									 "WHERE e.repository_id = $1 AND e.fixing_idx = u.fixing AND e.line = u.line",
-									 quote_identifier(get_namespace_name(ld->nsp)),
-									 quote_identifier(get_namespace_name(ld->nsp))),
-						7, types, arrays);
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	pfree(moved);
 }
 
 /*
@@ -409,7 +353,7 @@ void
 fixes_load_write_edges(FixesLoad *ld)
 {
 	insert_new_edges(ld);
-	update_changed_edges(ld);
+	update_old_edges(ld);
 	CommandCounterIncrement();
 }
 
