@@ -12,6 +12,7 @@ DATA       = fixes--1.0.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load
+ISOLATION    = load_concurrency
 
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)

@@ -200,13 +200,41 @@ CREATE FUNCTION @extschema@.fixes_load(
     OUT seconds double precision)
 RETURNS record
 AS 'MODULE_PATHNAME', 'fixes_load'
-LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE;
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp;
 
 COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text) IS
 'read the repository at path into the fixes_* tables (replacing an earlier load of the same name)';
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text) TO pg_read_server_files;
+
+-- fixes_load() takes this lock (class "fixe" = 1718188133, the hash of the
+-- name) before it touches a repository's rows; so does fixes_unload().
+CREATE FUNCTION @extschema@.fixes_unload(name text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    id integer;
+BEGIN
+    PERFORM pg_catalog.pg_advisory_xact_lock(1718188133, pg_catalog.hashtext(name));
+    DELETE FROM @extschema@.fixes_repositories r WHERE r.name = fixes_unload.name
+        RETURNING r.repository_id INTO id;
+    IF id IS NULL THEN
+        RETURN false;
+    END IF;
+    DELETE FROM @extschema@.fixes_edges WHERE repository_id = id;
+    DELETE FROM @extschema@.fixes_commits WHERE repository_id = id;
+    DELETE FROM @extschema@.fixes_releases WHERE repository_id = id;
+    DELETE FROM @extschema@.fixes_graph WHERE repository_id = id;
+    RETURN true;
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_unload(text) IS
+'remove every row of the repository loaded under this name; false if there is none';
 
 ------------------------------------------------------------------------------
 -- Views.
