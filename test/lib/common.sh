@@ -1,0 +1,46 @@
+# test/lib/common.sh — sourced by the test/t scripts: paths, timing, and the
+# cached make-history repositories.
+#
+# Sets: top (repository root), mh (../shared/bench/make-history, may not exist),
+# fixtures (${FIXES_FIXTURES:-/tmp/fixes-fixtures}), cache (${FIXES_CACHE:-/var/tmp/fixes-cache}).
+
+top=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel 2>/dev/null ||
+      (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd))
+mh="$top/../shared/bench/make-history"
+fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
+cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
+export PGCLIENTENCODING=UTF8
+
+# elapsed T0: seconds since T0 (a `date +%s.%N`), one decimal
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# make_history_repo N: path of the cached make-history repository of N commits, built if
+# absent or incomplete (the stamp names the generator's checksum and is written last)
+make_history_repo() {
+    local n=$1 repo="$cache/make-history-$1.git" want t0
+    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    mkdir -p "$cache"
+    chmod a+rx "$cache"
+    exec 9>"$cache/make-history-$n.lock"
+    flock 9
+    if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
+        echo "building $repo (make-history --commits $n) ..." >&2
+        t0=$(date +%s.%N)
+        rm -rf "$repo" "$repo.stamp" "$repo.tmp"
+        python3 "$mh" "$repo.tmp" --commits "$n" >"$cache/make-history-$n.json"
+        chmod -R a+rX "$repo.tmp"
+        mv "$repo.tmp" "$repo"
+        echo "$want" >"$repo.stamp"
+        echo "built in $(elapsed "$t0") s" >&2
+    fi
+    chmod -R a+rX "$repo"
+    exec 9>&-
+    echo "$repo"
+}
+
+# fresh_db NAME: drop and create a scratch database with the extension
+fresh_db() {
+    PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$1"
+    createdb "$1"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c 'CREATE EXTENSION fixes'
+}
