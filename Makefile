@@ -11,7 +11,7 @@ OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 DATA       = fixes--1.0.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges load
+REGRESS      = readers parse_fixes errors privileges load bad_input
 ISOLATION    = load_concurrency
 
 PG_CONFIG   ?= pg_config

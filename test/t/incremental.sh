@@ -1,0 +1,483 @@
+#!/bin/bash
+# incremental.sh — a refresh (a second fixes_load of the same name, which reads only the new
+# commits) must leave exactly the rows that a fresh load of the same state gives.
+#
+# A private non-bare clone of ${FIXES_FIXTURES}/releases.git goes through these steps; after each
+# one it is loaded under the name 'inc' (a refresh from step 1 on) and, fresh, under a new name
+# fresh_<step>, and the two are compared row for row (EXCEPT ALL both ways) on the views, the
+# tables and the counts fixes_load returns:
+#   0  ref v1.0                    1  ref v1.1                  2  ref main (D07, as built)
+#   3  two new commits: "net: add socket layer" (D02's edge, resolved by subject, becomes
+#      not_found) and "misc: no such commit" (D03's not_found edge becomes resolved/subject)
+#   4  lightweight tags v2.1 on the new head and v0.9 on A04 (an old commit changes release)
+#   5  merge of the never-merged stable-1.0 (S01, S02): D04's edge to S01 becomes resolved/hash,
+#      and v1.0.1 (on S02) becomes a release between v1.0 and v1.1
+#   6  nothing changed: the same counts, and no row of any table written
+#   7  main reset to C11 (v2.0) plus one other commit: the refresh reloads in full, with a NOTICE
+#   8  the same commits, another release_pattern ('^v1\.[0-9]+$'): v2.0 is no release any more,
+#      its commits become unreleased (the same as deleting the newest release tag)
+#   9  the default pattern again, and one more commit
+#  10, 11 (name 'collide'): a branch where 20b3d33 names only X, then merged with Y: the 7-hex
+#      abbrev of a resolved/hash edge becomes ambiguous (and hash+subject with a subject)
+# Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
+# crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
+# with fresh loads the same way.  Timings of every refresh are printed.
+#
+# Own scratch database fixes_t_incremental, dropped again on success.
+# Exit 0 pass, 1 fail, 77 skip (no releases.git fixture).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || (cd "$here/../.." && pwd))
+mh="$top/../shared/bench/make-history"
+fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
+cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
+db=fixes_t_incremental
+commits=20000
+export PGCLIENTENCODING=UTF8 PGTZ=UTC
+
+if [ ! -d "$fixtures/releases.git" ]; then
+    echo "SKIP: $fixtures/releases.git not found (run test/fixtures/build $fixtures)"
+    exit 77
+fi
+
+# git without the user's or the system's configuration, and with fixed identities: every commit
+# made here has the same id on every run
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_TERMINAL_PROMPT=0 LC_ALL=C
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT
+export GIT_AUTHOR_NAME='Ida Incremental' GIT_AUTHOR_EMAIL='ida@example.org'
+export GIT_COMMITTER_NAME='Max Maintainer' GIT_COMMITTER_EMAIL='max@example.org'
+when=1582000000         # 2020-02-18 04:26:40 UTC, after every commit of releases.git
+next_date() {           # the fixed date of the next commit: one hour after the previous one
+    when=$((when + 3600))
+    export GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$((when + 600)) +0000"
+}
+
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+work=$(mktemp -d /tmp/fixes-t-incremental.XXXXXX)
+chmod a+rx "$work"
+rc=0
+cleanup() {
+    if [ $rc = 0 ]; then
+        rm -rf "$work"
+    else
+        echo "(kept $work and database $db for inspection)"
+    fi
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; rc=1; }
+
+# make_history_repo N: path of the cached make-history repository of N commits, built if
+# absent or incomplete (the stamp names the generator's checksum and is written last); the
+# same cache as crosscheck.sh and reload-identical.sh
+make_history_repo() {
+    local n=$1 repo="$cache/make-history-$1.git" want t0
+    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    mkdir -p "$cache"
+    chmod a+rx "$cache"
+    exec 9>"$cache/make-history-$n.lock"
+    flock 9
+    if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
+        echo "building $repo (make-history --commits $n) ..." >&2
+        t0=$(date +%s.%N)
+        rm -rf "$repo" "$repo.stamp" "$repo.tmp"
+        (unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE; python3 "$mh" "$repo.tmp" --commits "$n") \
+            >"$cache/make-history-$n.json"
+        chmod -R a+rX "$repo.tmp"
+        mv "$repo.tmp" "$repo"
+        echo "$want" >"$repo.stamp"
+        echo "built in $(elapsed "$t0") s" >&2
+    fi
+    chmod -R a+rX "$repo"
+    exec 9>&-
+    echo "$repo"
+}
+
+# load NAME PATH REF OUTFILE [PATTERN]: fixes_load in a transaction of its own (release_pattern
+# NULL unless PATTERN is given); OUTFILE gets the counts it returned, the rows it wrote per table
+# (pg_stat_xact_user_tables: +inserted ~updated -deleted) and the time; the server's NOTICEs and
+# WARNINGs go to OUTFILE.msg
+load() {
+    local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
+    if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
+    psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
+        -v pattern="$pattern" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
+BEGIN;
+SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
+  FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name');
+SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_upd, n_tup_del),
+                            ', ' ORDER BY relname)
+  FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
+COMMIT;
+SQL
+}
+counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
+seconds_of() { awk '$1 == "counts" {print $6}' "$1"; }
+writes_of() { awk '$1 == "writes" {$1 = ""; sub(/^ /, ""); print}' "$1"; }
+
+# compare A B: every row of the views and tables of repository A equals one of repository B,
+# and the other way round; prints the differences and returns 1 when there are any
+compare() {
+    local a=$1 b=$2 out
+    out=$(psql_q -At -F ' | ' -P null='<NULL>' -v a="$a" -v b="$b" <<'SQL'
+CREATE TEMP VIEW v_per_release AS
+SELECT repository AS repo, release, release_rank, released_at, commits, fixing_commits, bugs_fixed,
+       commits_fixed, bugs_introduced, buggy_commits_introduced, fixed_same_release
+  FROM fixes_per_release;
+CREATE TEMP VIEW v_buggiest AS
+SELECT repository AS repo, rank, commit_id, abbrev, fixes, subject, release, author, authored_at,
+       first_fixed_at, last_fixed_at
+  FROM fixes_buggiest_commits;
+CREATE TEMP VIEW v_unresolved AS
+SELECT repository AS repo, fixing_commit, fixing_subject, fixed_at, line, abbrev, quoted_subject,
+       status, candidates, raw
+  FROM fixes_unresolved;
+CREATE TEMP VIEW v_repositories AS
+SELECT name AS repo, path, ref, release_pattern, head_commit, commits, releases, edges, resolved,
+       missing_parents
+  FROM fixes_repositories;
+CREATE TEMP VIEW v_releases AS
+SELECT p.name AS repo, r.tag, r.commit_id, r.release_rank AS rank, r.annotated, r.released_at,
+       r.commits
+  FROM fixes_releases r JOIN fixes_repositories p USING (repository_id);
+CREATE TEMP VIEW v_commits AS
+SELECT p.name AS repo, c.commit_id, c.release, c.subject, c.parent_ids, c.authored_at,
+       c.committed_at, c.author_name, c.author_email, c.committer_name, c.committer_email,
+       md5(c.message) AS message_md5
+  FROM fixes_commits c JOIN fixes_repositories p USING (repository_id);
+CREATE TEMP VIEW v_edges AS
+SELECT p.name AS repo, e.fixing_commit, e.line, e.abbrev, e.status, e.method, e.candidates,
+       e.target_commit, e.fixing_release, e.target_release, e.fixed_at, e.quoted_subject, e.raw
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id);
+-- the surrogate keys of a refresh differ from a fresh load's; they must agree with the ids
+CREATE TEMP VIEW v_keys AS
+SELECT p.name AS repo, 'edge ' || e.fixing_commit || ':' || e.line || ' fixing_idx' AS what
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_commits c ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+ WHERE c.commit_id IS DISTINCT FROM e.fixing_commit
+UNION ALL
+SELECT p.name, 'edge ' || e.fixing_commit || ':' || e.line || ' target_idx'
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_commits c ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+ WHERE e.target_idx IS NOT NULL AND c.commit_id IS DISTINCT FROM e.target_commit
+UNION ALL
+SELECT p.name, 'release ' || r.tag || ' commit_idx'
+  FROM fixes_releases r JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_commits c ON c.repository_id = r.repository_id AND c.commit_idx = r.commit_idx
+ WHERE c.commit_id IS DISTINCT FROM r.commit_id
+UNION ALL
+SELECT p.name, 'release ' || r.tag || ' rank ' || r.release_rank || ' not 1..n'
+  FROM fixes_releases r JOIN fixes_repositories p USING (repository_id)
+ WHERE r.release_rank > (SELECT count(*) FROM fixes_releases r2 WHERE r2.repository_id = r.repository_id)
+UNION ALL
+SELECT p.name, 'fixes_graph holds ' || coalesce(sum(g.commits), 0) || ' commits, fixes_commits ' || p.commits
+  FROM fixes_repositories p LEFT JOIN fixes_graph g USING (repository_id)
+ GROUP BY p.name, p.commits HAVING coalesce(sum(g.commits), 0) <> p.commits
+UNION ALL
+SELECT p.name, 'fixes_commits holds ' || count(c.*) || ' rows, fixes_repositories.commits ' || p.commits
+  FROM fixes_repositories p LEFT JOIN fixes_commits c USING (repository_id)
+ GROUP BY p.name, p.commits HAVING count(c.*) <> p.commits
+UNION ALL
+SELECT p.name, 'commit_idx not 0..n-1'
+  FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
+ GROUP BY p.name HAVING min(c.commit_idx) <> 0 OR max(c.commit_idx) <> count(*) - 1;
+
+SET fixes_t.a = :'a';
+SET fixes_t.b = :'b';
+CREATE TEMP TABLE diffs (relation text, side text, row_text text);
+DO $$
+DECLARE
+    rel text;
+    a text := current_setting('fixes_t.a');
+    b text := current_setting('fixes_t.b');
+BEGIN
+    -- rows compared as jsonb without the repository's name
+    FOREACH rel IN ARRAY ARRAY['v_repositories', 'v_per_release', 'v_buggiest', 'v_unresolved',
+                               'v_releases', 'v_commits', 'v_edges'] LOOP
+        EXECUTE format($q$
+            INSERT INTO diffs
+            SELECT %1$L, 'only in ' || %2$L, j::text FROM (
+                SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %2$L
+                EXCEPT ALL
+                SELECT to_jsonb(x) - 'repo' FROM %1$I x WHERE x.repo = %3$L) t
+            $q$, rel, a, b);
+        EXECUTE format($q$
+            INSERT INTO diffs
+            SELECT %1$L, 'only in ' || %3$L, j::text FROM (
+                SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %3$L
+                EXCEPT ALL
+                SELECT to_jsonb(x) - 'repo' FROM %1$I x WHERE x.repo = %2$L) t
+            $q$, rel, a, b);
+    END LOOP;
+    INSERT INTO diffs SELECT 'v_keys', 'inconsistent in ' || repo, what
+      FROM v_keys WHERE repo IN (a, b);
+END
+$$;
+SELECT relation, side, row_text FROM diffs ORDER BY 1, 2, 3;
+SQL
+)
+    if [ -n "$out" ]; then
+        echo "DIFF: $a and $b differ:"
+        echo "$out" | head -n 60
+        echo "($(echo "$out" | wc -l) rows differ)"
+        return 1
+    fi
+}
+
+# id LABEL: the commit id of a releases.git label (ids.tsv)
+id() { awk -F'\t' -v l="$1" '$1 == "releases.git" && $2 == l {print $3}' "$fixtures/ids.tsv"; }
+
+# keep_edges NAME / changed_edges NAME: the edges of NAME before a refresh, and how many of
+# them the refresh changed (old status/method -> new), e.g. "resolved/hash->ambiguous x3"
+keep_edges() {
+    psql_q -v name="$1" <<'SQL'
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS edges_before;
+CREATE TABLE edges_before AS
+SELECT e.fixing_commit, e.line, e.status, e.method, e.target_commit, e.fixing_release, e.target_release
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id) WHERE p.name = :'name';
+SQL
+}
+changed_edges() {
+    psql_q -At -v name="$1" <<'SQL'
+SELECT coalesce(string_agg(format('%s -> %s x%s', b, a, n), ', ' ORDER BY n DESC, b, a), 'none')
+  FROM (SELECT concat_ws('/', o.status, o.method) AS b, concat_ws('/', e.status, e.method) AS a,
+               count(*) AS n
+          FROM edges_before o
+          JOIN (fixes_edges e JOIN fixes_repositories p USING (repository_id))
+            ON p.name = :'name' AND e.fixing_commit = o.fixing_commit AND e.line = o.line
+         WHERE (o.status, o.method, o.target_commit) IS DISTINCT FROM (e.status, e.method, e.target_commit)
+         GROUP BY 1, 2) t;
+SQL
+}
+
+# dump NAME FILE: every row a load of NAME owns, as text (loaded_at, load_seconds left out);
+# for fixes_commits, fixes_edges and fixes_graph also xmin and ctid, which change when a row is
+# rewritten (fixes_releases is replaced by every load, by design: "a few hundred rows at most")
+dump() {
+    psql_q -A -F $'\t' -P null='<NULL>' -v name="$1" >"$2" <<'SQL'
+SELECT repository_id AS id FROM fixes_repositories WHERE name = :'name' \gset
+SELECT name, path, ref, release_pattern, head_commit, commits, releases, edges, resolved, missing_parents
+  FROM fixes_repositories WHERE repository_id = :id;
+SELECT xmin, ctid, * FROM fixes_commits WHERE repository_id = :id ORDER BY commit_idx;
+SELECT * FROM fixes_releases WHERE repository_id = :id ORDER BY release_rank;
+SELECT xmin, ctid, * FROM fixes_edges WHERE repository_id = :id ORDER BY fixing_idx, line;
+SELECT xmin, ctid, repository_id, chunk, format, commits, md5(ids), md5(subject_hashes),
+       md5(parent_counts), md5(parents)
+  FROM fixes_graph WHERE repository_id = :id ORDER BY chunk;
+SQL
+}
+
+# step N NAME PATH REF [PATTERN]: refresh NAME at REF (with release_pattern PATTERN, NULL when
+# not given) and load it fresh as NAME_fresh_N, compare the two
+step() {
+    local n=$1 name=$2 path=$3 ref=$4 t0 tw fresh="$2_fresh_$1" full kind pat=("${@:5}")
+    FULL=no
+    chmod -R a+rX "$work"
+    keep_edges "$name"
+    kind=refresh
+    [ -n "$(q -v n="$name" <<<"SELECT 1 FROM fixes_repositories WHERE name = :'n'")" ] || kind='first load'
+    t0=$(date +%s.%N)
+    load "$name" "$path" "$ref" "$work/$name.$n" "${pat[@]}" || { fail "step $n: fixes_load of $name failed"; return 0; }
+    tw=$(elapsed "$t0")
+    load "$fresh" "$path" "$ref" "$work/$fresh" "${pat[@]}" || { fail "step $n: fixes_load of $fresh failed"; return 0; }
+    full=no
+    if grep -q 'loading it in full' "$work/$name.$n.msg"; then
+        full=yes
+        kind='refresh (reloaded in full)'
+    fi
+    printf 'step %s %s @ %s%s: %s %s s in fixes_load (%s s wall); fresh load %s s\n' \
+        "$n" "$name" "$ref" "${pat:+, release_pattern '$pat'}" "$kind" "$(seconds_of "$work/$name.$n")" "$tw" "$(seconds_of "$work/$fresh")"
+    printf '    counts (commits releases edges resolved): refresh %s, fresh %s\n' \
+        "$(counts_of "$work/$name.$n")" "$(counts_of "$work/$fresh")"
+    printf '    rows written by the %s: %s\n' "$kind" "$(writes_of "$work/$name.$n")"
+    printf '    old edges whose resolution changed: %s\n' "$(changed_edges "$name")"
+    sed 's/^/    server: /' "$work/$name.$n.msg"
+    [ "$(counts_of "$work/$name.$n")" = "$(counts_of "$work/$fresh")" ] ||
+        fail "step $n: fixes_load returned other counts for $name than for $fresh"
+    compare "$name" "$fresh" || fail "step $n: $name differs from a fresh load ($fresh)"
+    FULL=$full
+}
+
+# check WHAT GOT WANT
+check() {
+    if [ "$2" = "$3" ]; then
+        echo "    ok: $1: $2"
+    else
+        fail "$1: got '$2', want '$3'"
+    fi
+}
+q() { psql_q -At -F ' ' -P null='-' "$@"; }
+edge() {        # edge FIXING_LABEL ABBREV: status method candidates target of that edge of inc
+    q -v c="$(id "$1")" -v a="$2" <<'SQL'
+SELECT e.status, e.method, e.candidates, e.target_commit
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND e.fixing_commit = :'c' AND e.abbrev = :'a';
+SQL
+}
+edge_at() {     # edge_at NAME COMMIT_ID LINE: status method candidates target of that edge
+    q -v n="$1" -v c="$2" -v l="$3" <<'SQL'
+SELECT e.status, e.method, e.candidates, e.target_commit
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = :'n' AND e.fixing_commit = :'c' AND e.line = :'l';
+SQL
+}
+release_of() {  # release_of COMMIT_ID: its release in inc
+    q -v c="$1" <<'SQL'
+SELECT c.release FROM fixes_commits c JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND c.commit_id = :'c';
+SQL
+}
+
+PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
+createdb "$db"
+psql_q -c 'CREATE EXTENSION fixes'
+
+clone="$work/releases"
+git clone -q --no-hardlinks "$fixtures/releases.git" "$clone"
+git -C "$clone" checkout -q -B main origin/main
+git -C "$clone" branch -q --set-upstream-to=origin/main main
+[ "$(git -C "$clone" rev-parse HEAD)" = "$(id D07)" ] || { fail "the clone's HEAD is not D07"; exit 1; }
+echo "== releases.git, cloned to $clone"
+
+# 0..2: older refs first; each one's history is contained in the next
+step 0 inc "$clone" v1.0
+step 1 inc "$clone" v1.1
+[ $FULL = no ] || fail "step 1 reloaded in full"
+step 2 inc "$clone" main
+[ $FULL = no ] || fail "step 2 reloaded in full"
+
+# 3: a second "net: add socket layer" (D02's edge by subject is now not_found) and a commit
+# with the subject D03 quotes (its not_found edge resolves by subject)
+next_date
+git -C "$clone" commit -q --allow-empty -m 'net: add socket layer' -m 'Again, from scratch.'
+next_date
+git -C "$clone" commit -q --allow-empty -m 'misc: no such commit' -m 'Now there is one.'
+new_misc=$(git -C "$clone" rev-parse HEAD)
+step 3 inc "$clone" main
+[ $FULL = no ] || fail "step 3 reloaded in full"
+check "D02's edge deadbeef1234 (subject now on 2 commits)" "$(edge D02 deadbeef1234)" "not_found - 0 -"
+check "D03's edge 0123456789ab (subject now on 1 commit)" "$(edge D03 0123456789ab)" "resolved subject 0 $new_misc"
+
+# 4: v2.1 on the new head (D01..D07 and the new commits are released), v0.9 on the old A04
+git -C "$clone" tag v2.1
+git -C "$clone" tag v0.9 "$(id A04)"
+step 4 inc "$clone" main
+[ $FULL = no ] || fail "step 4 reloaded in full"
+check "release of A04" "$(release_of "$(id A04)")" v0.9
+check "release of A05" "$(release_of "$(id A05)")" v1.0
+check "release of D01" "$(release_of "$(id D01)")" v2.1
+check "release of the new head" "$(release_of "$new_misc")" v2.1
+check "fixing_release of D01's edge" "$(q -v c="$(id D01)" <<'SQL'
+SELECT e.fixing_release FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND e.fixing_commit = :'c';
+SQL
+)" v2.1
+
+# 5: merge stable-1.0: S01 comes into scope, D04's edge resolves by hash, v1.0.1 is a release
+next_date
+git -C "$clone" merge -q --no-ff --no-edit -m "Merge branch 'stable-1.0'" origin/stable-1.0
+step 5 inc "$clone" main
+[ $FULL = no ] || fail "step 5 reloaded in full"
+check "D04's edge f32ce4543d47 (S01 merged)" "$(edge D04 f32ce4543d47)" "resolved hash 1 $(id S01)"
+check "release of S01" "$(release_of "$(id S01)")" v1.0.1
+check "releases of inc" "$(q <<'SQL'
+SELECT string_agg(r.tag, ' ' ORDER BY r.release_rank)
+  FROM fixes_releases r JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'inc';
+SQL
+)" "v0.9 v1.0 v1.0.1 v1.1 v2.0 v2.1"
+
+# 6: nothing changed: the same counts, and not one row written (xmin and ctid unchanged)
+dump inc "$work/dump.before"
+step 6 inc "$clone" main
+[ $FULL = no ] || fail "step 6 reloaded in full"
+dump inc "$work/dump.after"
+check "counts of an unchanged refresh" "$(counts_of "$work/inc.6")" "$(counts_of "$work/inc.5")"
+if diff -u "$work/dump.before" "$work/dump.after" >"$work/dump.diff"; then
+    echo "    ok: every row of inc unchanged, not rewritten ($(wc -l <"$work/dump.before") lines of dump)"
+else
+    fail "an unchanged refresh changed or rewrote rows:"
+    head -n 40 "$work/dump.diff"
+fi
+check "rows of fixes_commits, fixes_edges, fixes_graph written by an unchanged refresh" \
+    "$(writes_of "$work/inc.6" | tr ',' '\n' | grep -E 'fixes_(commits|edges|graph) ' | paste -sd, -)" \
+    "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0"
+
+# 7: history rewritten: main back to v2.0 (C11) and one other commit on it
+git -C "$clone" reset -q --hard "$(id C11)"
+next_date
+git -C "$clone" commit -q --allow-empty -m 'core: fix cache again' \
+    -m 'Fixes: 6bec6e91e08e ("core: rework cache")'
+step 7 inc "$clone" main
+check "step 7 reloaded in full, with a NOTICE" "$FULL" yes
+
+# 8: the release pattern changes, nothing else: only v1.N tags are releases (v2.0's commits
+#    become unreleased, v0.9 is no release either); 9: the default pattern again, one more commit
+step 8 inc "$clone" main '^v1\.[0-9]+$'
+[ $FULL = no ] || fail "step 8 reloaded in full"
+check "releases of inc with release_pattern '^v1\\.[0-9]+\$'" "$(q <<'SQL'
+SELECT string_agg(r.tag, ' ' ORDER BY r.release_rank)
+  FROM fixes_releases r JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'inc';
+SQL
+)" "v1.0 v1.1"
+check "release of C11 with release_pattern '^v1\\.[0-9]+\$'" "$(release_of "$(id C11)")" -
+next_date
+git -C "$clone" commit -q --allow-empty -m 'docs: note the new pattern'
+step 9 inc "$clone" main
+[ $FULL = no ] || fail "step 9 reloaded in full"
+check "release of C11 with the default pattern" "$(release_of "$(id C11)")" v2.0
+
+# 10, 11 (another name): a 7-hex abbrev that names one commit in scope, until a second commit
+# with the same 7 hex digits comes into scope: X and Y of releases.git share 20b3d33.
+# 10 branch slab-fix = X + a commit F with "Fixes: 20b3d33 (subject of X)" and "Fixes: 20b3d33":
+#    Y is not in scope, both edges resolve by hash to X
+# 11 branch collide = slab-fix merged with page-alloc (Y): the first edge becomes
+#    resolved/hash+subject, the second ambiguous
+git -C "$clone" checkout -q -b slab-fix "$(id X)"
+next_date
+git -C "$clone" commit -q --allow-empty -m 'mm: fix slab allocator again' \
+    -m "$(printf 'Fixes: 20b3d33 ("mm: add slab allocator")\nFixes: 20b3d33')"
+fix_x=$(git -C "$clone" rev-parse HEAD)
+git -C "$clone" checkout -q -b collide
+next_date
+git -C "$clone" merge -q --no-ff --no-edit -m "Merge branch 'page-alloc'" origin/page-alloc
+git -C "$clone" checkout -q main
+step 10 collide "$clone" slab-fix
+check "F's edge 20b3d33 (\"mm: add slab allocator\"), Y not in scope" "$(edge_at collide "$fix_x" 3)" "resolved hash 1 $(id X)"
+check "F's edge 20b3d33, Y not in scope" "$(edge_at collide "$fix_x" 4)" "resolved hash 1 $(id X)"
+step 11 collide "$clone" collide
+[ $FULL = no ] || fail "step 11 reloaded in full"
+check "F's edge 20b3d33 (\"mm: add slab allocator\"), Y in scope" "$(edge_at collide "$fix_x" 3)" "resolved hash+subject 2 $(id X)"
+check "F's edge 20b3d33, Y in scope" "$(edge_at collide "$fix_x" 4)" "ambiguous - 2 -"
+
+# the 20000-commit make-history repository, by tags
+if [ -f "$mh" ]; then
+    repo=$(make_history_repo $commits)
+    echo "== make-history --commits $commits: $repo"
+    n=0
+    for ref in v2.1 v2.2 v2.3 HEAD; do
+        step $n mh "$repo" $ref
+        if [ $n -gt 0 ] && [ $FULL != no ]; then
+            fail "make-history step $n reloaded in full"
+        fi
+        q <<'SQL'
+SELECT '    edges of mh: ' || string_agg(format('%s %s', concat_ws('/', status, method), n), ', '
+                                         ORDER BY status, method)
+  FROM (SELECT e.status, e.method, count(*) AS n
+          FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+         WHERE p.name = 'mh' GROUP BY 1, 2) t;
+SQL
+        n=$((n + 1))
+    done
+else
+    echo "note: $mh not found (a clone without ../shared/bench): the 20000-commit steps are skipped"
+fi
+
+if [ $rc != 0 ]; then
+    echo "FAIL"
+    exit 1
+fi
+dropdb "$db"
+echo "PASS"
