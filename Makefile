@@ -18,10 +18,13 @@ PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
 PG_CPPFLAGS  = -I$(srcdir)/src $(LIBGIT2_CFLAGS)
-SHLIB_LINK   = $(LIBGIT2_LIBS)
+SHLIB_LINK   = $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# every object depends on every header (PGXS tracks no header dependencies)
+$(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 .PHONY: demo test
 demo:

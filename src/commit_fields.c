@@ -69,6 +69,9 @@ fixes_commit_fields(FixesDecoder *d, const FixesCommit *c, FixesCommitFields *f)
 	subject_len = fixes_summary(VARDATA_ANY(f->message), VARSIZE_ANY_EXHDR(f->message), subject);
 	f->subject = cstring_to_text_with_len(subject, subject_len);
 
-	f->authored_null = !fixes_time_to_timestamptz(raw->author.time, &f->authored_at);
-	f->committed_null = !fixes_time_to_timestamptz(raw->committer.time, &f->committed_at);
+	/* a missing or garbled date is NULL, as git shows none */
+	f->authored_null = !raw->author.has_time ||
+		!fixes_time_to_timestamptz(raw->author.time, &f->authored_at);
+	f->committed_null = !raw->committer.has_time ||
+		!fixes_time_to_timestamptz(raw->committer.time, &f->committed_at);
 }

@@ -114,6 +114,7 @@ static void parse_date(const char *s, size_t len, fixes_signature *sig)
 	sig->time = parse_time(s + p, len - p, &used);
 	if (used == 0)
 		return;
+	sig->has_time = 1;
 	p += used;
 	while (p < len && is_blank((unsigned char) s[p]))
 		p++;

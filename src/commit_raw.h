@@ -12,6 +12,7 @@ typedef struct fixes_signature {
 	const char *name;  size_t name_len;   /* trimmed of surrounding blanks */
 	const char *email; size_t email_len;  /* between < and > */
 	int64_t     time;                     /* seconds since the epoch, 0 if missing */
+	int         has_time;                 /* 1 when a time was read, 0 if missing or garbled */
 	int         tz_minutes;               /* east of UTC: "+0130" -> 90, 0 if missing */
 } fixes_signature;
 

@@ -18,6 +18,7 @@
 #include "utils/acl.h"
 
 #include "git_util.h"
+#include "loose_check.h"
 
 /*
  * Only roles that may read server files may read a repository.
@@ -116,6 +117,7 @@ fixes_git_open(FixesGit *git)
 	fixes_git_check(git_repository_odb(&git->odb, git->repo),
 					ERRCODE_EXTERNAL_ROUTINE_EXCEPTION,
 					"could not open the object database of repository \"%s\"", path);
+	fixes_loose_scan(git);
 }
 
 void
@@ -141,7 +143,32 @@ fixes_git_resolve(FixesGit *git, const char *ref, git_oid *out)
 {
 	git_object *obj = NULL;
 	git_object *commit = NULL;
+	git_oid		named;
 	int			rc;
+
+	/* the object a plain name or id names is checked before libgit2 reads it */
+	if (git_reference_name_to_id(&named, git->repo, ref) == 0 ||
+		(strlen(ref) == GIT_OID_HEXSZ && git_oid_fromstr(&named, ref) == 0))
+		fixes_loose_check(git, &named);
+	else
+	{
+		git_reference *dwim = NULL;
+
+		if (git_reference_dwim(&dwim, git->repo, ref) == 0)
+		{
+			git_reference *resolved = NULL;
+
+			if (git_reference_resolve(&resolved, dwim) == 0)
+			{
+				git_oid_cpy(&named, git_reference_target(resolved));
+				git_reference_free(resolved);
+				git_reference_free(dwim);
+				fixes_loose_check(git, &named);
+			}
+			else
+				git_reference_free(dwim);
+		}
+	}
 
 	rc = git_revparse_single(&obj, git->repo, ref);
 	if (rc < 0 && strcmp(ref, "HEAD") == 0 && git_repository_head_unborn(git->repo) == 1)

@@ -16,6 +16,8 @@ typedef struct FixesGit
 	const char *path;			/* as given by the user */
 	git_repository *repo;
 	git_odb    *odb;
+	char	   *objdir;			/* the objects directory */
+	struct FixesGraph *loose;	/* ids of its loose objects (loose_check.c) */
 } FixesGit;
 
 extern void fixes_check_read_privilege(void);

@@ -12,6 +12,10 @@
  */
 #include "postgres.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -33,6 +37,41 @@ PG_FUNCTION_INFO_V1(fixes_load);
 #define FIXES_LOCK_CLASS 0x66697865
 
 #define LOAD_COLS 6
+
+/*
+ * A load mallocs and frees hundreds of megabytes in large blocks.  glibc
+ * raises its mmap threshold each time such a block is freed, so the next
+ * ones come from the heap and, once freed, stay resident: after a series of
+ * loads (or cancelled loads) the backend would keep their peak as RSS.
+ * Hand the free memory back when the transaction of a load ends, however
+ * it ends.
+ */
+static bool trim_at_end = false;
+
+static void
+trim_after_load(XactEvent event, void *arg)
+{
+	if (!trim_at_end || (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+						 event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT))
+		return;
+	trim_at_end = false;
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
+static void
+trim_when_done(void)
+{
+	static bool registered = false;
+
+	if (!registered)
+	{
+		RegisterXactCallback(trim_after_load, NULL);
+		registered = true;
+	}
+	trim_at_end = true;
+}
 
 /*
  * The default name of a repository: the last component of its path without
@@ -219,11 +258,17 @@ fixes_load(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 
+	trim_when_done();
 	ld = palloc0(sizeof(FixesLoad));
 	ld->path = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
 	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	if (ld->name[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repository name must not be empty"),
+				 errhint("Pass a name, or NULL for the last component of the path.")));
 	ld->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_check_pattern(ld);

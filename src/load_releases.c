@@ -71,8 +71,12 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	{
 		int32		was = old_mark[i];
 
-		/* same tag name = same release, whatever its rank now */
-		if ((was == 0 && ld->mark[i] != 0) || (was != 0 && old_rank[was] != ld->mark[i]))
+		/*
+		 * Same tag name = same release, whatever its rank now.  A release
+		 * that is gone (old_rank 0) moves its commits even when they are
+		 * unreleased now (mark 0).
+		 */
+		if (was == 0 ? ld->mark[i] != 0 : (old_rank[was] == 0 || old_rank[was] != ld->mark[i]))
 			ld->moved[ld->nmoved++] = i;
 	}
 	pfree(old_rank);

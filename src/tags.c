@@ -9,6 +9,7 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 
+#include "loose_check.h"
 #include "tags.h"
 #include "versort.h"
 
@@ -49,6 +50,30 @@ signature_text(FixesDecoder *d, const git_signature *sig)
 }
 
 /*
+ * Look up the object a tag points at, checked first (loose_check.c); false,
+ * with a WARNING, when it is missing.
+ */
+static bool
+lookup_checked(FixesGit *git, const char *refname, const git_oid *oid, git_object **out)
+{
+	int			rc;
+
+	fixes_loose_check(git, oid);
+	rc = git_object_lookup(out, git->repo, oid, GIT_OBJECT_ANY);
+	if (rc == GIT_ENOTFOUND)
+	{
+		ereport(WARNING,
+				(errmsg("tag \"%s\" of repository \"%s\" points at a missing object, skipped",
+						refname, git->path),
+				 errdetail_git(rc)));
+		return false;
+	}
+	fixes_git_check(rc, ERRCODE_DATA_CORRUPTED,
+					"could not read tag \"%s\" of repository \"%s\"", refname, git->path);
+	return true;
+}
+
+/*
  * Fill tag from the reference in h->ref; false when it does not peel to a
  * commit.
  */
@@ -62,29 +87,26 @@ read_one_tag(FixesGit *git, FixesDecoder *d, TagHandles *h, FixesTag *tag)
 	rc = git_reference_resolve(&h->resolved, h->ref);
 	fixes_git_check(rc, ERRCODE_DATA_CORRUPTED,
 					"could not resolve tag \"%s\" of repository \"%s\"", refname, git->path);
-	rc = git_object_lookup(&h->obj, git->repo, git_reference_target(h->resolved), GIT_OBJECT_ANY);
-	if (rc == GIT_ENOTFOUND)
-	{
-		ereport(WARNING,
-				(errmsg("tag \"%s\" of repository \"%s\" points at a missing object, skipped",
-						refname, git->path),
-				 errdetail_git(rc)));
+	if (!lookup_checked(git, refname, git_reference_target(h->resolved), &h->obj))
 		return false;
-	}
-	fixes_git_check(rc, ERRCODE_DATA_CORRUPTED,
-					"could not read tag \"%s\" of repository \"%s\"", refname, git->path);
 
 	tag->annotated = git_object_type(h->obj) == GIT_OBJECT_TAG;
+	fixes_git_check(git_object_dup(&h->peeled, h->obj), ERRCODE_OUT_OF_MEMORY, "out of memory");
 	if (tag->annotated)
 	{
+		/* peel by hand, each object checked before libgit2 reads it */
 		tagger = git_tag_tagger((git_tag *) h->obj);
-		rc = git_tag_peel(&h->peeled, (git_tag *) h->obj);
-		fixes_git_check(rc, ERRCODE_DATA_CORRUPTED,
-						"could not peel tag \"%s\" of repository \"%s\"", refname, git->path);
+		for (int depth = 0; git_object_type(h->peeled) == GIT_OBJECT_TAG; depth++)
+		{
+			git_object *next = NULL;
+
+			if (depth == 100 ||
+				!lookup_checked(git, refname, git_tag_target_id((git_tag *) h->peeled), &next))
+				return false;
+			git_object_free(h->peeled);
+			h->peeled = next;
+		}
 	}
-	else
-		fixes_git_check(git_object_dup(&h->peeled, h->obj), ERRCODE_OUT_OF_MEMORY,
-						"out of memory");
 	if (git_object_type(h->peeled) != GIT_OBJECT_COMMIT)
 		return false;
 

@@ -12,6 +12,7 @@
 
 #include "miscadmin.h"
 
+#include "loose_check.h"
 #include "walk.h"
 
 FixesWalk *
@@ -47,8 +48,10 @@ fixes_walk_report(FixesWalk *w)
 {
 	if (w->missing_parents > 0)
 		ereport(WARNING,
-				(errmsg("repository \"%s\" is a shallow clone: %lld parent commits are missing",
-						w->git->path, (long long) w->missing_parents),
+				(errmsg_plural("repository \"%s\" is a shallow clone: %lld parent commit is missing",
+							   "repository \"%s\" is a shallow clone: %lld parent commits are missing",
+							   (unsigned long) w->missing_parents,
+							   w->git->path, (long long) w->missing_parents),
 				 errdetail("The history was read down to the shallow boundary."),
 				 errhint("Run \"git fetch --unshallow\" in the repository to read all of it.")));
 }
@@ -124,6 +127,7 @@ read_commit(FixesWalk *w, const git_oid *oid, fixes_raw_commit *raw)
 	char		hex[GIT_OID_HEXSZ + 1];
 	int			rc;
 
+	fixes_loose_check(w->git, oid);
 	rc = git_odb_read(&obj, w->git->odb, oid);
 	if (rc == GIT_ENOTFOUND && w->shallow)
 		return NULL;
@@ -229,8 +233,13 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 			pidx = discover(w, &poid);
 			if (pidx == FIXES_NO_IDX)
 			{
-				/* beyond the boundary of a shallow clone */
-				w->missing_parents++;
+				/* beyond the boundary of a shallow clone: count each once */
+				bool		found;
+
+				if (w->missing == NULL)
+					w->missing = fixes_graph_create(CurrentMemoryContext);
+				(void) fixes_graph_add(w->missing, &poid, &found);
+				w->missing_parents += !found;
 				continue;
 			}
 		}

@@ -39,6 +39,7 @@ typedef struct FixesWalk
 	int			pbuf_cap;
 	bool		shallow;
 	int64		missing_parents;	/* parents absent from a shallow clone */
+	FixesGraph *missing;		/* their ids, to count each once */
 } FixesWalk;
 
 extern FixesWalk *fixes_walk_create(FixesGit *git, FixesGraph *graph, bool record_parents);

@@ -40,7 +40,7 @@ static void check_signature(unit_counts *u, const char *what, const fixes_signat
 static void check_empty_signature(unit_counts *u, const char *what, const fixes_signature *s)
 {
 	CHECK(u, s->name == NULL && s->name_len == 0 && s->email == NULL && s->email_len == 0 &&
-		  s->time == 0 && s->tz_minutes == 0, "%s: signature not empty", what);
+		  s->time == 0 && s->has_time == 0 && s->tz_minutes == 0, "%s: signature not empty", what);
 }
 
 static void check_message(unit_counts *u, const char *what, const fixes_raw_commit *c,
@@ -223,42 +223,42 @@ static void test_malformed(unit_counts *u)
 
 static void test_signatures(unit_counts *u)
 {
-	static const struct { const char *value, *name, *email; long long time; int tz; } cases[] = {
-		{"A U Thor <a@b> 1700000000 +0130", "A U Thor", "a@b", 1700000000, 90},
-		{"A <a@b> 1 -0800", "A", "a@b", 1, -480},
-		{"A <a@b> 1 +0000", "A", "a@b", 1, 0},
-		{"A <a@b> 1 -0030", "A", "a@b", 1, -30},
-		{"A <a@b> 1 +1400", "A", "a@b", 1, 840},
-		{"<a@b> 1 +0000", "", "a@b", 1, 0},
-		{"A <> 0 +0000", "A", "", 0, 0},
-		{"  Name \t  <a@b>   123   -0130  ", "Name", "a@b", 123, -90},
-		{"Name\t<a@b>\t123\t+0100", "Name", "a@b", 123, 60},
-		{"Name a@b 123 +0000", "Name a@b 123 +0000", "", 0, 0},
-		{"Name <a@b 123 +0000", "Name <a@b 123 +0000", "", 0, 0},
-		{"Name a@b> 123 +0000", "Name a@b> 123 +0000", "", 0, 0},
-		{"Name <a@b> -1234 +0000", "Name", "a@b", -1234, 0},
-		{"Name <a@b> -1234 -0100", "Name", "a@b", -1234, -60},
-		{"Name <a@b>", "Name", "a@b", 0, 0},
-		{"Name <a@b> ", "Name", "a@b", 0, 0},
-		{"Name <a@b> abc +0100", "Name", "a@b", 0, 0},
-		{"Name <a@b> 123abc +0100", "Name", "a@b", 0, 0},
-		{"Name <a@b> - +0100", "Name", "a@b", 0, 0},
-		{"Name <a@b> 123", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 +01", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 +01000", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 +0160", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 0100", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 +01x0", "Name", "a@b", 123, 0},
-		{"Name <a@b> 123 +0100 trailing", "Name", "a@b", 123, 60},
-		{"Name <a@b> 9223372036854775807 +0000", "Name", "a@b", 9223372036854775807LL, 0},
-		{"Name <a@b> 9223372036854775808 +0000", "Name", "a@b", 0, 0},
-		{"Name <a@b> 99999999999999999999999 +0000", "Name", "a@b", 0, 0},
-		{"Name <a> b> 123 +0100", "Name", "a", 123, 60},
-		{"Name <<a@b>> 5 +0000", "Name", "<a@b", 5, 0},
-		{"Name <a@b> <c@d> 7 +0200", "Name", "a@b", 7, 120},
-		{"", "", "", 0, 0},
-		{"   ", "", "", 0, 0},
-		{"Name <a@b> 123 +0100\r", "Name", "a@b", 123, 0},
+	static const struct { const char *value, *name, *email; long long time; int tz; int has_time; } cases[] = {
+		{"A U Thor <a@b> 1700000000 +0130", "A U Thor", "a@b", 1700000000, 90, 1},
+		{"A <a@b> 1 -0800", "A", "a@b", 1, -480, 1},
+		{"A <a@b> 1 +0000", "A", "a@b", 1, 0, 1},
+		{"A <a@b> 1 -0030", "A", "a@b", 1, -30, 1},
+		{"A <a@b> 1 +1400", "A", "a@b", 1, 840, 1},
+		{"<a@b> 1 +0000", "", "a@b", 1, 0, 1},
+		{"A <> 0 +0000", "A", "", 0, 0, 1},
+		{"  Name \t  <a@b>   123   -0130  ", "Name", "a@b", 123, -90, 1},
+		{"Name\t<a@b>\t123\t+0100", "Name", "a@b", 123, 60, 1},
+		{"Name a@b 123 +0000", "Name a@b 123 +0000", "", 0, 0, 0},
+		{"Name <a@b 123 +0000", "Name <a@b 123 +0000", "", 0, 0, 0},
+		{"Name a@b> 123 +0000", "Name a@b> 123 +0000", "", 0, 0, 0},
+		{"Name <a@b> -1234 +0000", "Name", "a@b", -1234, 0, 1},
+		{"Name <a@b> -1234 -0100", "Name", "a@b", -1234, -60, 1},
+		{"Name <a@b>", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> ", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> abc +0100", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> 123abc +0100", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> - +0100", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> 123", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 +01", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 +01000", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 +0160", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 0100", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 +01x0", "Name", "a@b", 123, 0, 1},
+		{"Name <a@b> 123 +0100 trailing", "Name", "a@b", 123, 60, 1},
+		{"Name <a@b> 9223372036854775807 +0000", "Name", "a@b", 9223372036854775807LL, 0, 1},
+		{"Name <a@b> 9223372036854775808 +0000", "Name", "a@b", 0, 0, 0},
+		{"Name <a@b> 99999999999999999999999 +0000", "Name", "a@b", 0, 0, 0},
+		{"Name <a> b> 123 +0100", "Name", "a", 123, 60, 1},
+		{"Name <<a@b>> 5 +0000", "Name", "<a@b", 5, 0, 1},
+		{"Name <a@b> <c@d> 7 +0200", "Name", "a@b", 7, 120, 1},
+		{"", "", "", 0, 0, 0},
+		{"   ", "", "", 0, 0, 0},
+		{"Name <a@b> 123 +0100\r", "Name", "a@b", 123, 0, 1},
 	};
 	size_t i;
 
@@ -275,6 +275,8 @@ static void test_signatures(unit_counts *u)
 		snprintf(what, sizeof(what), "author \"%s\"", cases[i].value);
 		check_signature(u, what, &c.author, cases[i].name, cases[i].email, cases[i].time,
 						cases[i].tz);
+		CHECK(u, c.author.has_time == cases[i].has_time, "%s: has_time %d, expected %d", what,
+			  c.author.has_time, cases[i].has_time);
 		snprintf(what, sizeof(what), "committer \"%s\"", cases[i].value);
 		check_signature(u, what, &c.committer, cases[i].name, cases[i].email, cases[i].time,
 						cases[i].tz);
