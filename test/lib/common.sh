@@ -11,8 +11,8 @@ fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
 cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
 export PGCLIENTENCODING=UTF8
 
-# elapsed T0: seconds since T0 (a `date +%s.%N`), one decimal
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# elapsed T0: seconds since T0 (a `date +%s.%N`), two decimals
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # make_history_repo N: path of the cached make-history repository of N commits, built if
 # absent or incomplete (the stamp names the generator's checksum and is written last)
@@ -27,7 +27,9 @@ make_history_repo() {
         echo "building $repo (make-history --commits $n) ..." >&2
         t0=$(date +%s.%N)
         rm -rf "$repo" "$repo.stamp" "$repo.tmp"
-        python3 "$mh" "$repo.tmp" --commits "$n" >"$cache/make-history-$n.json"
+        # make-history's ids depend on nothing but its arguments: no caller's git dates
+        env -u GIT_AUTHOR_DATE -u GIT_COMMITTER_DATE python3 "$mh" "$repo.tmp" --commits "$n" \
+            >"$cache/make-history-$n.json"
         chmod -R a+rX "$repo.tmp"
         mv "$repo.tmp" "$repo"
         echo "$want" >"$repo.stamp"

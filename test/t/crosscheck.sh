@@ -8,42 +8,13 @@
 # when it exists.  Own scratch database fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null || (cd "$here/../.." && pwd))
-mh="$top/../shared/bench/make-history"
-fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
-cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
 db=fixes_t_crosscheck
 commits=20000
 export PGCLIENTENCODING=UTF8
 
-# make_history_repo N: path of the cached make-history repository of N commits, built if
-# absent or incomplete (the stamp names the generator's checksum and is written last)
-make_history_repo() {
-    local n=$1 repo="$cache/make-history-$1.git" stamp want t0
-    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
-    mkdir -p "$cache"
-    chmod a+rx "$cache"
-    exec 9>"$cache/make-history-$n.lock"
-    flock 9
-    if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
-        echo "building $repo (make-history --commits $n) ..." >&2
-        t0=$(date +%s.%N)
-        rm -rf "$repo" "$repo.stamp" "$repo.tmp"
-        python3 "$mh" "$repo.tmp" --commits "$n" >"$cache/make-history-$n.json"
-        chmod -R a+rX "$repo.tmp"
-        mv "$repo.tmp" "$repo"
-        echo "$want" >"$repo.stamp"
-        echo "built in $(elapsed "$t0") s" >&2
-    fi
-    chmod -R a+rX "$repo"
-    exec 9>&-
-    echo "$repo"
-}
-
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
-elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # check PATH NAME: load PATH under NAME, then cross-check it
 check() {
