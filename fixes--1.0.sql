@@ -81,7 +81,8 @@ CREATE TABLE @extschema@.fixes_repositories (
     releases        integer NOT NULL DEFAULT 0,
     edges           bigint NOT NULL DEFAULT 0,
     resolved        bigint NOT NULL DEFAULT 0,
-    missing_parents bigint NOT NULL DEFAULT 0
+    missing_parents bigint NOT NULL DEFAULT 0,
+    tags_hash       bigint
 );
 
 COMMENT ON TABLE @extschema@.fixes_repositories IS
@@ -116,12 +117,18 @@ CREATE TABLE @extschema@.fixes_releases (
     annotated       boolean NOT NULL,
     released_at     timestamptz,
     commits         bigint NOT NULL,
+    fixing_commits  bigint NOT NULL,
+    bugs_fixed      bigint NOT NULL,
+    commits_fixed   bigint NOT NULL,
+    bugs_introduced bigint NOT NULL,
+    buggy_commits_introduced bigint NOT NULL,
+    fixed_same_release bigint NOT NULL,
     PRIMARY KEY (repository_id, release_rank),
     UNIQUE (repository_id, tag)
 );
 
 COMMENT ON TABLE @extschema@.fixes_releases IS
-'the release tags of each repository in version order (release_rank 1 = oldest)';
+'the release tags of each repository in version order (release_rank 1 = oldest), with the counts of fixes_per_release, computed by fixes_load()';
 
 CREATE TABLE @extschema@.fixes_edges (
     repository_id   integer NOT NULL,
@@ -148,6 +155,25 @@ CREATE TABLE @extschema@.fixes_edges (
 
 CREATE INDEX fixes_edges_target_idx
     ON @extschema@.fixes_edges (repository_id, target_idx);
+
+-- One row per commit that resolved edges point at: the ranking behind
+-- fixes_buggiest_commits, kept by fixes_load() so that its top rows come from
+-- an index instead of aggregating every edge.
+CREATE TABLE @extschema@.fixes_fixed_commits (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    commit_id       text COLLATE "C" NOT NULL,
+    fixes           bigint NOT NULL,
+    first_fixed_at  timestamptz,
+    last_fixed_at   timestamptz,
+    PRIMARY KEY (repository_id, commit_idx)
+);
+
+CREATE INDEX fixes_fixed_commits_rank_idx
+    ON @extschema@.fixes_fixed_commits (repository_id, fixes DESC, first_fixed_at, commit_id);
+
+COMMENT ON TABLE @extschema@.fixes_fixed_commits IS
+'per commit that resolved Fixes edges point at: how many, the first and the last fix';
 
 COMMENT ON TABLE @extschema@.fixes_edges IS
 'one row per Fixes: line of a commit in scope, resolved or not';
@@ -182,6 +208,7 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_graph', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commits', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_releases', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_edges', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_fixed_commits', '');
 
 ------------------------------------------------------------------------------
 -- The loader.
@@ -201,7 +228,8 @@ CREATE FUNCTION @extschema@.fixes_load(
 RETURNS record
 AS 'MODULE_PATHNAME', 'fixes_load'
 LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, pg_temp;
+SET search_path = pg_catalog, pg_temp
+SET jit = off;
 
 COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text) IS
 'read the repository at path into the fixes_* tables (replacing an earlier load of the same name)';
@@ -226,6 +254,7 @@ BEGIN
         RETURN false;
     END IF;
     DELETE FROM @extschema@.fixes_edges WHERE repository_id = id;
+    DELETE FROM @extschema@.fixes_fixed_commits WHERE repository_id = id;
     DELETE FROM @extschema@.fixes_commits WHERE repository_id = id;
     DELETE FROM @extschema@.fixes_releases WHERE repository_id = id;
     DELETE FROM @extschema@.fixes_graph WHERE repository_id = id;
@@ -241,58 +270,29 @@ COMMENT ON FUNCTION @extschema@.fixes_unload(text) IS
 ------------------------------------------------------------------------------
 
 CREATE VIEW @extschema@.fixes_per_release AS
-WITH e AS (
-    SELECT e.repository_id, e.fixing_idx, e.target_idx,
-           fr.release_rank AS fixing_rank, tr.release_rank AS target_rank
-      FROM @extschema@.fixes_edges e
-      LEFT JOIN @extschema@.fixes_releases fr
-             ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
-      LEFT JOIN @extschema@.fixes_releases tr
-             ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
-     WHERE e.status = 'resolved'
-), fixed AS (
-    SELECT repository_id, fixing_rank AS release_rank,
-           count(DISTINCT fixing_idx) AS fixing_commits,
-           count(*) FILTER (WHERE target_rank < fixing_rank) AS bugs_fixed,
-           count(DISTINCT target_idx) FILTER (WHERE target_rank < fixing_rank) AS commits_fixed,
-           count(*) FILTER (WHERE target_rank = fixing_rank) AS fixed_same_release
-      FROM e
-     WHERE fixing_rank IS NOT NULL
-     GROUP BY 1, 2
-), introduced AS (
-    SELECT repository_id, target_rank AS release_rank,
-           count(*) AS bugs_introduced,
-           count(DISTINCT target_idx) AS buggy_commits_introduced
-      FROM e
-     WHERE target_rank IS NOT NULL
-       AND (fixing_rank IS NULL OR fixing_rank > target_rank)
-     GROUP BY 1, 2
-)
 SELECT p.name AS repository,
        r.tag AS release,
        r.release_rank,
        r.released_at,
        r.commits,
-       coalesce(f.fixing_commits, 0) AS fixing_commits,
-       coalesce(f.bugs_fixed, 0) AS bugs_fixed,
-       coalesce(f.commits_fixed, 0) AS commits_fixed,
-       coalesce(i.bugs_introduced, 0) AS bugs_introduced,
-       coalesce(i.buggy_commits_introduced, 0) AS buggy_commits_introduced,
-       coalesce(f.fixed_same_release, 0) AS fixed_same_release
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release
   FROM @extschema@.fixes_releases r
   JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
-  LEFT JOIN fixed f ON f.repository_id = r.repository_id AND f.release_rank = r.release_rank
-  LEFT JOIN introduced i ON i.repository_id = r.repository_id AND i.release_rank = r.release_rank
  ORDER BY p.name, r.release_rank;
 
 COMMENT ON VIEW @extschema@.fixes_per_release IS
-'per release: commits, and the resolved Fixes edges that fixed earlier releases or were introduced by this one';
+'per release: commits, and the resolved Fixes edges that fixed earlier releases or were introduced by this one (computed by fixes_load, stored in fixes_releases)';
 
 CREATE VIEW @extschema@.fixes_buggiest_commits AS
 SELECT p.name AS repository,
        t.rank,
-       c.commit_id,
-       pg_catalog.left(c.commit_id, 12) AS abbrev,
+       t.commit_id,
+       pg_catalog.left(t.commit_id, 12) AS abbrev,
        t.fixes,
        c.subject,
        c.release,
@@ -300,21 +300,15 @@ SELECT p.name AS repository,
        c.authored_at,
        t.first_fixed_at,
        t.last_fixed_at
-  FROM (SELECT repository_id, target_idx, target_commit,
-               count(*) AS fixes,
-               min(fixed_at) AS first_fixed_at,
-               max(fixed_at) AS last_fixed_at,
-               rank() OVER (PARTITION BY repository_id ORDER BY count(*) DESC) AS rank
-          FROM @extschema@.fixes_edges
-         WHERE status = 'resolved'
-         GROUP BY repository_id, target_idx, target_commit) t
+  FROM (SELECT f.*, rank() OVER (PARTITION BY f.repository_id ORDER BY f.fixes DESC) AS rank
+          FROM @extschema@.fixes_fixed_commits f) t
   JOIN @extschema@.fixes_commits c
-    ON c.repository_id = t.repository_id AND c.commit_idx = t.target_idx
+    ON c.repository_id = t.repository_id AND c.commit_idx = t.commit_idx
   JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
- ORDER BY t.fixes DESC, t.repository_id, t.first_fixed_at, t.target_commit;
+ ORDER BY t.repository_id, t.fixes DESC, t.first_fixed_at, t.commit_id;
 
 COMMENT ON VIEW @extschema@.fixes_buggiest_commits IS
-'commits ranked by the number of resolved Fixes edges pointing at them, most-fixed first';
+'commits ranked by the number of resolved Fixes edges pointing at them: per repository, most-fixed first';
 
 CREATE VIEW @extschema@.fixes_unresolved AS
 SELECT p.name AS repository,

@@ -60,9 +60,8 @@ fixes_graph_lookup(const FixesGraph *g, const git_oid *oid)
 }
 
 static void
-rehash(FixesGraph *g)
+rehash_to(FixesGraph *g, uint32 mask)
 {
-	uint32		mask = g->mask * 2 + 1;
 	uint32	   *slots = MemoryContextAllocExtended(g->cxt, sizeof(uint32) * ((Size) mask + 1),
 												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
@@ -77,6 +76,34 @@ rehash(FixesGraph *g)
 	pfree(g->slots);
 	g->slots = slots;
 	g->mask = mask;
+}
+
+static void
+rehash(FixesGraph *g)
+{
+	rehash_to(g, g->mask * 2 + 1);
+}
+
+/*
+ * Make room for n commits at once (a graph read back from a snapshot), so
+ * that adding them neither reallocates nor rehashes.
+ */
+void
+fixes_graph_reserve(FixesGraph *g, uint32 n)
+{
+	uint32		mask = g->mask;
+
+	if (n > g->cap)
+	{
+		g->cap = n;
+		g->oids = repalloc_huge(g->oids, sizeof(git_oid) * (Size) g->cap);
+		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
+		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
+	}
+	while ((uint64) n * 2 > (uint64) mask + 1)
+		mask = mask * 2 + 1;
+	if (mask != g->mask)
+		rehash_to(g, mask);
 }
 
 /*
@@ -136,4 +163,52 @@ fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
 	g->par_start[idx] = (uint32) g->npar;
 	g->npar += n;
 	g->par_end[idx] = (uint32) g->npar;
+}
+
+/*
+ * Append count commits whose ids (raw, 20 bytes each) are known to be new
+ * and distinct (a snapshot of an earlier load): a copy and a slot each,
+ * without comparing ids.
+ */
+void
+fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
+{
+	uint32		first = g->n;
+
+	fixes_graph_reserve(g, g->n + count);
+	memcpy(g->oids + first, raw_ids, (Size) count * sizeof(git_oid));
+	for (uint32 idx = first; idx < first + count; idx++)
+	{
+		uint32		i = oid_hash(&g->oids[idx]) & g->mask;
+
+		while (g->slots[i] != 0)
+			i = (i + 1) & g->mask;
+		g->slots[i] = idx + 1;
+		g->par_start[idx] = g->par_end[idx] = 0;
+	}
+	g->n += count;
+}
+
+/* parent lists of commits first .. first + count - 1, counts[i] parents each */
+void
+fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
+						   const uint32 *parents, uint32 count)
+{
+	uint64		total = 0;
+
+	for (uint32 i = 0; i < count; i++)
+		total += counts[i];
+	if (g->npar + total > g->par_cap)
+	{
+		while (g->npar + total > g->par_cap)
+			g->par_cap *= 2;
+		g->parents = repalloc_huge(g->parents, sizeof(uint32) * g->par_cap);
+	}
+	memcpy(g->parents + g->npar, parents, sizeof(uint32) * total);
+	for (uint32 i = 0; i < count; i++)
+	{
+		g->par_start[first + i] = (uint32) g->npar;
+		g->npar += counts[i];
+		g->par_end[first + i] = (uint32) g->npar;
+	}
 }

@@ -29,8 +29,12 @@ typedef struct FixesGraph
 } FixesGraph;
 
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
+extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
 extern uint32 fixes_graph_lookup(const FixesGraph *g, const git_oid *oid);
 extern uint32 fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found);
 extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
+extern void fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count);
+extern void fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
+									   const uint32 *parents, uint32 count);
 
 #endif							/* FIXES_GRAPH_H */

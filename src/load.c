@@ -160,7 +160,25 @@ start_full_load(FixesLoad *ld)
 	ld->commit_rows = NULL;
 }
 
-/* Read, and assign releases; the libgit2 handles live only here. */
+/*
+ * Nothing to do when the head and the tags (and the release pattern) are
+ * those of the previous load, which read the whole history.
+ */
+static bool
+unchanged_since_last_load(FixesLoad *ld)
+{
+	char		hex[GIT_OID_HEXSZ + 1];
+
+	if (!ld->old_usable || ld->empty || ld->old_head == NULL)
+		return false;
+	fixes_format_oid(hex, &ld->head);
+	return strcmp(hex, ld->old_head) == 0 && ld->tags_hash == ld->old_tags_hash;
+}
+
+/*
+ * Read what changed since the previous load (all of it for a full load) and
+ * assign releases; the libgit2 handles live only here.
+ */
 static void
 read_repository(FixesLoad *ld)
 {
@@ -168,21 +186,34 @@ read_repository(FixesLoad *ld)
 	PG_TRY();
 	{
 		fixes_git_open(ld->git);
-		fixes_load_read(ld);
-		fixes_load_phase(ld, "history read");
-		if (ld->incremental && !fixes_snapshot_covers_scope(ld))
+		ld->empty = !fixes_git_resolve(ld->git, ld->ref, &ld->head);
+		fixes_load_phase(ld, "repository opened");
+		ld->tags = fixes_read_tags(ld->git, &ld->decoder, &ld->ntags);
+		ld->tags_hash = fixes_tags_hash(ld);
+		fixes_load_phase(ld, "tags read");
+		ld->unchanged = unchanged_since_last_load(ld);
+		if (!ld->unchanged)
 		{
-			ereport(NOTICE,
-					(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
-							ld->ref, ld->path),
-					 errdetail("The history was rewritten, or the reference now names another line of history.")));
-			fixes_walk_release(ld->walk);
-			ld->walk = NULL;
-			start_full_load(ld);
+			ld->incremental = fixes_snapshot_read(ld);
+			fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
+			if (!ld->incremental)
+				start_full_load(ld);
 			fixes_load_read(ld);
+			fixes_load_phase(ld, "history read");
+			if (ld->incremental && !fixes_snapshot_covers_scope(ld))
+			{
+				ereport(NOTICE,
+						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
+								ld->ref, ld->path),
+						 errdetail("The history was rewritten, or the reference now names another line of history.")));
+				fixes_walk_release(ld->walk);
+				ld->walk = NULL;
+				start_full_load(ld);
+				fixes_load_read(ld);
+			}
+			fixes_load_releases(ld);
+			fixes_load_phase(ld, "releases marked");
 		}
-		fixes_load_releases(ld);
-		fixes_load_phase(ld, "releases marked");
 	}
 	PG_FINALLY();
 	{
@@ -203,30 +234,23 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
 	fixes_load_phase(ld, "commits written");
-	if (ld->incremental && !new_commits && ld->nmoved == 0)
-	{
-		/* the same commits in the same releases: no edge changes */
-		ld->nedges = ld->old_edges;
-		ld->resolved = ld->old_resolved;
-	}
+	if (ld->incremental)
+		fixes_load_read_old_edges(ld);
+	fixes_load_phase(ld, "old edges read");
+	/* the same commits in scope: no edge can resolve differently */
+	if (new_commits || !ld->incremental)
+		fixes_load_resolve(ld);
 	else
-	{
-		if (ld->incremental)
-			fixes_load_read_old_edges(ld);
-		fixes_load_phase(ld, "old edges read");
-		/* the same commits in scope: no edge can resolve differently */
-		if (new_commits || !ld->incremental)
-			fixes_load_resolve(ld);
-		else
-			fixes_load_count_resolved(ld);
-		fixes_load_phase(ld, "edges resolved");
-		fixes_load_write_edges(ld);
-		fixes_load_phase(ld, "edges written");
-	}
+		fixes_load_count_resolved(ld);
+	fixes_load_phase(ld, "edges resolved");
+	fixes_load_write_edges(ld);
+	fixes_load_phase(ld, "edges written");
+	fixes_load_stats(ld);
 	fixes_load_write_releases(ld);
+	fixes_load_write_fixed_commits(ld);
 	if (new_commits || !ld->incremental)
 		fixes_snapshot_write(ld);
-	fixes_load_phase(ld, "releases and graph written");
+	fixes_load_phase(ld, "releases, counts and graph written");
 }
 
 Datum
@@ -280,13 +304,18 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_decoder_init(&ld->decoder);
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
-	ld->incremental = fixes_snapshot_read(ld);
-	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
-	if (!ld->incremental)
-		start_full_load(ld);
+	fixes_load_read_previous(ld);
 
 	read_repository(ld);
-	write_repository(ld);
+	if (ld->unchanged)
+	{
+		/* what the previous load recorded is still true */
+		ld->nedges = ld->old_edges;
+		ld->resolved = ld->old_resolved;
+		ld->nreleases = ld->old_nreleases;
+	}
+	else
+		write_repository(ld);
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;
@@ -300,7 +329,7 @@ fixes_load(PG_FUNCTION_ARGS)
 				(errmsg("repository \"%s\" has no commits", ld->path)));
 
 	values[i++] = CStringGetTextDatum(ld->name);
-	values[i++] = Int64GetDatum((int64) ld->graph->n);
+	values[i++] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->graph->n);
 	values[i++] = Int32GetDatum(ld->nreleases);
 	values[i++] = Int64GetDatum(ld->nedges);
 	values[i++] = Int64GetDatum(ld->resolved);

@@ -58,6 +58,8 @@ typedef struct FixesEdge
 	FixesResolution now;		/* as resolved by this load */
 	FixesResolution before;		/* as stored (old edges only) */
 	bool		old;			/* read from fixes_edges, not from a message */
+	bool		fixed_at_null;
+	TimestampTz fixed_at;		/* the fixing commit's committer date */
 	uint8		abbrev_len;
 	int32		subj_len;		/* -1: no quoted subject */
 	uint32		raw_len;		/* new edges only */
@@ -65,6 +67,17 @@ typedef struct FixesEdge
 	Size		subj_off;
 	Size		raw_off;
 } FixesEdge;
+
+/* the counts of fixes_per_release for one release */
+typedef struct FixesReleaseStats
+{
+	int64		fixing_commits;
+	int64		bugs_fixed;
+	int64		commits_fixed;
+	int64		bugs_introduced;
+	int64		buggy_commits_introduced;
+	int64		fixed_same_release;
+} FixesReleaseStats;
 
 /* a release of the previous load, as fixes_releases holds it */
 typedef struct FixesOldRelease
@@ -92,7 +105,16 @@ typedef struct FixesLoad
 	bool		empty;			/* the repository has no commits */
 	git_oid		head;
 
-	/* the previous load; incremental is false for a full load */
+	/* the previous load, as fixes_repositories records it */
+	char	   *old_head;		/* hex, NULL if none */
+	int64		old_tags_hash;
+	int64		old_commits;
+	int32		old_nreleases;
+	bool		old_usable;		/* loaded, and missed no parents */
+	bool		unchanged;		/* same head, same tags: nothing to do */
+	int64		tags_hash;		/* of this load's tags and release pattern */
+
+	/* incremental is false for a full load */
 	bool		incremental;
 	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before */
 	int64		old_edges;		/* edges and resolved edges of the previous load */
@@ -130,6 +152,13 @@ typedef struct FixesLoad
 	/* phase resolve */
 	int64		resolved;
 	int64		edges_changed;	/* old edges whose resolution changed */
+
+	/* phase stats (load_stats.c) */
+	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
+	int32	   *fixes;			/* by index: resolved edges pointing at the commit */
+	TimestampTz *first_fixed;	/* by index, when fixes > 0 */
+	TimestampTz *last_fixed;
+	bool	   *fixed_dates;	/* by index: first/last_fixed are set */
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */
@@ -143,6 +172,7 @@ extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
+extern void fixes_load_read_previous(FixesLoad *ld);
 extern bool fixes_snapshot_read(FixesLoad *ld);
 extern void fixes_snapshot_write(FixesLoad *ld);
 extern bool fixes_snapshot_covers_scope(FixesLoad *ld);
@@ -156,6 +186,9 @@ extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);
+extern void fixes_load_stats(FixesLoad *ld);
+extern void fixes_load_write_fixed_commits(FixesLoad *ld);
+extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
 

@@ -71,6 +71,8 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 
 		e->fixing = idx;
 		e->line = tr.line;
+		e->fixed_at = ld->committed_at[idx];
+		e->fixed_at_null = ld->committed_null[idx];
 		for (size_t i = 0; i < tr.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
@@ -112,11 +114,8 @@ fixes_load_read(FixesLoad *ld)
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
 
-	if (!fixes_git_resolve(ld->git, ld->ref, &ld->head))
-	{
-		ld->empty = true;
+	if (ld->empty)
 		return;
-	}
 	ld->walk = fixes_walk_create(ld->git, ld->graph, true);
 	fixes_walk_push(ld->walk, &ld->head);
 

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_collation.h"
+#include "common/hashfn.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -90,7 +91,6 @@ fixes_load_releases(FixesLoad *ld)
 	FixesGraph *g = ld->graph;
 	uint32	   *stack;
 
-	ld->tags = fixes_read_tags(ld->git, &ld->decoder, &ld->ntags);
 	ld->release_tag = palloc(sizeof(int) * Max(ld->ntags, 1));
 	ld->release_commit = palloc(sizeof(uint32) * Max(ld->ntags, 1));
 	ld->release_size = palloc0(sizeof(int64) * Max(ld->ntags, 1));
@@ -130,4 +130,25 @@ fixes_load_releases(FixesLoad *ld)
 						   ld->ref, ld->pattern) :
 				 errdetail("No tag reachable from \"%s\" other than pre-releases was found.",
 						   ld->ref)));
+}
+
+/*
+ * A hash of what decides the releases besides the commits: every tag (name
+ * and commit) and the release pattern.  The same head and the same hash
+ * mean a load would change nothing.
+ */
+int64
+fixes_tags_hash(FixesLoad *ld)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) (ld->pattern ? ld->pattern : ""),
+										ld->pattern ? (int) strlen(ld->pattern) : 0,
+										ld->pattern ? 1 : 2);
+
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
+								(int) strlen(ld->tags[t].name), h);
+		h = hash_bytes_extended(ld->tags[t].commit.id, GIT_OID_RAWSZ, h);
+	}
+	return (int64) h;
 }

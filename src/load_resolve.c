@@ -24,6 +24,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "load.h"
 #include "oid_prefix.h"
@@ -339,24 +340,32 @@ fixes_load_count_resolved(FixesLoad *ld)
 	}
 }
 
-static uint8
-status_code(const char *s)
+static bool
+text_is(Datum d, const char *s)
 {
-	if (strcmp(s, "resolved") == 0)
+	text	   *t = DatumGetTextPP(d);
+
+	return VARSIZE_ANY_EXHDR(t) == strlen(s) && memcmp(VARDATA_ANY(t), s, strlen(s)) == 0;
+}
+
+static uint8
+status_code(Datum d)
+{
+	if (text_is(d, "resolved"))
 		return EDGE_RESOLVED;
-	if (strcmp(s, "ambiguous") == 0)
+	if (text_is(d, "ambiguous"))
 		return EDGE_AMBIGUOUS;
 	return EDGE_NOT_FOUND;
 }
 
 static uint8
-method_code(const char *s)
+method_code(Datum d, bool isnull)
 {
-	if (s == NULL)
+	if (isnull)
 		return METHOD_NONE;
-	if (strcmp(s, "hash") == 0)
+	if (text_is(d, "hash"))
 		return METHOD_HASH;
-	if (strcmp(s, "hash+subject") == 0)
+	if (text_is(d, "hash+subject"))
 		return METHOD_HASH_SUBJECT;
 	return METHOD_SUBJECT;
 }
@@ -368,7 +377,7 @@ void
 fixes_load_read_old_edges(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT fixing_idx, line, abbrev, quoted_subject, status, method, "
-							   "target_idx, candidates FROM %s.fixes_edges WHERE repository_id = $1",
+							   "target_idx, candidates, fixed_at FROM %s.fixes_edges WHERE repository_id = $1",
 							   quote_identifier(get_namespace_name(ld->nsp)));
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
@@ -404,13 +413,15 @@ fixes_load_read_old_edges(FixesLoad *ld)
 				e->subj_len = VARSIZE_ANY_EXHDR(t);
 				e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
 			}
-			e->before.status = status_code(TextDatumGetCString(SPI_getbinval(tup, desc, 5, &isnull)));
+			e->before.status = status_code(SPI_getbinval(tup, desc, 5, &isnull));
 			d = SPI_getbinval(tup, desc, 6, &isnull);
-			e->before.method = method_code(isnull ? NULL : TextDatumGetCString(d));
+			e->before.method = method_code(d, isnull);
 			d = SPI_getbinval(tup, desc, 7, &isnull);
 			e->before.target = isnull ? FIXES_NO_IDX : (uint32) DatumGetInt32(d);
 			e->before.candidates = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
 			e->now = e->before;	/* until resolved again */
+			d = SPI_getbinval(tup, desc, 9, &e->fixed_at_null);
+			e->fixed_at = e->fixed_at_null ? 0 : DatumGetTimestampTz(d);
 			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);

@@ -15,6 +15,8 @@
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "storage/itemptr.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -44,6 +46,7 @@ void
 fixes_load_delete_all(FixesLoad *ld)
 {
 	delete_rows(ld, "fixes_edges");
+	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_releases");
 	delete_rows(ld, "fixes_graph");
@@ -63,7 +66,10 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_id,
 				c_annotated,
 				c_at,
-				c_commits;
+				c_commits,
+				c_stat[6];
+	static const char *const stat_names[6] = {"fixing_commits", "bugs_fixed", "commits_fixed",
+	"bugs_introduced", "buggy_commits_introduced", "fixed_same_release"};
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -79,6 +85,8 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_annotated = fixes_attnum(desc, "annotated");
 	c_at = fixes_attnum(desc, "released_at");
 	c_commits = fixes_attnum(desc, "commits");
+	for (int c = 0; c < 6; c++)
+		c_stat[c] = fixes_attnum(desc, stat_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -95,6 +103,17 @@ fixes_load_write_releases(FixesLoad *ld)
 		values[c_id] = PointerGetDatum(fixes_oid_text(&tag->commit));
 		values[c_annotated] = BoolGetDatum(tag->annotated);
 		values[c_commits] = Int64GetDatum(ld->release_size[r]);
+		{
+			FixesReleaseStats *st = &ld->stats[r + 1];
+			int64		v[6] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
+			st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release};
+
+			for (int c = 0; c < 6; c++)
+			{
+				values[c_stat[c]] = Int64GetDatum(v[c]);
+				nulls[c_stat[c]] = false;
+			}
+		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
 		if (fixes_time_to_timestamptz(tag->time, &at))
@@ -143,32 +162,89 @@ execute_update(SPIPlanPtr plan, Datum *args, const char *nulls)
 		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
 }
 
-/* For a refresh: the new release of the old commits whose release changed. */
+static int
+moved_cmp(const void *a, const void *b, void *arg)
+{
+	const int32 *mark = arg;
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	if (mark[x] != mark[y])
+		return mark[x] < mark[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * For a refresh: the new release of the old commits whose release changed
+ * (a new tag moves the whole unreleased tail: thousands of rows).  Their
+ * row ids are found with one primary-key probe each, then each group of
+ * commits that moved to the same release is updated by row id in one
+ * statement (a TID scan, whatever the statistics say).
+ */
 static void
 update_moved_commits(FixesLoad *ld)
 {
-	Oid			types[3] = {INT4OID, INT4OID, TEXTOID};
-	SPIPlanPtr	plan;
+	const char *nsp = quote_identifier(get_namespace_name(ld->nsp));
+	Oid			find_types[2] = {INT4OID, INT4ARRAYOID};
+	Oid			set_types[3] = {INT4OID, TIDARRAYOID, TEXTOID};
+	SPIPlanPtr	set_plan;
+	Datum	   *elems;
+	Datum		args[3];
+	char		nulls[3] = {' ', ' ', ' '};
+	ItemPointerData *tids;
+	int64		i = 0;
 
 	if (ld->nmoved == 0)
 		return;
-	plan = prepare_update(ld, "UPDATE %s.fixes_commits SET release = $3 "
-						  "WHERE repository_id = $1 AND commit_idx = $2", 3, types);
-	for (int64 i = 0; i < ld->nmoved; i++)
+	/* group by new release */
+	qsort_arg(ld->moved, ld->nmoved, sizeof(uint32), moved_cmp, ld->mark);
+	elems = palloc_extended(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nmoved; k++)
+		elems[k] = Int32GetDatum((int32) ld->moved[k]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, (int) ld->nmoved, INT4OID, sizeof(int32),
+											  true, TYPALIGN_INT));
+	if (SPI_execute_with_args(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
+									   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
+									   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
+									   "ORDER BY u.n", nsp),
+							  2, find_types, args, NULL, false, 0) != SPI_OK_SELECT ||
+		SPI_processed != (uint64) ld->nmoved)
+		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
+	tids = palloc_extended(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
+	for (uint64 r = 0; r < SPI_processed; r++)
 	{
-		Datum		args[3];
-		char		nulls[3] = {' ', ' ', ' '};
 		bool		isnull;
 
-		if ((i & 0x3ff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		args[0] = Int32GetDatum(ld->repository_id);
-		args[1] = Int32GetDatum((int32) ld->moved[i]);
+		tids[r] = *(ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	/* no "AND repository_id = $1": it would be planned as an index scan of the repository */
+	set_plan = prepare_update(ld, "UPDATE %s.fixes_commits SET release = $3 "
+							  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", 3, set_types);
+	while (i < ld->nmoved)
+	{
+		int32		rank = ld->mark[ld->moved[i]];
+		int64		j = i;
+		bool		isnull;
+
+		while (j < ld->nmoved && ld->mark[ld->moved[j]] == rank)
+		{
+			elems[j - i] = PointerGetDatum(&tids[j]);
+			j++;
+		}
+		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
+												  false, TYPALIGN_SHORT));
 		args[2] = release_of(ld, ld->moved[i], &isnull);
 		nulls[2] = isnull ? 'n' : ' ';
-		execute_update(plan, args, nulls);
+		execute_update(set_plan, args, nulls);
+		if (SPI_processed != (uint64) (j - i))
+			elog(ERROR, "updated %llu of %lld commits of repository %d",
+				 (unsigned long long) SPI_processed, (long long) (j - i), ld->repository_id);
+		i = j;
 	}
-	SPI_freeplan(plan);
+	SPI_freeplan(set_plan);
 }
 
 /*
@@ -366,12 +442,12 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	char	   *sql = psprintf("UPDATE %s.fixes_repositories SET path = $2, ref = $3, "
 							   "release_pattern = $4, head_commit = $5, loaded_at = now(), "
 							   "load_seconds = $6, commits = $7, releases = $8, edges = $9, "
-							   "resolved = $10, missing_parents = $11 WHERE repository_id = $1",
+							   "resolved = $10, missing_parents = $11, tags_hash = $12 WHERE repository_id = $1",
 							   quote_identifier(get_namespace_name(ld->nsp)));
-	Oid			argtypes[11] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
-	INT8OID, INT4OID, INT8OID, INT8OID, INT8OID};
-	Datum		args[11];
-	char		nulls[11];
+	Oid			argtypes[12] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
+	INT8OID, INT4OID, INT8OID, INT8OID, INT8OID, INT8OID};
+	Datum		args[12];
+	char		nulls[12];
 
 	memset(nulls, ' ', sizeof(nulls));
 	args[0] = Int32GetDatum(ld->repository_id);
@@ -382,11 +458,12 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[4] = ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head));
 	nulls[4] = ld->empty ? 'n' : ' ';
 	args[5] = Float8GetDatum(seconds);
-	args[6] = Int64GetDatum((int64) ld->graph->n);
+	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->graph->n);
 	args[7] = Int32GetDatum(ld->nreleases);
 	args[8] = Int64GetDatum(ld->nedges);
 	args[9] = Int64GetDatum(ld->resolved);
 	args[10] = Int64GetDatum(ld->missing_parents);
-	if (SPI_execute_with_args(sql, 11, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
+	args[11] = Int64GetDatum(ld->tags_hash);
+	if (SPI_execute_with_args(sql, 12, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not update repository %d", ld->repository_id);
 }

@@ -31,29 +31,43 @@ schema_name(FixesLoad *ld)
 }
 
 /*
- * What the previous load recorded: false if it missed parents (a shallow
- * clone, which may have been deepened since) and so cannot be built on.
+ * What the previous load of this name recorded.  It can be built on when it
+ * read the whole history: a load that missed parents (a shallow clone, which
+ * may have been deepened since) cannot.
  */
-static bool
-previous_load_usable(FixesLoad *ld)
+void
+fixes_load_read_previous(FixesLoad *ld)
 {
-	char	   *sql = psprintf("SELECT missing_parents, edges, resolved FROM %s.fixes_repositories "
-							   "WHERE repository_id = $1", schema_name(ld));
+	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	bool		isnull;
 	HeapTuple	tup;
-	int64		missing;
+	TupleDesc	desc;
+	Datum		d;
 
+	ld->old_usable = false;
+	if (!ld->known)
+		return;
+	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash "
+				   "FROM %s.fixes_repositories WHERE repository_id = $1", schema_name(ld));
 	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
 	tup = SPI_tuptable->vals[0];
-	missing = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-	ld->old_edges = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
-	ld->old_resolved = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull));
+	desc = SPI_tuptable->tupdesc;
+	ld->old_usable = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull)) == 0;
+	ld->old_edges = DatumGetInt64(SPI_getbinval(tup, desc, 2, &isnull));
+	ld->old_resolved = DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull));
+	ld->old_commits = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
+	ld->old_nreleases = DatumGetInt32(SPI_getbinval(tup, desc, 5, &isnull));
+	d = SPI_getbinval(tup, desc, 6, &isnull);
+	ld->old_head = isnull ? NULL : TextDatumGetCString(d);
+	d = SPI_getbinval(tup, desc, 7, &isnull);
+	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
+	if (isnull)
+		ld->old_usable = false;
 	SPI_freetuptable(SPI_tuptable);
-	return missing == 0;
 }
 
 static void
@@ -105,20 +119,19 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
 		return false;
 
-	for (int32 i = 0; i < commits; i++)
 	{
-		git_oid		oid;
-		bool		found;
-		uint32		idx;
+		uint32		first = g->n;
+		uint64		total = 0;
 
-		git_oid_fromraw(&oid, (const unsigned char *) VARDATA_ANY(ids) + (Size) i * GIT_OID_RAWSZ);
-		idx = fixes_graph_add(g, &oid, &found);
-		if (found || count[i] > npar - p)
+		for (int32 i = 0; i < commits; i++)
+			total += count[i];
+		if (total != npar)
 			return false;
-		fixes_load_ensure_room(ld, idx);
-		memcpy(&ld->subj_hash[idx], VARDATA_ANY(hashes) + (Size) i * sizeof(uint64), sizeof(uint64));
-		fixes_graph_set_parents(g, idx, par + p, (int) count[i]);
-		p += count[i];
+		fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
+		fixes_load_ensure_room(ld, g->n - 1);
+		memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
+		fixes_graph_append_parents(g, first, count, par, (uint32) commits);
+		p = npar;
 	}
 	return p == npar;
 }
@@ -138,7 +151,7 @@ fixes_snapshot_read(FixesLoad *ld)
 	FixesGraph *g = ld->graph;
 	bool		ok = true;
 
-	if (!ld->known || !previous_load_usable(ld))
+	if (!ld->old_usable)
 		return false;
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents "
@@ -148,6 +161,16 @@ fixes_snapshot_read(FixesLoad *ld)
 		elog(ERROR, "could not read the graph of repository %d", ld->repository_id);
 	if (SPI_processed == 0)
 		ok = false;
+	else
+	{
+		/* the previous load's commits, and room for a few more */
+		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+		uint32		n = (uint32) Min(ld->old_commits + ld->old_commits / 16 + 1024, PG_UINT32_MAX / 4);
+
+		fixes_graph_reserve(g, n);
+		fixes_load_ensure_room(ld, n - 1);
+		MemoryContextSwitchTo(old);
+	}
 	for (uint64 r = 0; ok && r < SPI_processed; r++)
 	{
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
