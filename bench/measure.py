@@ -232,11 +232,26 @@ class Bench:
                 time.sleep(1)
         self.notes.append('the server did not come back within %d s after a failed load' % timeout)
 
+    def failed(self, e):
+        """a statement failed: add what the server logged, wait for it to come back"""
+        srv = self.server_log_news()
+        self.wait_ready()
+        return SqlError(' '.join(str(e).split()) + (' — server log: ' + ' / '.join(srv) if srv else ''))
+
     def reset_db(self):
-        self.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % self.db)
-        self.pg.run('CREATE DATABASE %s;' % self.db)
-        self.pg.run('CREATE EXTENSION fixes;', db=self.db)
-        self.pg.run('CHECKPOINT;')
+        """a fresh database with the extension; False (and the error recorded) when that fails"""
+        self.wait_ready()
+        try:
+            self.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % self.db)
+            self.pg.run('CREATE DATABASE %s;' % self.db)
+            self.pg.run('CREATE EXTENSION fixes;', db=self.db)
+            self.pg.run('CHECKPOINT;')
+        except SqlError as e:
+            msg = 'could not create a fresh database with the extension: %s' % self.failed(e)
+            log(msg)
+            self.loader_errors.append(msg)
+            return False
+        return True
 
     def load(self, path, name, what):
         """one fixes_load in a fresh connection: (seconds, result row, VmHWM, peaks)"""
@@ -307,10 +322,17 @@ class Bench:
         log('git log floor                %8.2f s  %s' % (R['floor'].med() or 0, fmt_list(R['floor'])))
 
         def count():
-            res, _, _, _ = self.pg.session(self.db, ['SELECT count(*) FROM fixes_git_commits(%s)' % lit(path)])
+            try:
+                res, _, _, _ = self.pg.session(self.db, ['SELECT count(*) FROM fixes_git_commits(%s)' % lit(path)])
+            except SqlError as e:
+                raise self.failed(e)
             R['git_commits_rows'] = int(res[0]['rows'][0][0])
             return res[0]['ms'] / 1000.0
-        self.reset_db()
+        if not self.reset_db():
+            R['reader'] = Sample()
+            R.update(cold=Sample(), reload=Sample(), per_release=Sample(), buggiest=Sample(),
+                     refresh=Sample(), cold_rows=[], reload_rows=[], refresh_rows=[])
+            return R
         R['reader'] = repeat(count, runs, 'fixes_git_commits')
         log('fixes_git_commits count(*)   %8.2f s  %s (%s rows)' % (R['reader'].med() or 0, fmt_list(R['reader']),
                                                                   R.get('git_commits_rows')))
@@ -319,7 +341,8 @@ class Bench:
         R.update(cold=cold, reload=reload, per_release=perrel, buggiest=bugg, refresh=refresh,
                  cold_rows=[], reload_rows=[], refresh_rows=[])
         for it in range(runs):
-            self.reset_db()
+            if not self.reset_db():
+                break
             try:
                 c = self.load(path, label, 'fixes_load cold (%d)' % (it + 1))
             except SqlError as e:
@@ -344,7 +367,7 @@ class Bench:
                 R['per_release_rows'] = len(res[0]['rows'])
                 R['buggiest_top'] = res[1]['rows'][0] if res[1]['rows'] else None
             except SqlError as e:
-                perrel.errors.append(str(e))
+                perrel.errors.append(str(self.failed(e)))
             if grown:
                 try:
                     g = self.load(grown, label, 'refresh +%d (%d)' % (grown_n, it + 1))
@@ -463,10 +486,11 @@ def report(results, a, meta, notes, loader_errors):
     # the verdicts at the largest size, in the order of the issue
     big = results[-1]
     summary = []
-    if big['cold']:
+    if big['cold'] and big['floor']:
         summary.append('%s: %.1f s vs %.1f s floor (%.2f×)' % (TARGETS['cold_floor'], big['cold'].med(),
                        big['floor'].med(), big['cold'].med() / big['floor'].med()) +
                        verdict(big['cold'].med() <= 2 * big['floor'].med()))
+    if big['cold']:
         summary.append('%s: %.1f s' % (TARGETS['cold_60'], big['cold'].med()) + verdict(big['cold'].med() < 60))
     if big['cold_rows']:
         hw = max(c['hwm'] for c in big['cold_rows'])
@@ -513,7 +537,7 @@ def method_notes(a, results):
         'One run per measurement (n=1).',
         'Page cache warm: every file of the repository is read once before its timings (cold means '
         'the repository *name* is not loaded yet, not a cold disk).',
-        'Floor: `git -c core.commitGraph=false log --format=\'%s\' HEAD > /dev/null`, run as root. The '
+        'Floor: `git -c core.commitGraph=false log --format=\'%s\' HEAD > /dev/null`. The '
         'extension does not use a commit-graph file (it reads every commit object through libgit2), and '
         'the cached repositories have none (fast-import writes none; they are kept as built), so the floor '
         'is git without one as well; no commit-graph variant is timed.' % GIT_LOG_FORMAT,
@@ -522,8 +546,8 @@ def method_notes(a, results):
         '`fixes_load(path, name => LABEL)` in a new connection; each cold run starts from a fresh database. '
         'Time = psql `\\timing` of the call%s.' % seconds_note(results),
         'Reload: the same call again on the unchanged repository, in a new connection.',
-        'Views: in one connection, each view once to warm, then timed %d time(s) (psql `\\timing`, '
-        'rows fetched to the client).' % a.runs,
+        'Views: after the reload, in one connection, each view once to warm, then timed %d time(s) '
+        '(psql `\\timing`, all rows fetched to the client); repeated after every cold load.' % a.runs,
         'Memory: `VmHWM` of the backend that ran the load, read by that backend itself afterwards '
         '(`pg_read_file(\'/proc/self/status\')`), each load in its own connection so the high-water mark '
         'is that load\'s. VmHWM counts the shared-buffer pages the backend touched (shared_buffers is in '
@@ -656,7 +680,7 @@ def main():
     for n in b.loader_errors + b.notes:
         print('NOTE: ' + n)
     with open(a.out, 'w') as f:
-        f.write(md)
+        f.write(md.rstrip('\n') + '\n')
     print('\nwritten: %s (run took %s)' % (a.out, meta['duration']))
     return 1 if b.loader_errors else 0
 
