@@ -153,8 +153,6 @@ CREATE TABLE @extschema@.fixes_edges (
     CHECK ((status = 'resolved') = (method IS NOT NULL))
 );
 
-CREATE INDEX fixes_edges_target_idx
-    ON @extschema@.fixes_edges (repository_id, target_idx);
 
 -- One row per commit that resolved edges point at: the ranking behind
 -- fixes_buggiest_commits, kept by fixes_load() so that its top rows come from

@@ -174,11 +174,35 @@ void
 fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
 {
 	uint32		first = g->n;
+	int			bits = 0;
+	int			shift;
+	uint32	   *bucket_start;
+	uint32	   *order;
 
 	fixes_graph_reserve(g, g->n + count);
 	memcpy(g->oids + first, raw_ids, (Size) count * sizeof(git_oid));
+
+	/*
+	 * Insert in the order of the slots the ids hash to (a counting sort on
+	 * the top 16 bits of the slot number): the slot table is then written
+	 * front to back instead of at random, which is several times faster
+	 * for a table of millions.
+	 */
+	while (bits < 32 && ((uint64) 1 << bits) <= g->mask)
+		bits++;
+	shift = Max(bits - 16, 0);
+	bucket_start = palloc0(sizeof(uint32) * (65536 + 1));
+	order = palloc_extended(sizeof(uint32) * Max(count, 1), MCXT_ALLOC_HUGE);
 	for (uint32 idx = first; idx < first + count; idx++)
+		bucket_start[((oid_hash(&g->oids[idx]) & g->mask) >> shift) + 1]++;
+	for (int b = 0; b < 65536; b++)
+		bucket_start[b + 1] += bucket_start[b];
+	for (uint32 idx = first; idx < first + count; idx++)
+		order[bucket_start[(oid_hash(&g->oids[idx]) & g->mask) >> shift]++] = idx;
+
+	for (uint32 k = 0; k < count; k++)
 	{
+		uint32		idx = order[k];
 		uint32		i = oid_hash(&g->oids[idx]) & g->mask;
 
 		while (g->slots[i] != 0)
@@ -186,6 +210,8 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 		g->slots[i] = idx + 1;
 		g->par_start[idx] = g->par_end[idx] = 0;
 	}
+	pfree(order);
+	pfree(bucket_start);
 	g->n += count;
 }
 
