@@ -151,7 +151,6 @@ typedef struct FixesLoad
 
 	/* phase resolve */
 	int64		resolved;
-	int64		edges_changed;	/* old edges whose resolution changed */
 
 	/* phase stats (load_stats.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */

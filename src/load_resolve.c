@@ -324,20 +324,13 @@ fixes_load_resolve(FixesLoad *ld)
 	fixes_load_count_resolved(ld);
 }
 
-/* count the resolved edges, and the old edges resolved differently */
+/* count the resolved edges */
 void
 fixes_load_count_resolved(FixesLoad *ld)
 {
 	ld->resolved = 0;
-	ld->edges_changed = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
-	{
-		FixesEdge  *e = &ld->edges[k];
-
-		ld->resolved += e->now.status == EDGE_RESOLVED;
-		if (e->old && !fixes_resolution_equal(&e->now, &e->before))
-			ld->edges_changed++;
-	}
+		ld->resolved += ld->edges[k].now.status == EDGE_RESOLVED;
 }
 
 static bool
