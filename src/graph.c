@@ -150,15 +150,22 @@ fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found)
 	return idx;
 }
 
-void
-fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
+/* room for extra more parent links */
+static void
+reserve_parents(FixesGraph *g, uint64 extra)
 {
-	if (g->npar + n > g->par_cap)
+	if (g->npar + extra > g->par_cap)
 	{
-		while (g->npar + n > g->par_cap)
+		while (g->npar + extra > g->par_cap)
 			g->par_cap *= 2;
 		g->parents = repalloc_huge(g->parents, sizeof(uint32) * g->par_cap);
 	}
+}
+
+void
+fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
+{
+	reserve_parents(g, n);
 	memcpy(g->parents + g->npar, parents, sizeof(uint32) * n);
 	g->par_start[idx] = (uint32) g->npar;
 	g->npar += n;
@@ -224,12 +231,7 @@ fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
 
 	for (uint32 i = 0; i < count; i++)
 		total += counts[i];
-	if (g->npar + total > g->par_cap)
-	{
-		while (g->npar + total > g->par_cap)
-			g->par_cap *= 2;
-		g->parents = repalloc_huge(g->parents, sizeof(uint32) * g->par_cap);
-	}
+	reserve_parents(g, total);
 	memcpy(g->parents + g->npar, parents, sizeof(uint32) * total);
 	for (uint32 i = 0; i < count; i++)
 	{

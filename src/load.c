@@ -126,7 +126,7 @@ repository_id(FixesLoad *ld)
 							   "VALUES ($1, $2, $3, now()) "
 							   "ON CONFLICT (name) DO UPDATE SET name = r.name "
 							   "RETURNING repository_id, xmax <> 0",
-							   quote_identifier(get_namespace_name(ld->nsp)));
+							   ld->schema);
 	Oid			argtypes[3] = {TEXTOID, TEXTOID, TEXTOID};
 	Datum		args[3];
 	bool		isnull;
@@ -294,6 +294,7 @@ fixes_load(PG_FUNCTION_ARGS)
 				 errmsg("repository name must not be empty"),
 				 errhint("Pass a name, or NULL for the last component of the path.")));
 	ld->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+	ld->schema = quote_identifier(get_namespace_name(ld->nsp));
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_check_pattern(ld);
 

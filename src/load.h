@@ -44,6 +44,10 @@ typedef struct FixesResolution
 	uint8		method;			/* FixesEdgeMethod */
 } FixesResolution;
 
+/* fixes_edges.status and .method, by FixesEdgeStatus and FixesEdgeMethod */
+extern const char *const fixes_edge_status_names[3];
+extern const char *const fixes_edge_method_names[4];
+
 static inline bool
 fixes_resolution_equal(const FixesResolution *a, const FixesResolution *b)
 {
@@ -94,6 +98,7 @@ typedef struct FixesLoad
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
 	Oid			nsp;			/* the extension's schema */
+	const char *schema;			/* its name, quoted for SQL */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
 

@@ -22,7 +22,6 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -243,7 +242,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 	sql = psprintf("SELECT c.commit_idx, c.subject FROM unnest($2) AS u(idx) CROSS JOIN LATERAL "
 				   "(SELECT commit_idx, subject FROM %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
-				   quote_identifier(get_namespace_name(ld->nsp)));
+				   ld->schema);
 	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read commit subjects");
 
@@ -344,11 +343,11 @@ text_is(Datum d, const char *s)
 static uint8
 status_code(Datum d)
 {
-	if (text_is(d, "resolved"))
-		return EDGE_RESOLVED;
-	if (text_is(d, "ambiguous"))
-		return EDGE_AMBIGUOUS;
-	return EDGE_NOT_FOUND;
+	for (uint8 c = 0; c < lengthof(fixes_edge_status_names); c++)
+		if (text_is(d, fixes_edge_status_names[c]))
+			return c;
+	elog(ERROR, "unknown edge status in fixes_edges");
+	return EDGE_NOT_FOUND;		/* keep compiler quiet */
 }
 
 static uint8
@@ -356,11 +355,11 @@ method_code(Datum d, bool isnull)
 {
 	if (isnull)
 		return METHOD_NONE;
-	if (text_is(d, "hash"))
-		return METHOD_HASH;
-	if (text_is(d, "hash+subject"))
-		return METHOD_HASH_SUBJECT;
-	return METHOD_SUBJECT;
+	for (uint8 c = METHOD_HASH; c < lengthof(fixes_edge_method_names); c++)
+		if (text_is(d, fixes_edge_method_names[c]))
+			return c;
+	elog(ERROR, "unknown edge method in fixes_edges");
+	return METHOD_NONE;			/* keep compiler quiet */
 }
 
 /*
@@ -371,7 +370,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT fixing_idx, line, abbrev, quoted_subject, status, method, "
 							   "target_idx, candidates, fixed_at FROM %s.fixes_edges WHERE repository_id = $1",
-							   quote_identifier(get_namespace_name(ld->nsp)));
+							   ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	Portal		portal;

@@ -8,6 +8,9 @@
 
 #include "load.h"
 
+const char *const fixes_edge_status_names[3] = {"resolved", "ambiguous", "not_found"};
+const char *const fixes_edge_method_names[4] = {NULL, "hash", "hash+subject", "subject"};
+
 /* make room in the per-commit arrays for commit index idx (they live in ld->cxt) */
 void
 fixes_load_ensure_room(FixesLoad *ld, uint32 idx)

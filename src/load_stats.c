@@ -15,7 +15,6 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
@@ -161,7 +160,7 @@ update_affected(FixesLoad *ld)
 {
 	uint32		n = ld->graph->n;
 	bool	   *affected = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	const char *nsp = quote_identifier(get_namespace_name(ld->nsp));
+	const char *nsp = ld->schema;
 	Oid			types[6] = {INT4OID, INT4OID, TEXTOID, INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 	SPIPlanPtr	upsert = NULL;
 	SPIPlanPtr	delete = NULL;

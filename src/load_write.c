@@ -4,7 +4,8 @@
  * New rows are written with batched multi-inserts (bulk_insert.c); rows of
  * a previous load that a refresh changes (the release of commits that a
  * new tag now contains, edges that new commits resolve differently) are
- * updated in one statement per kind, from arrays.  All of it happens in the
+ * updated by primary key or row id, never through joins whose plans depend
+ * on statistics.  All of it happens in the
  * caller's transaction: readers see the previous load until it commits, and
  * an error leaves the previous load as it was.
  */
@@ -26,14 +27,11 @@
 #include "commit_fields.h"
 #include "load.h"
 
-static const char *const edge_status_names[] = {"resolved", "ambiguous", "not_found"};
-static const char *const edge_method_names[] = {NULL, "hash", "hash+subject", "subject"};
-
 static void
 delete_rows(FixesLoad *ld, const char *table)
 {
 	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1",
-							   quote_identifier(get_namespace_name(ld->nsp)), table);
+							   ld->schema, table);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
@@ -41,14 +39,17 @@ delete_rows(FixesLoad *ld, const char *table)
 		elog(ERROR, "could not delete the rows of %s", table);
 }
 
-/* remove every row of the repository but its fixes_repositories row */
+/*
+ * Remove the rows of the repository before a full load; fixes_releases is
+ * replaced by every load anyway (fixes_load_write_releases), and
+ * fixes_repositories keeps its row.
+ */
 void
 fixes_load_delete_all(FixesLoad *ld)
 {
 	delete_rows(ld, "fixes_edges");
 	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
-	delete_rows(ld, "fixes_releases");
 	delete_rows(ld, "fixes_graph");
 	CommandCounterIncrement();
 }
@@ -145,7 +146,7 @@ release_of(FixesLoad *ld, uint32 idx, bool *isnull)
 static SPIPlanPtr
 prepare_update(FixesLoad *ld, const char *fmt, int nargs, Oid *types)
 {
-	SPIPlanPtr	plan = SPI_prepare(psprintf(fmt, quote_identifier(get_namespace_name(ld->nsp))),
+	SPIPlanPtr	plan = SPI_prepare(psprintf(fmt, ld->schema),
 								   nargs, types);
 
 	if (plan == NULL)
@@ -184,7 +185,7 @@ moved_cmp(const void *a, const void *b, void *arg)
 static void
 update_moved_commits(FixesLoad *ld)
 {
-	const char *nsp = quote_identifier(get_namespace_name(ld->nsp));
+	const char *nsp = ld->schema;
 	Oid			find_types[2] = {INT4OID, INT4ARRAYOID};
 	Oid			set_types[3] = {INT4OID, TIDARRAYOID, TEXTOID};
 	SPIPlanPtr	set_plan;
@@ -316,9 +317,9 @@ insert_new_edges(FixesLoad *ld)
 												 ALLOCSET_DEFAULT_SIZES);
 
 	for (int i = 0; i < 3; i++)
-		status_text[i] = CStringGetTextDatum(edge_status_names[i]);
+		status_text[i] = CStringGetTextDatum(fixes_edge_status_names[i]);
 	for (int i = 1; i < 4; i++)
-		method_text[i] = CStringGetTextDatum(edge_method_names[i]);
+		method_text[i] = CStringGetTextDatum(fixes_edge_method_names[i]);
 
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
@@ -402,8 +403,8 @@ update_old_edges(FixesLoad *ld)
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = Int32GetDatum((int32) e->fixing);
 		args[2] = Int32GetDatum(e->line);
-		args[3] = CStringGetTextDatum(edge_status_names[e->now.status]);
-		args[4] = resolved ? CStringGetTextDatum(edge_method_names[e->now.method]) : (Datum) 0;
+		args[3] = CStringGetTextDatum(fixes_edge_status_names[e->now.status]);
+		args[4] = resolved ? CStringGetTextDatum(fixes_edge_method_names[e->now.method]) : (Datum) 0;
 		nulls[4] = resolved ? ' ' : 'n';
 		args[5] = Int32GetDatum(resolved ? (int32) e->now.target : 0);
 		nulls[5] = resolved ? ' ' : 'n';
@@ -443,7 +444,7 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 							   "release_pattern = $4, head_commit = $5, loaded_at = now(), "
 							   "load_seconds = $6, commits = $7, releases = $8, edges = $9, "
 							   "resolved = $10, missing_parents = $11, tags_hash = $12 WHERE repository_id = $1",
-							   quote_identifier(get_namespace_name(ld->nsp)));
+							   ld->schema);
 	Oid			argtypes[12] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
 	INT8OID, INT4OID, INT8OID, INT8OID, INT8OID, INT8OID};
 	Datum		args[12];

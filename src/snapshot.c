@@ -15,7 +15,6 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 #include "load.h"
@@ -23,12 +22,6 @@
 
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
-
-static const char *
-schema_name(FixesLoad *ld)
-{
-	return quote_identifier(get_namespace_name(ld->nsp));
-}
 
 /*
  * What the previous load of this name recorded.  It can be built on when it
@@ -50,7 +43,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	if (!ld->known)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash "
-				   "FROM %s.fixes_repositories WHERE repository_id = $1", schema_name(ld));
+				   "FROM %s.fixes_repositories WHERE repository_id = $1", ld->schema);
 	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -75,7 +68,7 @@ read_old_releases(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
 							   "WHERE repository_id = $1 ORDER BY release_rank",
-							   schema_name(ld));
+							   ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
@@ -156,7 +149,7 @@ fixes_snapshot_read(FixesLoad *ld)
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
-				   schema_name(ld));
+				   ld->schema);
 	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the graph of repository %d", ld->repository_id);
 	if (SPI_processed == 0)
@@ -250,13 +243,13 @@ fixes_snapshot_write(FixesLoad *ld)
 	SPIPlanPtr	plan;
 
 	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
-				   schema_name(ld));
+				   ld->schema);
 	if (SPI_execute_with_args(sql, 2, del_types, del_args, NULL, false, 0) != SPI_OK_DELETE)
 		elog(ERROR, "could not delete the graph of repository %d", ld->repository_id);
 
 	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
 				   "subject_hashes, parent_counts, parents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-				   schema_name(ld));
+				   ld->schema);
 	plan = SPI_prepare(sql, 8, ins_types);
 	if (plan == NULL)
 		elog(ERROR, "could not prepare: %s", sql);
