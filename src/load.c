@@ -2,8 +2,8 @@
  * load.c — fixes_load(path, ref, release_pattern, name): a repository into the tables
  *
  * One transaction: take the repository's lock, read the graph the previous
- * load kept (snapshot.c), walk only the commits it does not hold (libgit2
- * handles are held only while reading and are freed in PG_FINALLY), assign
+ * load kept (snapshot.c), walk only the commits it does not hold (in
+ * reader processes, stopped in PG_FINALLY: see reader_proc.c), assign
  * releases, write the new commits, resolve the Fixes lines, write what
  * changed.  When the previous load's commits are not all reachable any more
  * (a rewritten history, another ref) or there is no previous load, the
@@ -167,7 +167,7 @@ start_full_load(FixesLoad *ld)
 static bool
 unchanged_since_last_load(FixesLoad *ld)
 {
-	char		hex[GIT_OID_HEXSZ + 1];
+	char		hex[FIXES_OID_HEXSZ + 1];
 
 	if (!ld->old_usable || ld->empty || ld->old_head == NULL)
 		return false;
@@ -177,18 +177,28 @@ unchanged_since_last_load(FixesLoad *ld)
 
 /*
  * Read what changed since the previous load (all of it for a full load) and
- * assign releases; the libgit2 handles live only here.
+ * assign releases; the reader processes live only here.
  */
 static void
 read_repository(FixesLoad *ld)
 {
-	ld->git = fixes_git_new(ld->path);
+	FixesReader *volatile reader = NULL;
+
 	PG_TRY();
 	{
-		fixes_git_open(ld->git);
-		ld->empty = !fixes_git_resolve(ld->git, ld->ref, &ld->head);
+		const unsigned char *payload;
+		uint32		len;
+		WireHead	head;
+
+		reader = fixes_reader_start("head", ld->path, ld->ref, false);
+		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
+		if (wire_decode_head(payload, len, &head) != 0)
+			fixes_reader_protocol_error(reader, "The head record is malformed.");
+		ld->empty = !head.found;
+		ld->head = head.oid;
 		fixes_load_phase(ld, "repository opened");
-		ld->tags = fixes_read_tags(ld->git, &ld->decoder, &ld->ntags);
+		ld->tags = fixes_receive_tags(reader, &ld->decoder, &ld->ntags);
+		fixes_reader_finish(reader);
 		ld->tags_hash = fixes_tags_hash(ld);
 		fixes_load_phase(ld, "tags read");
 		ld->unchanged = unchanged_since_last_load(ld);
@@ -217,8 +227,8 @@ read_repository(FixesLoad *ld)
 	}
 	PG_FINALLY();
 	{
+		fixes_reader_stop(reader);
 		fixes_walk_release(ld->walk);
-		fixes_git_close(ld->git);
 	}
 	PG_END_TRY();
 }

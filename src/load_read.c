@@ -116,8 +116,9 @@ fixes_load_read(FixesLoad *ld)
 
 	if (ld->empty)
 		return;
-	ld->walk = fixes_walk_create(ld->git, ld->graph, true);
-	fixes_walk_push(ld->walk, &ld->head);
+	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
+	if (!fixes_walk_start(ld->walk, &ld->head))
+		return;
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
 								   ALLOCSET_DEFAULT_SIZES);

@@ -107,7 +107,7 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 	Size		p = 0;
 
 	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
-		VARSIZE_ANY_EXHDR(ids) != (Size) commits * GIT_OID_RAWSZ ||
+		VARSIZE_ANY_EXHDR(ids) != (Size) commits * FIXES_OID_RAWSZ ||
 		VARSIZE_ANY_EXHDR(hashes) != (Size) commits * sizeof(uint64) ||
 		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
 		return false;
@@ -260,7 +260,7 @@ fixes_snapshot_write(FixesLoad *ld)
 		uint32		lo = (uint32) chunk * CHUNK_COMMITS;
 		uint32		hi = Min(g->n, lo + CHUNK_COMMITS);
 		uint32		n = hi - lo;
-		char	   *ids = palloc_extended((Size) n * GIT_OID_RAWSZ, MCXT_ALLOC_HUGE);
+		char	   *ids = palloc_extended((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
 		uint32	   *counts = palloc_extended((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
 		Size		npar = 0;
 		uint32	   *parents;
@@ -269,7 +269,7 @@ fixes_snapshot_write(FixesLoad *ld)
 
 		for (uint32 i = lo; i < hi; i++)
 		{
-			memcpy(ids + (Size) (i - lo) * GIT_OID_RAWSZ, g->oids[i].id, GIT_OID_RAWSZ);
+			memcpy(ids + (Size) (i - lo) * FIXES_OID_RAWSZ, g->oids[i].id, FIXES_OID_RAWSZ);
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
 		}
@@ -282,7 +282,7 @@ fixes_snapshot_write(FixesLoad *ld)
 		args[1] = Int32GetDatum(SNAPSHOT_FORMAT);
 		args[2] = Int32GetDatum(chunk);
 		args[3] = Int32GetDatum((int32) n);
-		args[4] = PointerGetDatum(make_bytea(ids, (Size) n * GIT_OID_RAWSZ));
+		args[4] = PointerGetDatum(make_bytea(ids, (Size) n * FIXES_OID_RAWSZ));
 		args[5] = PointerGetDatum(make_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(make_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(make_bytea(parents, npar * sizeof(uint32)));
