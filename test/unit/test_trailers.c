@@ -151,7 +151,8 @@ static const trailers_case cases[] = {
 	 "",
 	 ""},
 	{"continuation of a non-trailer line is not printed",
-	 MSG("subj\n\nK: v\n(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n  more\n"),
+	 MSG("subj\n\nK: v\n(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		 "  more\n"),
 	 "K: v\n",
 	 "3"},
 	{"non-trailer line: no block",
@@ -263,8 +264,11 @@ static const trailers_case cases[] = {
 	 "A: b\rC: d\n",
 	 "3"},
 	{"kernel style",
-	 MSG("epoll: fix a race\n\nSome body text.\n\nFixes: 1c441e921201 (\"epoll: use freezable blocking call\")\nCc: stable@vger.kernel.org # 3.13+\nSigned-off-by: A U Thor <a@example.org>\n"),
-	 "Fixes: 1c441e921201 (\"epoll: use freezable blocking call\")\nCc: stable@vger.kernel.org # 3.13+\nSigned-off-by: A U Thor <a@example.org>\n",
+	 MSG("epoll: fix a race\n\nSome body text.\n\n"
+		 "Fixes: 1c441e921201 (\"epoll: use freezable blocking call\")\n"
+		 "Cc: stable@vger.kernel.org # 3.13+\nSigned-off-by: A U Thor <a@example.org>\n"),
+	 "Fixes: 1c441e921201 (\"epoll: use freezable blocking call\")\n"
+	 "Cc: stable@vger.kernel.org # 3.13+\nSigned-off-by: A U Thor <a@example.org>\n",
 	 "5 6 7"},
 };
 
