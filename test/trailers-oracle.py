@@ -247,6 +247,10 @@ def main():
             repo, ids, messages = generated(args.count, args.seed, tmp, env)
         want = git_trailers(repo, ids, env)
         got = cli_trailers(messages)
+    except subprocess.CalledProcessError as e:
+        print('trailers-oracle: %s failed with status %d'
+              % (' '.join(e.cmd[:4]), e.returncode), file=sys.stderr)
+        return 2
     finally:
         shutil.rmtree(tmp)
 
