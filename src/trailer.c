@@ -138,7 +138,8 @@ static bool has_bytes(const unsigned char *s, size_t p, size_t end, const char *
 	return end - p >= n && memcmp(s + p, bytes, n) == 0;
 }
 
-/* Whether s[from..end) holds something besides quote marks. */
+/* Whether s[from..end) holds something besides quote marks (each quote mark
+ * closes one of the pairs). */
 static bool more_than_quotes(const unsigned char *s, size_t from, size_t end)
 {
 	size_t p = from, i;
