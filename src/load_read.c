@@ -66,8 +66,12 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
-		FixesEdge  *e = fixes_load_add_edge(ld);
+		FixesEdge  *e;
 		char		abbrev[40];
+
+		if (tr.kind != FIXES_TRAILER_FIXES)
+			continue;			/* revert edges come with version 1.1 */
+		e = fixes_load_add_edge(ld);
 
 		e->fixing = idx;
 		e->line = tr.line;
