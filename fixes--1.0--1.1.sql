@@ -54,3 +54,252 @@ SET search_path = pg_catalog, pg_temp;
 ------------------------------------------------------------------------------
 
 UPDATE @extschema@.fixes_repositories SET tags_hash = NULL;
+
+-- ---- issue 16: trailers, reverts, lifetimes, overrides ----
+-- The same block ends fixes--1.1.sql and fixes--1.0--1.1.sql, so that a
+-- fresh 1.1 and an updated 1.0 have the same objects, column order
+-- included.  A 1.1 library loading a database still at 1.0 writes none of
+-- this (src/load_schema.c).
+
+-- Revert edges: "This reverts commit <id>" is an edge of kind 'revert'.
+-- Rows of 1.0 are Fixes: lines ('fixes').  introduced_at is the committer
+-- date of the target (NULL unless resolved), for fixes_bug_lifetimes.
+-- fixes_overrides adds a status ('ignored') and a method ('override').
+ALTER TABLE @extschema@.fixes_edges
+    ADD COLUMN kind text NOT NULL DEFAULT 'fixes'
+        CONSTRAINT fixes_edges_kind_check CHECK (kind IN ('fixes', 'revert')),
+    ADD COLUMN introduced_at timestamptz,
+    DROP CONSTRAINT fixes_edges_status_check,
+    ADD CONSTRAINT fixes_edges_status_check
+        CHECK (status IN ('resolved', 'ambiguous', 'not_found', 'ignored')),
+    DROP CONSTRAINT fixes_edges_method_check,
+    ADD CONSTRAINT fixes_edges_method_check
+        CHECK (method IN ('hash', 'hash+subject', 'subject', 'override'));
+
+COMMENT ON TABLE @extschema@.fixes_edges IS
+'one row per Fixes: line (kind fixes) and revert line (kind revert) of a commit in scope, resolved or not';
+
+-- The counts of fixes_per_release that 1.1 adds, computed by fixes_load().
+-- A database updated from 1.0 holds zeros here until its next load, which
+-- reads each repository in full (the update resets tags_hash).
+ALTER TABLE @extschema@.fixes_releases
+    ADD COLUMN tagged_commits bigint NOT NULL DEFAULT 0,
+    ADD COLUMN fixing_earlier_commits bigint NOT NULL DEFAULT 0,
+    ADD COLUMN reverts bigint NOT NULL DEFAULT 0,
+    ADD COLUMN reverted_introduced bigint NOT NULL DEFAULT 0;
+
+-- git's trailers of each commit, exactly as
+-- git log --format='%(trailers:only,unfold)' prints them, in order.
+CREATE TABLE @extschema@.fixes_trailers (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    position        integer NOT NULL,
+    key             text NOT NULL,
+    value           text NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx, position)
+);
+
+COMMENT ON TABLE @extschema@.fixes_trailers IS
+'the trailers of each commit as git log --format=''%(trailers:only,unfold)'' prints them: key as written, value unfolded and trimmed';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_trailers', '');
+
+-- Corrections of Fixes: and revert lines, written by users and applied by
+-- every fixes_load() of the repository of that name: a target makes the
+-- edges of fixing_commit written as abbrev resolved by method 'override'; a
+-- NULL target makes them 'ignored'.  pg_dump keeps the rows; fixes_unload()
+-- leaves them.
+CREATE TABLE @extschema@.fixes_overrides (
+    repository      text NOT NULL,
+    fixing_commit   text COLLATE "C" NOT NULL
+                    CHECK (fixing_commit ~ '^[0-9a-f]{40}$'),
+    abbrev          text COLLATE "C" NOT NULL
+                    CHECK (abbrev ~ '^[0-9a-f]{6,40}$'),
+    target_commit   text COLLATE "C"
+                    CHECK (target_commit ~ '^[0-9a-f]{40}$'),
+    note            text,
+    PRIMARY KEY (repository, fixing_commit, abbrev)
+);
+
+COMMENT ON TABLE @extschema@.fixes_overrides IS
+'corrections of Fixes: and revert lines, applied by every fixes_load of the repository (by name): a target commit resolves the line by method override, NULL ignores it';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_overrides', '');
+
+-- fixes_parse_fixes() with the revert lines and their kind: a new result
+-- type, so the function is dropped and created again
+DROP FUNCTION @extschema@.fixes_parse_fixes(text);
+
+CREATE FUNCTION @extschema@.fixes_parse_fixes(
+    message text,
+    OUT line integer,
+    OUT abbrev text,
+    OUT quoted_subject text,
+    OUT raw text,
+    OUT kind text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_fixes_v11'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_fixes(text) IS
+'one row per Fixes: line (kind fixes) and revert line (kind revert) of a commit message';
+
+CREATE FUNCTION @extschema@.fixes_parse_trailers(
+    message text,
+    OUT "position" integer,
+    OUT key text,
+    OUT value text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_trailers'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_trailers(text) IS
+'the trailers of a commit message, as git log --format=''%(trailers:only,unfold)'' prints them';
+
+-- fixes_per_release gains four columns (at its end); its 1.0 columns stay
+-- counts of Fixes edges
+CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release,
+       r.tagged_commits,
+       r.fixing_earlier_commits,
+       r.reverts,
+       r.reverted_introduced
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ ORDER BY p.name, r.release_rank;
+
+-- the Fixes edges that are ambiguous or not found (not the revert edges,
+-- not those fixes_overrides ignores)
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes'
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+CREATE VIEW @extschema@.fixes_reverted_commits AS
+SELECT p.name AS repository,
+       e.target_commit AS commit_id,
+       c.subject,
+       e.target_release AS release,
+       e.fixing_commit AS reverted_by,
+       e.fixed_at AS reverted_at,
+       e.fixing_release AS reverted_in,
+       e.target_release IS NOT DISTINCT FROM e.fixing_release AS same_release
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.kind = 'revert' AND e.status = 'resolved'
+ ORDER BY p.name, e.fixed_at, e.fixing_commit, e.line;
+
+COMMENT ON VIEW @extschema@.fixes_reverted_commits IS
+'one row per resolved revert edge: the reverted commit, the revert, and whether both are in the same release';
+
+-- One row per resolved Fixes edge.  Every commit loaded is mainline today
+-- (the scope is what the ref reaches).  Unordered: it has a row per edge.
+CREATE VIEW @extschema@.fixes_bug_lifetimes AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       e.target_commit,
+       e.introduced_at,
+       e.fixed_at,
+       e.fixed_at - e.introduced_at AS lifetime,
+       e.target_release AS introduced_in,
+       e.fixing_release AS fixed_in,
+       fr.release_rank - tr.release_rank AS releases_shipped
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+  LEFT JOIN @extschema@.fixes_releases tr
+    ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
+  LEFT JOIN @extschema@.fixes_releases fr
+    ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
+ WHERE e.kind = 'fixes' AND e.status = 'resolved';
+
+COMMENT ON VIEW @extschema@.fixes_bug_lifetimes IS
+'one row per resolved Fixes edge: when the bug came in and when it was fixed, and how many releases shipped it';
+
+CREATE VIEW @extschema@.fixes_lifetime_per_release AS
+WITH bugs AS (
+    SELECT e.repository_id,
+           tr.release_rank AS introduced_rank,
+           fr.release_rank AS fixed_rank,
+           EXTRACT(epoch FROM e.fixed_at - e.introduced_at)::double precision / 86400 AS days
+      FROM @extschema@.fixes_edges e
+      JOIN @extschema@.fixes_releases tr
+        ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
+      LEFT JOIN @extschema@.fixes_releases fr
+        ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
+     WHERE e.kind = 'fixes' AND e.status = 'resolved'
+), fixed AS (
+    SELECT repository_id, fixed_rank AS release_rank,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY days) AS median_days,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY days) AS p90_days
+      FROM bugs
+     WHERE fixed_rank > introduced_rank
+     GROUP BY repository_id, fixed_rank
+), introduced AS (
+    SELECT repository_id, introduced_rank AS release_rank,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY days) AS median_days
+      FROM bugs
+     WHERE fixed_rank IS NULL OR fixed_rank > introduced_rank
+     GROUP BY repository_id, introduced_rank
+)
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       f.median_days AS fixed_median_days,
+       f.p90_days AS fixed_p90_days,
+       i.median_days AS introduced_median_days
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+  LEFT JOIN fixed f ON f.repository_id = r.repository_id AND f.release_rank = r.release_rank
+  LEFT JOIN introduced i ON i.repository_id = r.repository_id AND i.release_rank = r.release_rank
+ ORDER BY p.name, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
+'per release: median and 90th percentile lifetime in days of the bugs its commits fixed in earlier releases, and median lifetime of the bugs it introduced';
+
+CREATE VIEW @extschema@.fixes_trailers_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       t.key,
+       count(*) AS commits,
+       count(f.fixing_idx) AS fixing_commits
+  FROM (SELECT DISTINCT repository_id, commit_idx, pg_catalog.lower(key) AS key
+          FROM @extschema@.fixes_trailers) t
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = t.repository_id AND c.commit_idx = t.commit_idx
+  JOIN @extschema@.fixes_releases r
+    ON r.repository_id = c.repository_id AND r.tag = c.release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
+  LEFT JOIN (SELECT DISTINCT repository_id, fixing_idx
+               FROM @extschema@.fixes_edges
+              WHERE kind = 'fixes' AND status = 'resolved') f
+    ON f.repository_id = t.repository_id AND f.fixing_idx = t.commit_idx
+ GROUP BY p.name, r.release_rank, r.tag, t.key
+ ORDER BY p.name, r.release_rank, t.key;
+
+COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
+'per release and trailer key (lower-cased): the commits with such a trailer, and how many of them have a resolved Fixes edge';

@@ -4,8 +4,9 @@
  * Every commit reachable from the ref is read once.  Its row of
  * fixes_commits is formed at once and kept in a tuplestore, which spills to
  * a temporary file beyond work_mem (the release is not known until every
- * commit is read); only the subject, commit time and the Fixes lines stay
- * in memory, in flat arrays and arenas.
+ * commit is read), and so are its rows of fixes_trailers (load_trailers.c);
+ * only the subject, commit time and the Fixes and revert lines stay in
+ * memory, in flat arrays and arenas.
  */
 #include "postgres.h"
 
@@ -56,8 +57,13 @@ commit_cols(TupleDesc desc, CommitCols *c)
 	c->message = fixes_attnum(desc, "message");
 }
 
+/*
+ * The Fixes lines of a commit, and its revert lines when fixes_edges has a
+ * kind column (1.1).  The subject by which a revert edge is resolved is the
+ * text inside Revert "..." of the reverting commit's own subject.
+ */
 static void
-add_edges(FixesLoad *ld, uint32 idx, const text *message)
+add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 {
 	const char *msg = VARDATA_ANY(message);
 	size_t		len = VARSIZE_ANY_EXHDR(message);
@@ -69,19 +75,32 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 		FixesEdge  *e;
 		char		abbrev[40];
 
-		if (tr.kind != FIXES_TRAILER_FIXES)
-			continue;			/* revert edges come with version 1.1 */
+		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.edge_kind)
+			continue;			/* a database at 1.0 has no revert edges */
 		e = fixes_load_add_edge(ld);
 
 		e->fixing = idx;
 		e->line = tr.line;
+		e->kind = tr.kind == FIXES_TRAILER_REVERT ? KIND_REVERT : KIND_FIXES;
 		e->fixed_at = ld->committed_at[idx];
 		e->fixed_at_null = ld->committed_null[idx];
 		for (size_t i = 0; i < tr.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
 		e->abbrev_off = fixes_arena_add(&ld->edge_text, abbrev, tr.hex_len);
-		if (tr.has_subject)
+		if (tr.kind == FIXES_TRAILER_REVERT)
+		{
+			size_t		off,
+						sublen;
+
+			if (fixes_revert_subject(VARDATA_ANY(subject), VARSIZE_ANY_EXHDR(subject),
+									 &off, &sublen))
+			{
+				e->subj_len = (int32) sublen;
+				e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(subject) + off, sublen);
+			}
+		}
+		else if (tr.has_subject)
 		{
 			e->subj_len = (int32) tr.subj_len;
 			e->subj_off = fixes_arena_add(&ld->edge_text, msg + tr.subj_off, tr.subj_len);
@@ -117,6 +136,8 @@ fixes_load_read(FixesLoad *ld)
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	if (ld->has.trailers)
+		fixes_load_trailers_begin(ld);
 
 	if (ld->empty)
 		return;
@@ -158,7 +179,9 @@ fixes_load_read(FixesLoad *ld)
 		ld->committed_null[c.idx] = f.committed_null;
 		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
-		add_edges(ld, c.idx, f.message);
+		add_edges(ld, c.idx, f.message, f.subject);
+		if (ld->has.trailers)
+			fixes_load_add_trailers(ld, c.idx, &c.raw);
 
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
