@@ -104,6 +104,26 @@ COMMENT ON TABLE @extschema@.fixes_trailers IS
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_trailers', '');
 
+-- Per release (by tag) and trailer key (lower-cased): the counts behind
+-- fixes_trailers_per_release, kept by fixes_load() so that the view reads a
+-- few rows instead of every trailer and every commit.  Keys are unique by
+-- their md5: a key can be longer than a btree entry can hold.
+CREATE TABLE @extschema@.fixes_release_trailers (
+    repository_id   integer NOT NULL,
+    tag             text NOT NULL,
+    key             text NOT NULL,
+    commits         bigint NOT NULL,
+    fixing_commits  bigint NOT NULL
+);
+
+CREATE UNIQUE INDEX fixes_release_trailers_key_idx
+    ON @extschema@.fixes_release_trailers (repository_id, tag, pg_catalog.md5(key));
+
+COMMENT ON TABLE @extschema@.fixes_release_trailers IS
+'per release tag and lower-cased trailer key: the commits of the release with such a trailer, and those of them with a resolved Fixes edge (computed by fixes_load)';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_release_trailers', '');
+
 -- Corrections of Fixes: and revert lines, written by users and applied by
 -- every fixes_load() of the repository of that name: a target makes the
 -- edges of fixing_commit written as abbrev resolved by method 'override'; a
@@ -284,22 +304,13 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 CREATE VIEW @extschema@.fixes_trailers_per_release AS
 SELECT p.name AS repository,
        r.tag AS release,
-       t.key,
-       count(*) AS commits,
-       count(f.fixing_idx) AS fixing_commits
-  FROM (SELECT DISTINCT repository_id, commit_idx, pg_catalog.lower(key) AS key
-          FROM @extschema@.fixes_trailers) t
-  JOIN @extschema@.fixes_commits c
-    ON c.repository_id = t.repository_id AND c.commit_idx = t.commit_idx
-  JOIN @extschema@.fixes_releases r
-    ON r.repository_id = c.repository_id AND r.tag = c.release
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
-  LEFT JOIN (SELECT DISTINCT repository_id, fixing_idx
-               FROM @extschema@.fixes_edges
-              WHERE kind = 'fixes' AND status = 'resolved') f
-    ON f.repository_id = t.repository_id AND f.fixing_idx = t.commit_idx
- GROUP BY p.name, r.release_rank, r.tag, t.key
- ORDER BY p.name, r.release_rank, t.key;
+       k.key,
+       k.commits,
+       k.fixing_commits
+  FROM @extschema@.fixes_release_trailers k
+  JOIN @extschema@.fixes_releases r ON r.repository_id = k.repository_id AND r.tag = k.tag
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = k.repository_id
+ ORDER BY p.name, r.release_rank, k.key;
 
 COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
 'per release and trailer key (lower-cased): the commits with such a trailer, and how many of them have a resolved Fixes edge';

@@ -159,6 +159,7 @@ start_full_load(FixesLoad *ld)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	fixes_load_trailers_end(ld);
+	ld->trailer_keys = NULL;
 }
 
 /*
@@ -265,6 +266,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_edges(ld);
 	fixes_load_phase(ld, "edges written");
 	fixes_load_stats(ld);
+	fixes_load_write_trailer_counts(ld);
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
 	if (new_commits || !ld->incremental)

@@ -108,7 +108,7 @@ typedef struct FixesSchema
 	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
 	bool		edge_introduced_at; /* fixes_edges.introduced_at */
 	bool		release_v11;	/* fixes_releases.tagged_commits etc. */
-	bool		trailers;		/* table fixes_trailers */
+	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers */
 	bool		overrides;		/* table fixes_overrides */
 } FixesSchema;
 
@@ -183,6 +183,7 @@ typedef struct FixesLoad
 	int64		edges_cap;
 	FixesArena	edge_text;
 	struct FixesTrailerRows *trailers;	/* of new commits (load_trailers.c) */
+	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
 
 	/* fixes_overrides (load_overrides.c) */
 	FixesOverride *overrides;
@@ -199,6 +200,8 @@ typedef struct FixesLoad
 	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
+	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 
 	/* phase resolve: the counts of fixes_load, of fixes edges only */
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
@@ -235,6 +238,10 @@ extern void fixes_load_trailers_begin(FixesLoad *ld);
 extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
 extern void fixes_load_write_trailers(FixesLoad *ld);
 extern void fixes_load_trailers_end(FixesLoad *ld);
+
+extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
+extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
+extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
 

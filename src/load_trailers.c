@@ -106,9 +106,11 @@ fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
 		t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
 		t->nulls[t->c_key] = t->nulls[t->c_value] = false;
 		tuplestore_putvalues(t->rows, t->desc, t->values, t->nulls);
+		fixes_trailer_keys_add(ld, raw->message + tr.key_off, tr.key_len);
 		if ((tr.position & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
+	fixes_trailer_keys_commit(ld, idx);
 }
 
 /* insert the rows of the commits this load read (after fixes_commits) */

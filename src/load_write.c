@@ -52,7 +52,10 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
 	if (ld->has.trailers)
+	{
 		delete_rows(ld, "fixes_trailers");
+		delete_rows(ld, "fixes_release_trailers");
+	}
 	CommandCounterIncrement();
 }
 
