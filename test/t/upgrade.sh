@@ -18,6 +18,9 @@
 #                          signatures, language and SET clauses, columns in order, indexes,
 #                          constraints, sequences, ACLs, comments, pg_dump's config tables);
 #                        - serve the rows 1.0 loaded through the new indexes at once;
+#                        - move the sequence of the repository ids past the ids in use (it
+#                          starts again at 1 in a database restored from a dump of 1.0, which
+#                          is simulated: a repository of a new name loads);
 #                        - make the next fixes_load of each repository a full load (every
 #                          commit written again: what 1.1 adds is filled in for all of them);
 #                        after those loads, every row of every table and view of the
@@ -167,6 +170,10 @@ rows "$new" "$work/new-1.0.rows" "$only"
 same "rows of 1.0's tables and views (1.0's columns) in $old (1.0) and $new ($default)" \
     "$work/old-1.0.rows" "$work/new-1.0.rows"
 
+# a database restored from a dump of 1.0: its repository ids' sequence starts again at 1
+# (pg_dump of 1.0 did not keep it); the update moves it past the ids in use
+psql_in "$old" -c "SELECT setval('fixes_repositories_repository_id_seq', 1, false)" >/dev/null
+
 echo "== $old: ALTER EXTENSION fixes UPDATE"
 t0=$(date +%s.%N)
 psql_in "$old" -c 'ALTER EXTENSION fixes UPDATE'
@@ -191,6 +198,13 @@ SQL
 Index Scan using fixes_commits_commit_id_idx on fixes_commits
   Index Cond: (commit_id = 'eed04d3ae91cd9d70840a267020c01608a17b3ad'::text)"
 
+check "a repository of a new name, after the update (ids: its sequence was reset)" "$(q "$old" -v path="$fixtures/releases.git" <<'SQL'
+SELECT repository, commits FROM fixes_load(:'path', 'v1.0', name => 'after-update');
+SQL
+)" "after-update 8"
+q "$new" -v path="$fixtures/releases.git" >/dev/null <<'SQL'
+SELECT fixes_load(:'path', 'v1.0', name => 'after-update');
+SQL
 echo "== $old: the next load of each repository is a full one"
 for line in "${repos[@]}"; do
     name=${line%%	*}
