@@ -586,8 +586,9 @@ def report(results, a, meta, notes, loader_errors):
         cells = []
         for r in results:
             lk = r.get('lookups', {}).get(key)
-            cells.append('%.2f ms (%s rows; %s)%s' % (lk['ms'], '{:,}'.format(lk['rows']), lk['plan'],
-                                                       verdict(lk['ms'] <= lk['target']))
+            cells.append('%.2f ms (%s row%s; %s)%s' % (lk['ms'], '{:,}'.format(lk['rows']),
+                                                        '' if lk['rows'] == 1 else 's', lk['plan'],
+                                                        verdict(lk['ms'] <= lk['target']))
                          if lk else '-')
         row('%s, best of %d warm' % (title, LOOKUP_RUNS), cells, '≤ %g ms' % target)
     cells = []
