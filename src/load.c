@@ -238,6 +238,7 @@ read_repository(FixesLoad *ld)
 		uint32		len;
 		WireHead	head;
 
+		fixes_progress_phase(&ld->progress, "opening the repository");
 		reader = fixes_reader_start("head", ld->path, ld->ref, false);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
@@ -362,6 +363,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	lock_repository(ld->name);
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
+	fixes_progress_start(&ld->progress, ld->name);
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
@@ -382,6 +384,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_finish(ld, seconds);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
+	fixes_progress_end(&ld->progress);
 
 	fixes_decoder_report(&ld->decoder, ld->path);
 	if (ld->empty)

@@ -269,8 +269,10 @@ fixes_load_write_commits(FixesLoad *ld)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table fixes_commits changed during the load")));
+	fixes_progress_phase(&ld->progress, "writing commits");
 	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
 	{
+		fixes_progress_tick(&ld->progress);
 		if ((++n & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		slot_getallattrs(slot);
