@@ -1,7 +1,14 @@
 -- who may read repositories: superusers and pg_read_server_files, as for COPY FROM a file
-CREATE EXTENSION IF NOT EXISTS fixes;
-\set basic '/tmp/fixes-fixtures/basic.git'
-\set releases '/tmp/fixes-fixtures/releases.git'
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS fixes CASCADE;
+DROP ROLE IF EXISTS regress_fixes_user;      -- left by a run that stopped half-way
+DROP ROLE IF EXISTS regress_fixes_reader;
+RESET client_min_messages;
+CREATE EXTENSION fixes;
+\set VERBOSITY verbose
+\getenv fixtures FIXES_FIXTURES
+\set basic :fixtures '/basic.git'
+\set releases :fixtures '/releases.git'
 
 CREATE ROLE regress_fixes_user;
 CREATE ROLE regress_fixes_reader;
