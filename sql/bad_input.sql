@@ -36,7 +36,7 @@ SELECT count(*) FROM fixes_git_tags(:'fx' || '/worktree');
 -- load is a refresh of the first, and records the path it was given
 SELECT repository, commits, releases, edges, resolved FROM fixes_load(:'fx' || '/worktree');
 SELECT repository, commits, releases, edges, resolved FROM fixes_load(:'fx' || '/worktree/.git/');
-SELECT name, path, ref, head_commit, commits FROM fixes_repositories;
+SELECT name, replace(path, :'fixtures', '$FIXES_FIXTURES') AS path, ref, head_commit, commits FROM fixes_repositories;
 -- a directory inside the work tree is not a repository (no search upwards)
 SELECT count(*) FROM fixes_git_commits(:'fx' || '/worktree/mm');
 -- a linked work tree (git worktree add; its .git is a file) on branch
@@ -110,7 +110,7 @@ SELECT repository, commits, releases, edges, resolved
 -- refresh must read D01..D07, and fails naming D04
 SELECT * FROM fixes_load(:'fx' || '/corrupt.git', name => 'victim');
 -- the tables still hold the good load
-SELECT name, path, ref, head_commit, commits, releases, edges, resolved FROM fixes_repositories WHERE name = 'victim';
+SELECT name, replace(path, :'fixtures', '$FIXES_FIXTURES') AS path, ref, head_commit, commits, releases, edges, resolved FROM fixes_repositories WHERE name = 'victim';
 SELECT * FROM owned WHERE name = 'victim';
 -- a first load of the corrupt copy fails the same way and leaves nothing
 SELECT * FROM fixes_load(:'fx' || '/corrupt.git');

@@ -13,7 +13,7 @@ SET timezone = 'UTC';
 SELECT repository, commits, releases, edges, resolved, seconds > 0 AS timed
   FROM fixes_load(:'releases');
 
-SELECT name, path, ref, release_pattern, head_commit, commits, releases, edges, resolved
+SELECT name, replace(path, :'fixtures', '$FIXES_FIXTURES') AS path, ref, release_pattern, head_commit, commits, releases, edges, resolved
   FROM fixes_repositories;
 
 -- v1.0 < v1.1 < v2.0; the rc tags and the unreachable v1.0.1 are not releases
