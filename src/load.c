@@ -29,6 +29,7 @@
 #include "utils/timestamp.h"
 
 #include "load.h"
+#include "spi_call.h"
 #include "walk.h"
 
 PG_FUNCTION_INFO_V1(fixes_load);
@@ -134,8 +135,7 @@ repository_id(FixesLoad *ld)
 	args[0] = CStringGetTextDatum(ld->name);
 	args[1] = CStringGetTextDatum(ld->path);
 	args[2] = CStringGetTextDatum(ld->ref);
-	if (SPI_execute_with_args(sql, 3, argtypes, args, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
-		SPI_processed != 1)
+	if (fixes_spi_execute(sql, 3, argtypes, args, NULL, 1, SPI_OK_INSERT_RETURNING) != 1)
 		elog(ERROR, "could not register repository \"%s\"", ld->name);
 	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -163,8 +163,7 @@ check_write_privileges(void)
 		" WHERE c.relkind = 'r' AND c.relname <> 'fixes_overrides' "
 		" ORDER BY c.relname";
 
-	if (SPI_execute(sql, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the tables of extension fixes");
+	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
