@@ -2,6 +2,10 @@
 #
 #   make && make install          build and install into the server of $(PG_CONFIG)
 #   make installcheck             regression tests against a running server (PGHOST/PGPORT)
+#                                 on the fixture repositories that test/fixtures/build DIR
+#                                 made: FIXES_FIXTURES=DIR make installcheck (default
+#                                 /tmp/fixes-fixtures); test/lib/regress-launcher keeps DIR
+#                                 out of the test output
 #   make demo [REPO=/path.git]    scripts/demo: install deps, build, sandbox server, show results
 #   make test                     scripts/test: the whole test suite (what CI runs)
 #   make dist                     fixes-$(DISTVERSION).tar.gz of HEAD (git archive), for PGXN
@@ -17,18 +21,39 @@ PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload
 ISOLATION    = load_concurrency
+FIXES_FIXTURES ?= /tmp/fixes-fixtures
+export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))
+REGRESS_OPTS   = --launcher=$(CURDIR)/test/lib/regress-launcher
+ISOLATION_OPTS = --launcher=$(CURDIR)/test/lib/regress-launcher
 
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
-PG_CPPFLAGS  = -I$(srcdir)/src $(LIBGIT2_CFLAGS)
-SHLIB_LINK   = $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
+PG_CPPFLAGS  = -I$(srcdir)/src
+
+# the reader process: every libgit2 call runs there, never in the backend
+READER       = fixes-reader
+READER_SRCS  = $(sort $(wildcard $(srcdir)/src/reader/*.c)) $(srcdir)/src/commit_raw.c $(srcdir)/src/wire.c
+READER_CFLAGS = -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(COPT) $(LIBGIT2_CFLAGS)
+EXTRA_CLEAN  = $(READER)
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # every object depends on every header (PGXS tracks no header dependencies)
 $(OBJS): $(wildcard $(srcdir)/src/*.h)
+
+all: $(READER)
+$(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h) $(srcdir)/src/wire.h $(srcdir)/src/oid.h $(srcdir)/src/commit_raw.h
+	$(CC) $(READER_CFLAGS) -o $@ $(READER_SRCS) $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
+
+install: install-reader
+.PHONY: install-reader uninstall-reader
+install-reader: $(READER) installdirs
+	$(INSTALL_PROGRAM) $(READER) '$(DESTDIR)$(pkglibdir)/$(READER)'
+uninstall: uninstall-reader
+uninstall-reader:
+	rm -f '$(DESTDIR)$(pkglibdir)/$(READER)'
 
 .PHONY: demo test dist
 demo:

@@ -29,12 +29,12 @@ fixes_time_to_timestamptz(int64 t, TimestampTz *out)
 }
 
 text *
-fixes_oid_text(const git_oid *oid)
+fixes_oid_text(const FixesOid *oid)
 {
-	char		hex[GIT_OID_HEXSZ];
+	char		hex[FIXES_OID_HEXSZ];
 
-	git_oid_fmt(hex, oid);
-	return cstring_to_text_with_len(hex, GIT_OID_HEXSZ);
+	fixes_oid_fmt(hex, oid);
+	return cstring_to_text_with_len(hex, FIXES_OID_HEXSZ);
 }
 
 static ArrayType *

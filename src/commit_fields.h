@@ -28,6 +28,6 @@ typedef struct FixesCommitFields
 
 extern void fixes_commit_fields(FixesDecoder *d, const FixesCommit *c, FixesCommitFields *f);
 extern bool fixes_time_to_timestamptz(int64 t, TimestampTz *out);
-extern text *fixes_oid_text(const git_oid *oid);
+extern text *fixes_oid_text(const FixesOid *oid);
 
 #endif							/* FIXES_COMMIT_FIELDS_H */

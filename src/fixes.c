@@ -1,41 +1,24 @@
 /*
- * fixes.c — module entry: PG_MODULE_MAGIC and libgit2 set-up
+ * fixes.c — module entry: PG_MODULE_MAGIC and the settings of the module
  *
- * libgit2 is initialised once per backend.  Its options are process-wide:
- * - no object cache: every load reads each commit once, and a cache would
- *   only hold memory (the walk keeps what it needs);
- * - no strict hash verification: objects are still inflated and checked by
- *   zlib, but not hashed again on every read;
- * - a bounded pack window, so the memory mapped for pack files stays under
- *   FIXES_MAPPED_LIMIT whatever the size of the repository;
- * - no owner validation (git's safe.directory): the server's OS user rarely
- *   owns the repositories it reads, and only superusers and members of
- *   pg_read_server_files may name a path at all, so the check would refuse
- *   exactly the reads the privilege exists to allow.
+ * libgit2 is not loaded in the backend: every read of a repository runs in
+ * the reader process (reader_proc.c, reader/), under the limits that
+ * fixes.reader_memory_limit and fixes.reader_cpu_limit set.
  */
 #include "postgres.h"
 
-#include <git2.h>
-
 #include "fmgr.h"
 
-PG_MODULE_MAGIC;
+#include "progress.h"
+#include "reader_proc.h"
 
-#define FIXES_MWINDOW_SIZE		((size_t) 32 * 1024 * 1024)
-#define FIXES_MAPPED_LIMIT		((size_t) 256 * 1024 * 1024)
+PG_MODULE_MAGIC;
 
 void		_PG_init(void);
 
 void
 _PG_init(void)
 {
-	if (git_libgit2_init() < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
-				 errmsg("could not initialize libgit2")));
-	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, FIXES_MWINDOW_SIZE);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, FIXES_MAPPED_LIMIT);
-	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	fixes_reader_define_gucs();
+	fixes_progress_define_gucs();
 }

@@ -46,7 +46,6 @@ fixes_git_commits(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	char	   *ref = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	FixesGit   *git;
 	FixesWalk  *volatile walk = NULL;
 	FixesDecoder decoder;
 	MemoryContext rowcxt;
@@ -56,19 +55,14 @@ fixes_git_commits(PG_FUNCTION_ARGS)
 	fixes_decoder_init(&decoder);
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_git_commits row",
 								   ALLOCSET_DEFAULT_SIZES);
-	git = fixes_git_new(path);
 
 	PG_TRY();
 	{
-		git_oid		head;
-
-		fixes_git_open(git);
-		if (fixes_git_resolve(git, ref, &head))
+		walk = fixes_walk_create(path, fixes_graph_create(CurrentMemoryContext), false);
+		if (fixes_walk_log(walk, ref))
 		{
 			FixesCommit c;
 
-			walk = fixes_walk_create(git, fixes_graph_create(CurrentMemoryContext), false);
-			fixes_walk_push(walk, &head);
 			while (fixes_walk_next(walk, &c))
 			{
 				MemoryContext old = MemoryContextSwitchTo(rowcxt);
@@ -86,7 +80,6 @@ fixes_git_commits(PG_FUNCTION_ARGS)
 	PG_FINALLY();
 	{
 		fixes_walk_release(walk);
-		fixes_git_close(git);
 	}
 	PG_END_TRY();
 

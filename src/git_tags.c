@@ -20,7 +20,7 @@ fixes_git_tags(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	FixesGit   *git;
+	FixesReader *volatile reader = NULL;
 	FixesDecoder decoder;
 	FixesTag   *tags = NULL;
 	int			ntags = 0;
@@ -28,16 +28,16 @@ fixes_git_tags(PG_FUNCTION_ARGS)
 	fixes_check_read_privilege();
 	InitMaterializedSRF(fcinfo, 0);
 	fixes_decoder_init(&decoder);
-	git = fixes_git_new(path);
 
 	PG_TRY();
 	{
-		fixes_git_open(git);
-		tags = fixes_read_tags(git, &decoder, &ntags);
+		reader = fixes_reader_start("tags", path, NULL, false);
+		tags = fixes_receive_tags(reader, &decoder, &ntags);
+		fixes_reader_finish(reader);
 	}
 	PG_FINALLY();
 	{
-		fixes_git_close(git);
+		fixes_reader_stop(reader);
 	}
 	PG_END_TRY();
 

@@ -14,7 +14,7 @@
 #define INITIAL_CAP 1024
 
 static inline uint32
-oid_hash(const git_oid *oid)
+oid_hash(const FixesOid *oid)
 {
 	uint32		h;
 
@@ -31,7 +31,7 @@ fixes_graph_create(MemoryContext parent)
 
 	g->cxt = cxt;
 	g->cap = INITIAL_CAP;
-	g->oids = MemoryContextAllocHuge(cxt, sizeof(git_oid) * g->cap);
+	g->oids = MemoryContextAllocHuge(cxt, sizeof(FixesOid) * g->cap);
 	g->par_start = MemoryContextAllocHuge(cxt, sizeof(uint32) * g->cap);
 	g->par_end = MemoryContextAllocHuge(cxt, sizeof(uint32) * g->cap);
 	g->mask = 2 * INITIAL_CAP - 1;
@@ -43,7 +43,7 @@ fixes_graph_create(MemoryContext parent)
 }
 
 uint32
-fixes_graph_lookup(const FixesGraph *g, const git_oid *oid)
+fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 {
 	uint32		i = oid_hash(oid) & g->mask;
 
@@ -53,7 +53,7 @@ fixes_graph_lookup(const FixesGraph *g, const git_oid *oid)
 
 		if (s == 0)
 			return FIXES_NO_IDX;
-		if (git_oid_equal(&g->oids[s - 1], oid))
+		if (fixes_oid_equal(&g->oids[s - 1], oid))
 			return s - 1;
 		i = (i + 1) & g->mask;
 	}
@@ -96,7 +96,7 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
 	if (n > g->cap)
 	{
 		g->cap = n;
-		g->oids = repalloc_huge(g->oids, sizeof(git_oid) * (Size) g->cap);
+		g->oids = repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap);
 		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
 		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
 	}
@@ -110,7 +110,7 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
  * The index of oid, added as a new commit when it is not in the graph yet.
  */
 uint32
-fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found)
+fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 {
 	uint32		i = oid_hash(oid) & g->mask;
 	uint32		idx;
@@ -121,7 +121,7 @@ fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found)
 
 		if (s == 0)
 			break;
-		if (git_oid_equal(&g->oids[s - 1], oid))
+		if (fixes_oid_equal(&g->oids[s - 1], oid))
 		{
 			*found = true;
 			return s - 1;
@@ -137,12 +137,12 @@ fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found)
 	if (g->n == g->cap)
 	{
 		g->cap *= 2;
-		g->oids = repalloc_huge(g->oids, sizeof(git_oid) * (Size) g->cap);
+		g->oids = repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap);
 		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
 		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
 	}
 	idx = g->n++;
-	git_oid_cpy(&g->oids[idx], oid);
+	g->oids[idx] = *oid;
 	g->par_start[idx] = g->par_end[idx] = 0;
 	g->slots[i] = idx + 1;
 	if ((uint64) g->n * 2 > (uint64) g->mask + 1)
@@ -187,7 +187,7 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 	uint32	   *order;
 
 	fixes_graph_reserve(g, g->n + count);
-	memcpy(g->oids + first, raw_ids, (Size) count * sizeof(git_oid));
+	memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
 
 	/*
 	 * Insert in the order of the slots the ids hash to (a counting sort on

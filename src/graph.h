@@ -8,7 +8,7 @@
 #ifndef FIXES_GRAPH_H
 #define FIXES_GRAPH_H
 
-#include <git2.h>
+#include "oid.h"
 
 #define FIXES_NO_IDX PG_UINT32_MAX
 
@@ -17,7 +17,7 @@ typedef struct FixesGraph
 	MemoryContext cxt;
 	uint32		n;				/* commits */
 	uint32		cap;
-	git_oid    *oids;			/* [cap] by index */
+	FixesOid    *oids;			/* [cap] by index */
 	uint32	   *slots;			/* hash map: index + 1, 0 = empty */
 	uint32		mask;			/* slots has mask + 1 entries */
 	/* parents of commit i: parents[par_start[i] .. par_end[i]) */
@@ -30,8 +30,8 @@ typedef struct FixesGraph
 
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
 extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
-extern uint32 fixes_graph_lookup(const FixesGraph *g, const git_oid *oid);
-extern uint32 fixes_graph_add(FixesGraph *g, const git_oid *oid, bool *found);
+extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);
+extern uint32 fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found);
 extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
 extern void fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count);
 extern void fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,

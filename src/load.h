@@ -15,8 +15,8 @@
 #include "utils/tuplestore.h"
 
 #include "arena.h"
-#include "git_util.h"
 #include "graph.h"
+#include "progress.h"
 #include "tags.h"
 #include "text_decode.h"
 
@@ -102,13 +102,13 @@ typedef struct FixesLoad
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
 
-	FixesGit   *git;
 	FixesGraph *graph;
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
 	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
+	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
-	git_oid		head;
+	FixesOid		head;
 
 	/* the previous load, as fixes_repositories records it */
 	char	   *old_head;		/* hex, NULL if none */

@@ -66,8 +66,12 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
-		FixesEdge  *e = fixes_load_add_edge(ld);
+		FixesEdge  *e;
 		char		abbrev[40];
+
+		if (tr.kind != FIXES_TRAILER_FIXES)
+			continue;			/* revert edges come with version 1.1 */
+		e = fixes_load_add_edge(ld);
 
 		e->fixing = idx;
 		e->line = tr.line;
@@ -116,16 +120,19 @@ fixes_load_read(FixesLoad *ld)
 
 	if (ld->empty)
 		return;
-	ld->walk = fixes_walk_create(ld->git, ld->graph, true);
-	fixes_walk_push(ld->walk, &ld->head);
+	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
+	if (!fixes_walk_start(ld->walk, &ld->head))
+		return;
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
 								   ALLOCSET_DEFAULT_SIZES);
+	fixes_progress_phase(&ld->progress, "reading history");
 	while (fixes_walk_next(ld->walk, &c))
 	{
 		MemoryContext old;
 		FixesCommitFields f;
 
+		fixes_progress_tick(&ld->progress);
 		fixes_load_ensure_room(ld, c.idx);
 		old = MemoryContextSwitchTo(rowcxt);
 		fixes_commit_fields(&ld->decoder, &c, &f);

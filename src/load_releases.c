@@ -12,7 +12,9 @@
 
 #include "catalog/pg_collation.h"
 #include "common/hashfn.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 
 #include "load.h"
@@ -39,6 +41,50 @@ fixes_load_check_pattern(FixesLoad *ld)
 	(void) is_release(ld, "");
 }
 
+typedef struct RankEntry
+{
+	const char *name;			/* the key: a release's tag */
+	int			rank;
+} RankEntry;
+
+static uint32
+string_ptr_hash(const void *key, Size keysize)
+{
+	const char *s = *(const char *const *) key;
+
+	return hash_bytes((const unsigned char *) s, (int) strlen(s));
+}
+
+static int
+string_ptr_match(const void *a, const void *b, Size keysize)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* this load's releases by tag name: one lookup per old release */
+static HTAB *
+new_ranks_by_name(FixesLoad *ld)
+{
+	HASHCTL		ctl;
+	HTAB	   *h;
+
+	ctl.keysize = sizeof(char *);
+	ctl.entrysize = sizeof(RankEntry);
+	ctl.hash = string_ptr_hash;
+	ctl.match = string_ptr_match;
+	ctl.hcxt = CurrentMemoryContext;
+	h = hash_create("fixes release ranks", Max(ld->nreleases, 16), &ctl,
+					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	for (int q = 0; q < ld->nreleases; q++)
+	{
+		const char *name = ld->tags[ld->release_tag[q]].name;
+		RankEntry  *e = hash_search(h, &name, HASH_ENTER, NULL);
+
+		e->rank = q + 1;
+	}
+	return h;
+}
+
 /*
  * The releases of the previous load marked on the old commits (commits
  * cannot gain ancestors, so this is exactly what that load stored), to
@@ -51,17 +97,23 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	int32	   *old_mark;
 	uint32	   *old_commit;
 	int		   *old_rank;		/* old rank -> new rank of the same tag, 0 if gone */
+	HTAB	   *rank_of;
 
 	old_mark = palloc_extended(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
 	old_rank = palloc0(sizeof(int) * (ld->n_old_releases + 1));
+	rank_of = new_ranks_by_name(ld);
 	for (int r = 0; r < ld->n_old_releases; r++)
 	{
+		RankEntry  *e;
+
+		CHECK_FOR_INTERRUPTS();
 		old_commit[r] = ld->old_releases[r].commit;
-		for (int q = 0; q < ld->nreleases; q++)
-			if (strcmp(ld->tags[ld->release_tag[q]].name, ld->old_releases[r].tag) == 0)
-				old_rank[r + 1] = q + 1;
+		e = hash_search(rank_of, &ld->old_releases[r].tag, HASH_FIND, NULL);
+		if (e != NULL)
+			old_rank[r + 1] = e->rank;
 	}
+	hash_destroy(rank_of);
 	/* the old commits form a closed graph: parents of old commits are old */
 	fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
 						old_commit, ld->n_old_releases, old_mark, stack);
@@ -148,7 +200,7 @@ fixes_tags_hash(FixesLoad *ld)
 	{
 		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
 								(int) strlen(ld->tags[t].name), h);
-		h = hash_bytes_extended(ld->tags[t].commit.id, GIT_OID_RAWSZ, h);
+		h = hash_bytes_extended(ld->tags[t].commit.id, FIXES_OID_RAWSZ, h);
 	}
 	return (int64) h;
 }

@@ -45,6 +45,9 @@ fixes_parse_fixes(PG_FUNCTION_ARGS)
 		bool		nulls[PARSE_COLS] = {0};
 		int			i = 0;
 
+		if (tr.kind != FIXES_TRAILER_FIXES)
+			continue;			/* revert edges come with version 1.1 */
+
 		values[i++] = Int32GetDatum(tr.line);
 		values[i++] = PointerGetDatum(fixes_abbrev_text(msg + tr.hex_off, tr.hex_len));
 		nulls[i] = !tr.has_subject;

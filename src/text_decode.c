@@ -53,8 +53,9 @@ fixes_decoder_encoding(FixesDecoder *d, const char *name, size_t len)
 }
 
 void
-fixes_decoder_next_commit(FixesDecoder *d)
+fixes_decoder_next_item(FixesDecoder *d, FixesDecodedItem kind)
 {
+	d->current_kind = kind;
 	d->current_affected = false;
 }
 
@@ -65,7 +66,10 @@ note_replacement(FixesDecoder *d)
 	if (!d->current_affected)
 	{
 		d->current_affected = true;
-		d->commits_affected++;
+		if (d->current_kind == FIXES_ITEM_TAG)
+			d->tags_affected++;
+		else
+			d->commits_affected++;
 	}
 }
 
@@ -181,12 +185,21 @@ fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encodin
 void
 fixes_decoder_report(FixesDecoder *d, const char *path)
 {
-	if (d->replaced > 0)
+	const char *by = d->db_encoding == PG_UTF8 ? "U+FFFD" : "\"?\"";
+
+	if (d->replaced == 0)
+		return;
+	if (d->tags_affected == 0)
 		ereport(NOTICE,
 				(errmsg_plural("replaced %lld invalid or unconvertible byte sequences in %lld commit of repository \"%s\"",
 							   "replaced %lld invalid or unconvertible byte sequences in %lld commits of repository \"%s\"",
 							   (unsigned long) d->commits_affected,
 							   (long long) d->replaced, (long long) d->commits_affected, path),
-				 errdetail("Each sequence was replaced by %s.",
-						   d->db_encoding == PG_UTF8 ? "U+FFFD" : "\"?\"")));
+				 errdetail("Each sequence was replaced by %s.", by)));
+	else
+		ereport(NOTICE,
+				(errmsg("replaced %lld invalid or unconvertible byte sequences in %lld commits and %lld tags of repository \"%s\"",
+						(long long) d->replaced, (long long) d->commits_affected,
+						(long long) d->tags_affected, path),
+				 errdetail("Each sequence was replaced by %s.", by)));
 }

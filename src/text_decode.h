@@ -13,7 +13,9 @@ typedef struct FixesDecoder
 	int			replacement_len;
 	int64		replaced;		/* invalid or unconvertible sequences replaced */
 	int64		commits_affected;	/* commits with at least one of them */
-	bool		current_affected;	/* the current commit already counted */
+	int64		tags_affected;	/* tags with at least one of them */
+	int			current_kind;	/* FixesDecodedItem of the current item */
+	bool		current_affected;	/* the current item already counted */
 	/* cache of the last declared encoding name */
 	char		last_name[64];
 	int			last_encoding;
@@ -22,7 +24,15 @@ typedef struct FixesDecoder
 
 extern void fixes_decoder_init(FixesDecoder *d);
 extern int	fixes_decoder_encoding(FixesDecoder *d, const char *name, size_t len);
-extern void fixes_decoder_next_commit(FixesDecoder *d);
+/* what the text being decoded belongs to, for the count of the NOTICE */
+typedef enum FixesDecodedItem
+{
+	FIXES_ITEM_COMMIT,
+	FIXES_ITEM_TAG
+} FixesDecodedItem;
+
+extern void fixes_decoder_next_item(FixesDecoder *d, FixesDecodedItem kind);
+#define fixes_decoder_next_commit(d) fixes_decoder_next_item((d), FIXES_ITEM_COMMIT)
 extern text *fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding);
 extern char *fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encoding);
 extern void fixes_decoder_report(FixesDecoder *d, const char *path);

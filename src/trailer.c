@@ -1,10 +1,21 @@
-/* trailer.c — finds Linux-style "Fixes: <hex> ("subject")" trailer lines */
+/* trailer.c — finds Linux-style "Fixes: <hex> ("subject")" trailer lines and revert lines */
 #include "trailer.h"
 
 #include <string.h>
 
 #define HEX_MIN 6
 #define HEX_MAX 40
+#define REVERT_HEX_MIN 7
+
+/* The quote pairs taken off a subject in parentheses, tried in this order. */
+static const struct {
+	const char *open, *close;
+} quote_pairs[] = {
+	{"\"", "\""},
+	{"\xe2\x80\x9c", "\xe2\x80\x9d"},	/* U+201C ... U+201D */
+	{"\xe2\x80\x9c", "\xe2\x80\x9c"},	/* U+201C ... U+201C */
+	{"'", "'"},
+};
 
 static bool is_blank(unsigned char c)
 {
@@ -99,6 +110,93 @@ static bool match_fixes(const unsigned char *s, size_t start, size_t end,
 	return true;
 }
 
+/* Matches the revert prefix on line s[start..end); sets the hex range. */
+static bool match_revert(const unsigned char *s, size_t start, size_t end,
+						 size_t *hex_off, size_t *hex_len)
+{
+	size_t p = skip_blanks(s, start, end);
+	size_t q, h;
+
+	if (p == end || to_lower(s[p]) != 't' || !has_word_ci(s, p, end, "this reverts commit", 19))
+		return false;
+	q = skip_blanks(s, p + 19, end);
+	if (q == p + 19)
+		return false;
+	for (h = q; h < end && is_hex(s[h]) && h - q <= HEX_MAX; h++)
+		;
+	if (h - q < REVERT_HEX_MIN || h - q > HEX_MAX)
+		return false;
+	*hex_off = q;
+	*hex_len = h - q;
+	return true;
+}
+
+static bool has_bytes(const unsigned char *s, size_t p, size_t end, const char *bytes)
+{
+	size_t n = strlen(bytes);
+
+	return end - p >= n && memcmp(s + p, bytes, n) == 0;
+}
+
+/* Whether s[from..end) holds something besides quote marks (each quote mark
+ * closes one of the pairs). */
+static bool more_than_quotes(const unsigned char *s, size_t from, size_t end)
+{
+	size_t p = from, i;
+
+	while (p < end)
+	{
+		for (i = 0; i < sizeof(quote_pairs) / sizeof(quote_pairs[0]); i++)
+			if (has_bytes(s, p, end, quote_pairs[i].close))
+				break;
+		if (i == sizeof(quote_pairs) / sizeof(quote_pairs[0]))
+			return true;
+		p += strlen(quote_pairs[i].close);
+	}
+	return false;
+}
+
+/*
+ * The subject in parentheses without '("': from the first '(' in
+ * s[from..end) to the last ')' of the line, trimmed, less one pair of
+ * surrounding quotes.
+ */
+static bool paren_subject(const unsigned char *s, size_t from, size_t end,
+						  size_t *subj_off, size_t *subj_len)
+{
+	const unsigned char *open = memchr(s + from, '(', end - from);
+	size_t a, b, i;
+
+	if (open == NULL)
+		return false;
+	a = (size_t) (open - s) + 1;
+	for (b = end; b > a && s[b - 1] != ')'; b--)
+		;
+	if (b == a)
+		return false;
+	b--;						/* the last ')' */
+	a = skip_blanks(s, a, b);
+	while (b > a && is_blank(s[b - 1]))
+		b--;
+	for (i = 0; i < sizeof(quote_pairs) / sizeof(quote_pairs[0]); i++)
+	{
+		size_t o = strlen(quote_pairs[i].open), c = strlen(quote_pairs[i].close);
+
+		if (b - a >= o + c && has_bytes(s, a, b, quote_pairs[i].open) &&
+			has_bytes(s, b - c, b, quote_pairs[i].close))
+		{
+			a += o;
+			b -= c;
+			break;
+		}
+	}
+	if (!more_than_quotes(s, a, b))
+		return false;
+	*subj_off = a;
+	*subj_len = b - a;
+	return true;
+}
+
 bool fixes_trailer_next(const char *msg, size_t len, fixes_trailer_cursor *cur,
 						fixes_trailer *out)
 {
@@ -115,7 +213,11 @@ bool fixes_trailer_next(const char *msg, size_t len, fixes_trailer_cursor *cur,
 		cur->line++;
 		if (end > start && s[end - 1] == '\r')
 			end--;
-		if (!match_fixes(s, start, end, &hex_off, &hex_len))
+		if (match_fixes(s, start, end, &hex_off, &hex_len))
+			out->kind = FIXES_TRAILER_FIXES;
+		else if (match_revert(s, start, end, &hex_off, &hex_len))
+			out->kind = FIXES_TRAILER_REVERT;
+		else
 			continue;
 
 		out->line = cur->line;
@@ -123,14 +225,40 @@ bool fixes_trailer_next(const char *msg, size_t len, fixes_trailer_cursor *cur,
 		out->raw_len = end - start;
 		out->hex_off = hex_off;
 		out->hex_len = hex_len;
+		out->has_subject = false;
+		out->subj_off = out->subj_len = 0;
+		if (out->kind == FIXES_TRAILER_REVERT)
+			return true;
 		/* the prefix holds no '(' or '"', so searching after it is the same
 		 * as searching the whole line */
 		open = find_open_quote(s, hex_off + hex_len, end);
 		close = find_close_quote(s, hex_off + hex_len, end);
-		out->has_subject = open < end && close < end && close >= open + 2;
-		out->subj_off = out->has_subject ? open + 2 : 0;
-		out->subj_len = out->has_subject ? close - (open + 2) : 0;
+		if (open < end && close < end && close >= open + 2)
+		{
+			out->has_subject = true;
+			out->subj_off = open + 2;
+			out->subj_len = close - (open + 2);
+		}
+		else
+			out->has_subject = paren_subject(s, hex_off + hex_len, end, &out->subj_off,
+											 &out->subj_len);
 		return true;
 	}
 	return false;
+}
+
+bool fixes_revert_subject(const char *subject, size_t len, size_t *off, size_t *sublen)
+{
+	const unsigned char *s = (const unsigned char *) subject;
+	size_t last;
+
+	if (len < 8 || !has_word_ci(s, 0, len, "revert \"", 8))
+		return false;
+	for (last = len - 1; last > 7 && s[last] != '"'; last--)
+		;
+	if (last <= 8)
+		return false;			/* one quote only, or nothing between the two */
+	*off = 8;
+	*sublen = last - 8;
+	return true;
 }

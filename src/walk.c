@@ -1,33 +1,30 @@
 /*
- * walk.c — read every commit reachable from some start points, newest first
+ * walk.c — the commits reachable from a start point, newest first
  *
- * Each commit object is read from the object database exactly once (no
- * revwalk + git_commit_lookup double read): a parent is read when it is
- * discovered, waits in a heap ordered by committer time, and is returned
- * when it is the newest one left, as `git log` orders a history.  Objects
- * waiting in the heap are libgit2 memory: fixes_walk_release() frees them
- * and must be called in PG_FINALLY.
+ * The reader process (reader/walk.c) walks the history as `git log` orders
+ * it and sends each commit once, with a flag per parent: in the history,
+ * or missing beyond a shallow boundary.  Here each commit is checked and
+ * numbered exactly as it was discovered (the start point first, then each
+ * new parent of each commit in turn), so the graph's indexes do not depend
+ * on where the walk ran.  A refresh sends the reader the ids the graph
+ * holds already, and only the new commits come back.
  */
 #include "postgres.h"
 
 #include "miscadmin.h"
 
-#include "loose_check.h"
 #include "walk.h"
 
 FixesWalk *
-fixes_walk_create(FixesGit *git, FixesGraph *graph, bool record_parents)
+fixes_walk_create(const char *path, FixesGraph *graph, bool record_parents)
 {
 	FixesWalk  *w = palloc0(sizeof(FixesWalk));
 
-	w->git = git;
+	w->path = path;
 	w->graph = graph;
 	w->record_parents = record_parents;
-	w->heap_cap = 64;
-	w->heap = palloc(sizeof(FixesWalkNode) * w->heap_cap);
 	w->pbuf_cap = 16;
 	w->pbuf = palloc(sizeof(uint32) * w->pbuf_cap);
-	w->shallow = git_repository_is_shallow(git->repo) == 1;
 	return w;
 }
 
@@ -36,11 +33,7 @@ fixes_walk_release(FixesWalk *w)
 {
 	if (w == NULL)
 		return;
-	git_odb_object_free(w->current);
-	w->current = NULL;
-	for (int i = 0; i < w->heap_len; i++)
-		git_odb_object_free(w->heap[i].obj);
-	w->heap_len = 0;
+	fixes_reader_stop(w->reader);
 }
 
 void
@@ -51,205 +44,147 @@ fixes_walk_report(FixesWalk *w)
 				(errmsg_plural("repository \"%s\" is a shallow clone: %lld parent commit is missing",
 							   "repository \"%s\" is a shallow clone: %lld parent commits are missing",
 							   (unsigned long) w->missing_parents,
-							   w->git->path, (long long) w->missing_parents),
+							   w->path, (long long) w->missing_parents),
 				 errdetail("The history was read down to the shallow boundary."),
 				 errhint("Run \"git fetch --unshallow\" in the repository to read all of it.")));
 }
 
-static inline bool
-node_before(const FixesWalkNode *a, const FixesWalkNode *b)
-{
-	return a->time > b->time || (a->time == b->time && a->seq < b->seq);
-}
-
+/* the ids the graph holds, so that the reader skips them */
 static void
-heap_push(FixesWalk *w, const FixesWalkNode *node)
+send_known(FixesWalk *w)
 {
-	int			i;
+	FixesGraph *g = w->graph;
+	unsigned char count[4];
+	const uint32 per = 16384;
 
-	if (w->heap_len == w->heap_cap)
+	wire_put_u32(count, g->n);
+	fixes_reader_write(w->reader, count, sizeof(count));
+	for (uint32 i = 0; i < g->n; i += per)
 	{
-		w->heap_cap *= 2;
-		w->heap = repalloc(w->heap, sizeof(FixesWalkNode) * w->heap_cap);
+		uint32		k = Min(per, g->n - i);
+
+		CHECK_FOR_INTERRUPTS();
+		fixes_reader_write(w->reader, g->oids + i, (Size) k * sizeof(FixesOid));
 	}
-	i = w->heap_len++;
-	while (i > 0)
-	{
-		int			parent = (i - 1) / 2;
-
-		if (!node_before(node, &w->heap[parent]))
-			break;
-		w->heap[i] = w->heap[parent];
-		i = parent;
-	}
-	w->heap[i] = *node;
-}
-
-static void
-heap_pop(FixesWalk *w, FixesWalkNode *out)
-{
-	FixesWalkNode last;
-	int			i = 0;
-
-	*out = w->heap[0];
-	last = w->heap[--w->heap_len];
-	for (;;)
-	{
-		int			c = 2 * i + 1;
-
-		if (c >= w->heap_len)
-			break;
-		if (c + 1 < w->heap_len && node_before(&w->heap[c + 1], &w->heap[c]))
-			c++;
-		if (!node_before(&w->heap[c], &last))
-			break;
-		w->heap[i] = w->heap[c];
-		i = c;
-	}
-	if (w->heap_len > 0)
-		w->heap[i] = last;
-}
-
-static void
-oid_hex(char *buf, const git_oid *oid)
-{
-	fixes_format_oid(buf, oid);
+	fixes_reader_close_input(w->reader);
 }
 
 /*
- * Read and parse the commit oid.  Returns NULL when the object is missing
- * from a shallow clone; any other failure is an error naming the object.
- */
-static git_odb_object *
-read_commit(FixesWalk *w, const git_oid *oid, fixes_raw_commit *raw)
-{
-	git_odb_object *obj = NULL;
-	char		hex[GIT_OID_HEXSZ + 1];
-	int			rc;
-
-	fixes_loose_check(w->git, oid);
-	rc = git_odb_read(&obj, w->git->odb, oid);
-	if (rc == GIT_ENOTFOUND && w->shallow)
-		return NULL;
-	if (rc < 0)
-	{
-		oid_hex(hex, oid);
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("could not read commit %s of repository \"%s\"", hex, w->git->path),
-				 errdetail_git(rc)));
-	}
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT)
-	{
-		git_object_t type = git_odb_object_type(obj);
-
-		git_odb_object_free(obj);
-		oid_hex(hex, oid);
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("object %s of repository \"%s\" is a %s, not a commit",
-						hex, w->git->path, git_object_type2string(type))));
-	}
-	if (fixes_raw_commit_parse(git_odb_object_data(obj), git_odb_object_size(obj), raw) != 0)
-	{
-		git_odb_object_free(obj);
-		oid_hex(hex, oid);
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("commit %s of repository \"%s\" is malformed", hex, w->git->path)));
-	}
-	return obj;
-}
-
-/*
- * Read the commit oid, add it to the graph and queue it.  Returns its index,
- * or FIXES_NO_IDX when it is missing from a shallow clone.
- */
-static uint32
-discover(FixesWalk *w, const git_oid *oid)
-{
-	FixesWalkNode node;
-	bool		found;
-
-	node.obj = read_commit(w, oid, &node.raw);
-	if (node.obj == NULL)
-		return FIXES_NO_IDX;
-	node.idx = fixes_graph_add(w->graph, oid, &found);
-	node.time = node.raw.committer.time;
-	node.seq = w->seq++;
-	heap_push(w, &node);
-	return node.idx;
-}
-
-/*
- * Start the walk (also) at oid.  Returns false if it was already seen.
+ * Walk the history of head, which the graph may hold already (then nothing
+ * is new).  Returns false when there is nothing to walk.
  */
 bool
-fixes_walk_push(FixesWalk *w, const git_oid *oid)
+fixes_walk_start(FixesWalk *w, const FixesOid *head)
 {
-	if (fixes_graph_lookup(w->graph, oid) != FIXES_NO_IDX)
+	char		hex[FIXES_OID_HEXSZ + 1];
+	bool		found;
+
+	if (fixes_graph_lookup(w->graph, head) != FIXES_NO_IDX)
 		return false;
-	if (discover(w, oid) == FIXES_NO_IDX)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("commit %s is missing from repository \"%s\"",
-						git_oid_tostr_s(oid), w->git->path)));
+	fixes_format_oid(hex, head);
+	w->reader = fixes_reader_start("walk", w->path, pstrdup(hex), true);
+	send_known(w);
+	(void) fixes_graph_add(w->graph, head, &found);
 	return true;
+}
+
+/*
+ * Walk the history of ref (fixes_git_commits).  Returns false when ref is
+ * the unborn HEAD of an empty repository.
+ */
+bool
+fixes_walk_log(FixesWalk *w, const char *ref)
+{
+	const unsigned char *payload;
+	uint32		len;
+	WireHead	head;
+	bool		found;
+
+	w->reader = fixes_reader_start("log", w->path, ref, false);
+	fixes_reader_expect(w->reader, WIRE_HEAD, &payload, &len);
+	if (wire_decode_head(payload, len, &head) != 0)
+		fixes_reader_protocol_error(w->reader, "The head record is malformed.");
+	if (!head.found)
+	{
+		fixes_reader_finish(w->reader);
+		return false;
+	}
+	(void) fixes_graph_add(w->graph, &head.oid, &found);
+	return true;
+}
+
+static void
+malformed(FixesWalk *w, const FixesOid *oid, const char *what)
+{
+	char		hex[FIXES_OID_HEXSZ + 1];
+
+	fixes_format_oid(hex, oid);
+	fixes_reader_stop(w->reader);
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("commit %s of repository \"%s\" is malformed", hex, w->path),
+			 errdetail("%s", what)));
 }
 
 bool
 fixes_walk_next(FixesWalk *w, FixesCommit *out)
 {
-	FixesWalkNode node;
+	const unsigned char *payload;
+	uint32		len;
+	WireCommit	c;
+	uint32		idx;
 	int			np = 0;
 
 	CHECK_FOR_INTERRUPTS();
-
-	git_odb_object_free(w->current);
-	w->current = NULL;
-	if (w->heap_len == 0)
+	if (w->reader == NULL)
 		return false;
-	heap_pop(w, &node);
-	w->current = node.obj;
-
-	if (node.raw.nparents > w->pbuf_cap)
+	if (fixes_reader_next(w->reader, &payload, &len) != WIRE_COMMIT)
 	{
-		w->pbuf_cap = node.raw.nparents;
+		if (!w->reader->ended)
+			fixes_reader_protocol_error(w->reader, "A commit record was expected.");
+		fixes_reader_finish(w->reader);
+		w->reader = NULL;
+		return false;
+	}
+	if (wire_decode_commit(payload, len, &c) != 0)
+		fixes_reader_protocol_error(w->reader, "A commit record is malformed.");
+	idx = fixes_graph_lookup(w->graph, &c.oid);
+	if (idx == FIXES_NO_IDX)
+		fixes_reader_protocol_error(w->reader, "A commit was sent that was never discovered.");
+	if (fixes_raw_commit_parse(c.raw, c.raw_len, &out->raw) != 0)
+		malformed(w, &c.oid, "Its header does not parse.");
+	if ((uint32) out->raw.nparents != c.nflags)
+		malformed(w, &c.oid, "Its parents do not match the reader's.");
+
+	if (out->raw.nparents > w->pbuf_cap)
+	{
+		w->pbuf_cap = out->raw.nparents;
 		w->pbuf = repalloc(w->pbuf, sizeof(uint32) * w->pbuf_cap);
 	}
-	for (int i = 0; i < node.raw.nparents; i++)
+	for (int i = 0; i < out->raw.nparents; i++)
 	{
-		git_oid		poid;
+		FixesOid	poid;
 		uint32		pidx;
+		bool		found;
 
-		if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(&node.raw, i), GIT_OID_HEXSZ) < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("commit %s of repository \"%s\" has a malformed parent",
-							git_oid_tostr_s(&w->graph->oids[node.idx]), w->git->path)));
-		pidx = fixes_graph_lookup(w->graph, &poid);
-		if (pidx == FIXES_NO_IDX)
+		if (!fixes_oid_parse(&poid, fixes_raw_commit_parent(&out->raw, i)))
+			malformed(w, &c.oid, "A parent is not a commit id.");
+		if (!c.present[i])
 		{
-			pidx = discover(w, &poid);
-			if (pidx == FIXES_NO_IDX)
-			{
-				/* beyond the boundary of a shallow clone: count each once */
-				bool		found;
-
-				if (w->missing == NULL)
-					w->missing = fixes_graph_create(CurrentMemoryContext);
-				(void) fixes_graph_add(w->missing, &poid, &found);
-				w->missing_parents += !found;
-				continue;
-			}
+			/* beyond the boundary of a shallow clone: count each once */
+			if (w->missing == NULL)
+				w->missing = fixes_graph_create(CurrentMemoryContext);
+			(void) fixes_graph_add(w->missing, &poid, &found);
+			w->missing_parents += !found;
+			continue;
 		}
+		pidx = fixes_graph_add(w->graph, &poid, &found);
 		w->pbuf[np++] = pidx;
 	}
 	if (w->record_parents)
-		fixes_graph_set_parents(w->graph, node.idx, w->pbuf, np);
+		fixes_graph_set_parents(w->graph, idx, w->pbuf, np);
 
-	out->idx = node.idx;
-	out->oid = &w->graph->oids[node.idx];
-	out->raw = node.raw;
+	out->idx = idx;
+	out->oid = &w->graph->oids[idx];
 	return true;
 }

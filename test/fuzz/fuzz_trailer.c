@@ -1,4 +1,4 @@
-/* fuzz_trailer.c — libFuzzer harness: trailer scan (and subject) invariants */
+/* fuzz_trailer.c — libFuzzer harness: Fixes/revert line scan (and subject) invariants */
 #include "summary.h"
 #include "trailer.h"
 
@@ -31,16 +31,30 @@ static void check_trailer(const char *msg, size_t len, size_t from, const fixes_
 	REQUIRE(t->raw_off == 0 || msg[t->raw_off - 1] == '\n');
 	REQUIRE(memchr(msg + t->raw_off, '\n', t->raw_len) == NULL);
 	REQUIRE(raw_end == len || msg[raw_end] == '\n' || msg[raw_end] == '\r');
-	REQUIRE(t->hex_len >= 6 && t->hex_len <= 40);
+	REQUIRE(t->kind == FIXES_TRAILER_FIXES || t->kind == FIXES_TRAILER_REVERT);
+	REQUIRE(t->hex_len >= (t->kind == FIXES_TRAILER_REVERT ? 7 : 6) && t->hex_len <= 40);
 	REQUIRE(t->hex_off >= t->raw_off && t->hex_off + t->hex_len <= raw_end);
 	for (i = 0; i < t->hex_len; i++)
 		REQUIRE(is_hex((unsigned char) msg[t->hex_off + i]));
+	REQUIRE(t->hex_off + t->hex_len == len ||
+			!is_hex((unsigned char) msg[t->hex_off + t->hex_len]));
+	REQUIRE(t->kind == FIXES_TRAILER_FIXES || !t->has_subject);
 	if (t->has_subject)
 	{
-		REQUIRE(t->subj_off >= t->hex_off + t->hex_len + 2);
-		REQUIRE(t->subj_off + t->subj_len + 2 <= raw_end);
-		REQUIRE(memcmp(msg + t->subj_off - 2, "(\"", 2) == 0);
-		REQUIRE(memcmp(msg + t->subj_off + t->subj_len, "\")", 2) == 0);
+		REQUIRE(t->subj_off >= t->hex_off + t->hex_len + 1);
+		REQUIRE(t->subj_off + t->subj_len + 1 <= raw_end);
+		/* either the ("...") form, or the parenthesized one */
+		if (!(t->subj_off >= t->hex_off + t->hex_len + 2 &&
+			  memcmp(msg + t->subj_off - 2, "(\"", 2) == 0 &&
+			  memcmp(msg + t->subj_off + t->subj_len, "\")", 2) == 0))
+		{
+			/* the parenthesized form: a '(' before, a ')' after, some text */
+			REQUIRE(memchr(msg + t->hex_off + t->hex_len, '(',
+						   t->subj_off - (t->hex_off + t->hex_len)) != NULL);
+			REQUIRE(memchr(msg + t->subj_off + t->subj_len, ')',
+						   raw_end - (t->subj_off + t->subj_len)) != NULL);
+			REQUIRE(t->subj_len > 0);
+		}
 	}
 }
 
@@ -70,6 +84,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	n = fixes_summary(msg, size, subject);
 	REQUIRE(n <= size && subject[n] == '\0' && memchr(subject, '\n', n) == NULL);
+	{
+		size_t off, sublen;
+
+		if (fixes_revert_subject(msg, size, &off, &sublen))
+			REQUIRE(off == 8 && sublen > 0 && off + sublen < size && msg[off - 1] == '"' &&
+					msg[off + sublen] == '"');
+	}
 	free(subject);
 	free(msg);
 	return 0;

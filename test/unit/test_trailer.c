@@ -3,10 +3,12 @@
 #include "unit.h"
 
 #include <regex.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #define MSG(s) s, sizeof(s) - 1
+#define H40 "0123456789abcdef0123456789abcdef01234567"
 
 typedef struct trailer_case {
 	const char *name;
@@ -95,6 +97,71 @@ static const trailer_case cases[] = {
 	{"Fixes: at end of buffer", MSG("Fixes:"), ""},
 };
 
+/* Revert lines, and subjects in parentheses without '("' (a revert is
+ * rendered "line revert hex"). */
+static const trailer_case more_cases[] = {
+	{"git revert", MSG("Revert \"x\"\n\nThis reverts commit " H40 ".\n"),
+	 "3 revert " H40 "\n"},
+	{"revert, 7 hex, end of line", MSG("This reverts commit abcdef1"), "1 revert abcdef1\n"},
+	{"revert, 6 hex", MSG("This reverts commit abcdef.\n"), ""},
+	{"revert, 41 hex", MSG("This reverts commit " H40 "0.\n"), ""},
+	{"revert, hex then non-hex letter", MSG("This reverts commit abcdef12g\n"),
+	 "1 revert abcdef12\n"},
+	{"revert, hex then underscore", MSG("This reverts commit abcdef12_x\n"),
+	 "1 revert abcdef12\n"},
+	{"revert, subject after", MSG("This reverts commit abcdef12 (\"foo\").\n"),
+	 "1 revert abcdef12\n"},
+	{"revert, case and blanks", MSG(" \tTHIS REVERTS COMMIT\t\fABCDEF12\r\n"),
+	 "1 revert ABCDEF12\n"},
+	{"revert, no blank before hex", MSG("This reverts commitabcdef12\n"), ""},
+	{"revert, two spaces in the words", MSG("This  reverts commit abcdef12\n"), ""},
+	{"revert, not at line start", MSG("So this reverts commit abcdef12\n"), ""},
+	{"revert, 'commit' missing", MSG("This reverts abcdef12\n"), ""},
+	{"revert and fixes in line order",
+	 MSG("Revert \"a\"\n\nThis reverts commit 1111111.\n\nFixes: 2222222 (\"b\")\n"
+		 "This reverts commit 3333333333333333333333333333333333333333.\n"),
+	 "3 revert 1111111\n5 2222222 \"b\"\n6 revert 3333333333333333333333333333333333333333\n"},
+	{"fixes with 6 hex, revert needs 7",
+	 MSG("Fixes: 123456\nThis reverts commit 123456\n"), "1 123456 -\n"},
+	{"parentheses without quotes", MSG("Fixes: abcdef1 (foo: fix bar)\n"),
+	 "1 abcdef1 \"foo: fix bar\"\n"},
+	{"parentheses, first ( and last )", MSG("Fixes: abcdef1 (foo (bar)) and (baz)\n"),
+	 "1 abcdef1 \"foo (bar)) and (baz\"\n"},
+	{"parentheses, blanks trimmed", MSG("Fixes: abcdef1 ( \tfoo bar\t )\r\n"),
+	 "1 abcdef1 \"foo bar\"\n"},
+	{"parentheses, single quotes", MSG("Fixes: abcdef1 ('foo')\n"), "1 abcdef1 \"foo\"\n"},
+	{"parentheses, curly quotes",
+	 MSG("Fixes: abcdef1 (\xe2\x80\x9c" "foo\xe2\x80\x9d)\n"), "1 abcdef1 \"foo\"\n"},
+	{"parentheses, two left curly quotes",
+	 MSG("Fixes: abcdef1 (\xe2\x80\x9c" "foo\xe2\x80\x9c)\n"), "1 abcdef1 \"foo\"\n"},
+	{"parentheses, two right curly quotes stay",
+	 MSG("Fixes: abcdef1 (\xe2\x80\x9d" "foo\xe2\x80\x9d)\n"),
+	 "1 abcdef1 \"\\xe2\\x80\\x9d" "foo\\xe2\\x80\\x9d\"\n"},
+	{"parentheses, quoted after trimming", MSG("Fixes: abcdef1 ( \"foo\" )\n"),
+	 "1 abcdef1 \"foo\"\n"},
+	{"parentheses, one pair only", MSG("Fixes: abcdef1 (''foo'')\n"), "1 abcdef1 \"'foo'\"\n"},
+	{"parentheses, mismatched quotes stay", MSG("Fixes: abcdef1 ('foo\")\n"),
+	 "1 abcdef1 \"'foo\"\"\n"},
+	{"parentheses, opening quote only", MSG("Fixes: abcdef1 (\"foo)\n"),
+	 "1 abcdef1 \"\"foo\"\n"},
+	{"parentheses, quoted inner quotes", MSG("Fixes: abcdef1 ('Revert \"foo\"')\n"),
+	 "1 abcdef1 \"Revert \"foo\"\"\n"},
+	{"empty parentheses: no subject", MSG("Fixes: abcdef1 ()\n"), "1 abcdef1 -\n"},
+	{"blank parentheses: no subject", MSG("Fixes: abcdef1 (  )\n"), "1 abcdef1 -\n"},
+	{"empty quotes in parentheses: no subject", MSG("Fixes: abcdef1 ('')\n"), "1 abcdef1 -\n"},
+	{"only quote marks: no subject", MSG("Fixes: abcdef1 ('\"\xe2\x80\x9c')\n"),
+	 "1 abcdef1 -\n"},
+	{"( before the id is not taken", MSG("(Fixes: abcdef1) x)\n"), ""},
+	{"( only before the id", MSG("Fixes: commit abcdef1 foo)\n"), "1 abcdef1 -\n"},
+	{") before (", MSG("Fixes: abcdef1 ) foo (\n"), "1 abcdef1 -\n"},
+	{"(\" pair wins", MSG("Fixes: abcdef1 (bar) (\"foo\")\n"), "1 abcdef1 \"foo\"\n"},
+	{"overlapping (\") then parentheses",
+	 MSG("Fixes: abcdef1 (\") (foo)\n"), "1 abcdef1 \"\") (foo\"\n"},
+	{"subject on the next line is not taken", MSG("Fixes: abcdef1 (foo\n bar)\n"),
+	 "1 abcdef1 -\n"},
+	{"NUL in parentheses", MSG("Fixes: abcdef1 (a\0b)\n"), "1 abcdef1 \"a\\x00b\"\n"},
+};
+
 /* Appends "line hex subject\n" for each trailer of msg to out. */
 static void render(const char *msg, size_t len, char *out, size_t n, unit_counts *u,
 				   const char *name)
@@ -113,6 +180,13 @@ static void render(const char *msg, size_t len, char *out, size_t n, unit_counts
 			  t.hex_off + t.hex_len <= t.raw_off + t.raw_len,
 			  "%s: ranges out of bounds", name);
 		unit_escape(msg + t.hex_off, t.hex_len, hex, sizeof(hex));
+		if (t.kind == FIXES_TRAILER_REVERT)
+		{
+			CHECK(u, !t.has_subject, "%s: a revert with a subject", name);
+			o += (size_t) snprintf(out + o, n - o, "%d revert %s\n", t.line, hex);
+			continue;
+		}
+		CHECK(u, t.kind == FIXES_TRAILER_FIXES, "%s: kind %d", name, (int) t.kind);
 		if (t.has_subject)
 		{
 			unit_escape(msg + t.subj_off, t.subj_len, subj + 1, sizeof(subj) - 2);
@@ -151,13 +225,13 @@ static void check_raw_spans(const trailer_case *c, unit_counts *u)
 	}
 }
 
-static void run_table(unit_counts *u)
+static void run_table(unit_counts *u, const trailer_case *table, size_t ncases)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ncases; i++)
 	{
-		const trailer_case *c = &cases[i];
+		const trailer_case *c = &table[i];
 		char *copy = malloc(c->len ? c->len : 1);
 		char got[4096];
 
@@ -167,6 +241,54 @@ static void run_table(unit_counts *u)
 			  "case \"%s\"\n    expected:\n%s    got:\n%s", c->name, c->expect, got);
 		free(copy);
 		check_raw_spans(c, u);
+	}
+}
+
+/* fixes_revert_subject: the subject, or NULL for none */
+static void run_revert_subjects(unit_counts *u)
+{
+	static const struct { const char *subject; size_t len; const char *want; } rs[] = {
+		{MSG("Revert \"epoll: fix a race\""), "epoll: fix a race"},
+		{MSG("Revert \"Revert \"foo (bar)\"\""), "Revert \"foo (bar)\""},
+		{MSG("Revert \"a\" and \"b\""), "a\" and \"b"},
+		{MSG("Revert \"foo\" (v2)"), "foo"},
+		{MSG("revert \"lower case\""), "lower case"},
+		{MSG("REVERT \"upper case\""), "upper case"},
+		{MSG("Revert \"x\""), "x"},
+		{MSG("Revert \"a\0b\""), "a\\x00b"},
+		{MSG("Revert \"\""), NULL},
+		{MSG("Revert \"unterminated"), NULL},
+		{MSG("Revert \""), NULL},
+		{MSG("Revert"), NULL},
+		{MSG(""), NULL},
+		{MSG("Revert foo"), NULL},
+		{MSG("Revert  \"two spaces\""), NULL},
+		{MSG("Revert\t\"tab\""), NULL},
+		{MSG(" Revert \"leading blank\""), NULL},
+		{MSG("Reverts \"x\""), NULL},
+		{MSG("Revert 'single'"), NULL},
+		{MSG("Revert \xe2\x80\x9c" "curly\xe2\x80\x9d"), NULL},
+		{MSG("net: Revert \"x\""), NULL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rs) / sizeof(rs[0]); i++)
+	{
+		char *copy = malloc(rs[i].len ? rs[i].len : 1);
+		size_t off = 12345, len = 12345;
+		bool found;
+		char got[256], e[256];
+
+		memcpy(copy, rs[i].subject, rs[i].len);	/* exact size: ASan catches over-reads */
+		found = fixes_revert_subject(copy, rs[i].len, &off, &len);
+		if (found)
+			unit_escape(copy + off, len, got, sizeof(got));
+		CHECK(u, found == (rs[i].want != NULL) &&
+			  (!found || (off + len <= rs[i].len && strcmp(got, rs[i].want) == 0)),
+			  "revert subject of \"%s\": %s \"%s\", expected %s",
+			  unit_escape(rs[i].subject, rs[i].len, e, sizeof(e)), found ? "found" : "none",
+			  found ? got : "", rs[i].want ? rs[i].want : "none");
+		free(copy);
 	}
 }
 
@@ -247,8 +369,67 @@ static const char *find_last(const char *hay, const char *needle)
 	return last;
 }
 
-/* Reference: regex over each NUL-terminated line; renders like render(). */
-static void reference(const regex_t *re, const char *msg, char *out, size_t n)
+/* Whether line[a..b) starts and ends with the quote strings q1 and q2,
+ * apart. */
+static bool quoted_by(const char *line, size_t a, size_t b, const char *q1, const char *q2)
+{
+	size_t l1 = strlen(q1), l2 = strlen(q2);
+
+	return b - a >= l1 + l2 && strncmp(line + a, q1, l1) == 0 &&
+		strncmp(line + b - l2, q2, l2) == 0;
+}
+
+/* Reference for a subject in parentheses: writes it as "\"...\"" into subj,
+ * or "-". */
+static void reference_paren(const char *line, size_t hex_end, char *subj, size_t n)
+{
+	static const char *const pairs[][2] = {
+		{"\"", "\""}, {"\xe2\x80\x9c", "\xe2\x80\x9d"}, {"\xe2\x80\x9c", "\xe2\x80\x9c"},
+		{"'", "'"},
+	};
+	const char *open = strchr(line + hex_end, '(');
+	const char *close = strrchr(line, ')');
+	size_t a, b, i, r = 0;
+
+	strcpy(subj, "-");
+	if (open == NULL || close == NULL || close < open)
+		return;
+	a = (size_t) (open - line) + 1;
+	b = (size_t) (close - line);
+	while (a < b && strchr(" \t\r\f\v", line[a]) != NULL)
+		a++;
+	while (b > a && strchr(" \t\r\f\v", line[b - 1]) != NULL)
+		b--;
+	for (i = 0; i < 4; i++)
+		if (quoted_by(line, a, b, pairs[i][0], pairs[i][1]))
+		{
+			a += strlen(pairs[i][0]);
+			b -= strlen(pairs[i][1]);
+			break;
+		}
+	/* what is left once every quote mark is taken out */
+	for (i = a; i < b;)
+		if (line[i] == '"' || line[i] == '\'')
+			i++;
+		else if (b - i >= 3 && (strncmp(line + i, "\xe2\x80\x9c", 3) == 0 ||
+								strncmp(line + i, "\xe2\x80\x9d", 3) == 0))
+			i += 3;
+		else
+		{
+			r++;
+			i++;
+		}
+	if (r == 0)
+		return;
+	subj[0] = '"';
+	unit_escape(line + a, b - a, subj + 1, n - 2);
+	strcat(subj, "\"");
+}
+
+/* Reference: regex over each NUL-terminated line; renders like render().
+ * revert_re may be NULL (no revert lines in the messages). */
+static void reference(const regex_t *re, const regex_t *revert_re, const char *msg, char *out,
+					  size_t n)
 {
 	char line[2048];
 	const char *p = msg;
@@ -283,9 +464,12 @@ static void reference(const regex_t *re, const char *msg, char *out, size_t n)
 				strcat(subj, "\"");
 			}
 			else
-				strcpy(subj, "-");
+				reference_paren(line, (size_t) m[2].rm_eo, subj, sizeof(subj));
 			o += (size_t) snprintf(out + o, n - o, "%d %s %s\n", lineno, hex, subj);
 		}
+		else if (revert_re != NULL && regexec(revert_re, line, 2, m, 0) == 0)
+			o += (size_t) snprintf(out + o, n - o, "%d revert %.*s\n", lineno,
+								   (int) (m[1].rm_eo - m[1].rm_so), line + m[1].rm_so);
 	}
 }
 
@@ -319,7 +503,7 @@ static void run_differential(unit_counts *u, int messages)
 		memcpy(copy, msg, n);
 		render(copy, n, got, sizeof(got), u, "random message");
 		free(copy);
-		reference(&re, msg, want, sizeof(want));
+		reference(&re, NULL, msg, want, sizeof(want));
 		matched += want[0] != '\0';
 		CHECK(u, strcmp(got, want) == 0, "random message %d: \"%s\"\n    reference:\n%s"
 			  "    fixes_trailer_next:\n%s", i, unit_escape(msg, n, esc, sizeof(esc)),
@@ -331,11 +515,109 @@ static void run_differential(unit_counts *u, int messages)
 	regfree(&re);
 }
 
+/* One random line (no '\n'): a Fixes or revert line, with parentheses and
+ * quotes after the id. */
+static void random_line_more(uint64_t *rs, char *buf, size_t *n, size_t cap)
+{
+	static const char *const blanks[] = {"", "", " ", "\t", "  ", "\r", "\f\v"};
+	static const char *const heads[] = {"Fixes:", "Fixes: commit", "This reverts commit",
+		"this REVERTS commit", "This  reverts commit", "This reverts", "This reverts commit\x01",
+		"Fixes"};
+	static const char *const pieces[] = {"(", "(", ")", ")", "\"", "'", "\xe2\x80\x9c",
+		"\xe2\x80\x9d", " ", " ", "\t", "\r", "a", "foo", "x: y", "_", ".", "g", "7", "(\"",
+		"\")"};
+	static const size_t hexlens[] = {5, 6, 7, 8, 12, 40, 41};
+	size_t i, k;
+
+	append(buf, n, cap, blanks[pick(rs, 7)]);
+	append(buf, n, cap, heads[pick(rs, 8)]);
+	append(buf, n, cap, blanks[pick(rs, 7)]);
+	k = hexlens[pick(rs, 7)];
+	for (i = 0; i < k; i++)
+	{
+		char h[2] = {"0123456789abcdefABCDEF"[pick(rs, 22)], '\0'};
+
+		append(buf, n, cap, h);
+	}
+	k = pick(rs, 6);
+	for (i = 0; i < k; i++)
+		append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+	if (pick(rs, 2))
+	{
+		/* a subject in parentheses, quoted or not */
+		static const char *const quotes[] = {"", "", "\"", "'", "\xe2\x80\x9c", "\xe2\x80\x9d"};
+
+		append(buf, n, cap, "(");
+		append(buf, n, cap, blanks[pick(rs, 7)]);
+		append(buf, n, cap, quotes[pick(rs, 6)]);
+		k = pick(rs, 4);
+		for (i = 0; i < k; i++)
+			append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+		append(buf, n, cap, quotes[pick(rs, 6)]);
+		append(buf, n, cap, blanks[pick(rs, 7)]);
+		append(buf, n, cap, ")");
+		k = pick(rs, 3);
+		for (i = 0; i < k; i++)
+			append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+	}
+}
+
+static void run_more_differential(unit_counts *u, int messages)
+{
+	regex_t re, revert_re;
+	uint64_t rs = 0x853c49e6748fea9bu;
+	int i, reverts = 0, subjects = 0;
+	int rc = regcomp(&re,
+					 "^[ \t\r\f\v]*fixes:[ \t\r\f\v]*(commit[ \t\r\f\v]+)?"
+					 "([0-9a-f]{6,40})([^0-9A-Za-z_]|$)",
+					 REG_EXTENDED | REG_ICASE);
+	int rc2 = regcomp(&revert_re,
+					  "^[ \t\r\f\v]*this reverts commit[ \t\r\f\v]+([0-9a-f]{7,40})"
+					  "([^0-9a-f]|$)",
+					  REG_EXTENDED | REG_ICASE);
+
+	CHECK(u, rc == 0 && rc2 == 0, "regcomp failed: %d %d", rc, rc2);
+	if (rc != 0 || rc2 != 0)
+		return;
+	for (i = 0; i < messages; i++)
+	{
+		char msg[2048], want[8192], got[8192], esc[8192];
+		size_t n = 0, lines = 1 + pick(&rs, 4), l;
+		char *copy;
+
+		for (l = 0; l < lines; l++)
+		{
+			random_line_more(&rs, msg, &n, 1800);
+			if (l + 1 < lines || pick(&rs, 2))
+				append(msg, &n, 1800, pick(&rs, 4) ? "\n" : "\r\n");
+		}
+		msg[n] = '\0';
+		copy = malloc(n ? n : 1);
+		memcpy(copy, msg, n);
+		render(copy, n, got, sizeof(got), u, "random message");
+		free(copy);
+		reference(&re, &revert_re, msg, want, sizeof(want));
+		reverts += strstr(want, " revert ") != NULL;
+		subjects += strstr(want, "\"") != NULL;
+		CHECK(u, strcmp(got, want) == 0, "random message %d: \"%s\"\n    reference:\n%s"
+			  "    fixes_trailer_next:\n%s", i, unit_escape(msg, n, esc, sizeof(esc)),
+			  want, got);
+	}
+	/* the generator must exercise reverts and subjects, not only rejections */
+	CHECK(u, reverts > messages / 10 && subjects > messages / 10,
+		  "%d reverts and %d subjects in %d random messages", reverts, subjects, messages);
+	regfree(&re);
+	regfree(&revert_re);
+}
+
 int main(void)
 {
 	unit_counts u = {0, 0};
 
-	run_table(&u);
+	run_table(&u, cases, sizeof(cases) / sizeof(cases[0]));
+	run_table(&u, more_cases, sizeof(more_cases) / sizeof(more_cases[0]));
+	run_revert_subjects(&u);
 	run_differential(&u, 20000);
+	run_more_differential(&u, 20000);
 	return unit_report("test_trailer", &u);
 }

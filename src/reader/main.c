@@ -1,0 +1,140 @@
+/*
+ * main.c — fixes-reader MODE PATH [ARG]: one read of a repository
+ *
+ *   fixes-reader tags PATH        the tags
+ *   fixes-reader head PATH REF    the commit REF names, then the tags
+ *   fixes-reader log PATH REF     the commit REF names, then its history
+ *   fixes-reader walk PATH HEX    the history of commit HEX, without the
+ *                                 commits whose ids come on standard input
+ *
+ * Output: the records of wire.h on standard output, ending with 'Z' (or
+ * 'E' and exit status 1).  Started only by the fixes extension's backend.
+ * libgit2's options are process-wide:
+ * - no object cache: each commit is read once, a cache would only hold memory;
+ * - no strict hash verification: objects are still inflated and checked by
+ *   zlib, but not hashed again on every read;
+ * - a bounded pack window, so the memory mapped for pack files stays under
+ *   MAPPED_LIMIT whatever the size of the repository;
+ * - no owner validation (git's safe.directory): the server's OS user rarely
+ *   owns the repositories it reads, and only superusers and members of
+ *   pg_read_server_files may name a path at all.
+ */
+#include "reader.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MWINDOW_SIZE	((size_t) 32 * 1024 * 1024)
+#define MAPPED_LIMIT	((size_t) 256 * 1024 * 1024)
+
+static void
+read_fully(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len > 0)
+	{
+		ssize_t		n = read(STDIN_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fail("08P01", NULL, NULL, "the reader's input ended early");
+		p += n;
+		len -= (size_t) n;
+	}
+}
+
+/* the ids the backend holds already: a u32 count, then the raw ids */
+static OidSet *
+read_known(void)
+{
+	unsigned char hdr[4];
+	uint32_t	n;
+	OidSet	   *known;
+	unsigned char *chunk;
+	const uint32_t per = 65536;
+
+	read_fully(hdr, 4);
+	n = wire_get_u32(hdr);
+	known = oidset_new(n);
+	chunk = xmalloc((size_t) per * FIXES_OID_RAWSZ);
+	for (uint32_t done = 0; done < n;)
+	{
+		uint32_t	k = n - done < per ? n - done : per;
+
+		read_fully(chunk, (size_t) k * FIXES_OID_RAWSZ);
+		for (uint32_t i = 0; i < k; i++)
+			oidset_add(known, chunk + (size_t) i * FIXES_OID_RAWSZ);
+		done += k;
+	}
+	free(chunk);
+	return known;
+}
+
+static void
+send_head(Repo *r, bool found, const git_oid *oid)
+{
+	unsigned char rec[2 + FIXES_OID_RAWSZ];
+
+	rec[0] = found ? 1 : 0;
+	rec[1] = r->shallow ? 1 : 0;
+	memset(rec + 2, 0, FIXES_OID_RAWSZ);
+	if (found)
+		memcpy(rec + 2, oid->id, FIXES_OID_RAWSZ);
+	out_record(WIRE_HEAD, rec, sizeof(rec));
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *mode;
+	Repo		r;
+	git_oid		head;
+	bool		found;
+
+	out_init();
+	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && argc != 4))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk PATH [REF]");
+	mode = argv[1];
+	if (git_libgit2_init() < 0)
+		fail("38000", NULL, NULL, "could not initialize libgit2");
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, MWINDOW_SIZE);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, MAPPED_LIMIT);
+	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+
+	if (strcmp(mode, "walk") == 0)
+	{
+		OidSet	   *known = read_known();
+
+		repo_open(&r, argv[2]);
+		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
+			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
+		walk_history(&r, &head, known);
+	}
+	else
+	{
+		repo_open(&r, argv[2]);
+		if (strcmp(mode, "tags") == 0)
+			send_tags(&r);
+		else if (strcmp(mode, "head") == 0 || strcmp(mode, "log") == 0)
+		{
+			found = repo_resolve(&r, argv[3], &head);
+			send_head(&r, found, &head);
+			if (strcmp(mode, "head") == 0)
+				send_tags(&r);
+			else if (found)
+				walk_history(&r, &head, oidset_new(0));
+		}
+		else
+			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);
+	}
+	out_record(WIRE_END, NULL, 0);
+	out_flush();
+	return 0;
+}

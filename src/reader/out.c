@@ -1,0 +1,195 @@
+/*
+ * out.c — the reader's output stream (wire.h records on standard output)
+ *
+ * Buffered writes; an error is sent as an 'E' record and ends the process
+ * with status 1.  A write that fails (the backend went away) ends it too.
+ */
+#include "reader.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OUT_BUFSIZE (1024 * 1024)
+
+static unsigned char *buf;
+static size_t used;
+
+void
+out_init(void)
+{
+	buf = malloc(OUT_BUFSIZE);
+	if (buf == NULL)
+		_exit(3);
+}
+
+static void
+write_all(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len > 0)
+	{
+		ssize_t		n = write(STDOUT_FILENO, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(2);			/* the backend is gone: nobody to tell */
+		p += n;
+		len -= (size_t) n;
+	}
+}
+
+void
+out_flush(void)
+{
+	write_all(buf, used);
+	used = 0;
+}
+
+void
+out_record(char type, const void *payload, size_t len)
+{
+	unsigned char header[WIRE_HEADER_SIZE];
+
+	if (len > WIRE_MAX_PAYLOAD)
+		fail("54000", NULL, NULL, "an object of %zu bytes is too large to read", len);
+	header[0] = (unsigned char) type;
+	wire_put_u32(header + 1, (uint32_t) len);
+	if (used + WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
+		out_flush();
+	if (WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
+	{
+		write_all(header, WIRE_HEADER_SIZE);
+		write_all(payload, len);
+		return;
+	}
+	memcpy(buf + used, header, WIRE_HEADER_SIZE);
+	memcpy(buf + used + WIRE_HEADER_SIZE, payload, len);
+	used += WIRE_HEADER_SIZE + len;
+}
+
+/* message payload: level, sqlstate, three strings */
+static void
+send_message(char level, const char *sqlstate, const char *msg, const char *detail,
+			 const char *hint)
+{
+	const char *strs[3] = {msg, detail ? detail : "", hint ? hint : ""};
+	size_t		len = 6;
+	unsigned char *p;
+	size_t		off = 6;
+
+	for (int i = 0; i < 3; i++)
+		len += 4 + strlen(strs[i]);
+	p = malloc(len);
+	if (p == NULL)
+		_exit(3);
+	p[0] = (unsigned char) level;
+	memcpy(p + 1, sqlstate, 5);
+	for (int i = 0; i < 3; i++)
+	{
+		size_t		n = strlen(strs[i]);
+
+		wire_put_u32(p + off, (uint32_t) n);
+		memcpy(p + off + 4, strs[i], n);
+		off += 4 + n;
+	}
+	out_record(level == 'E' ? WIRE_ERROR : WIRE_MESSAGE, p, len);
+	free(p);
+}
+
+void
+out_message(char level, const char *sqlstate, const char *detail, const char *hint,
+			const char *fmt,...)
+{
+	char		msg[2048];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	send_message(level, sqlstate, msg, detail, hint);
+}
+
+void
+fail(const char *sqlstate, const char *detail, const char *hint, const char *fmt,...)
+{
+	char		msg[2048];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	send_message('E', sqlstate, msg, detail, hint);
+	out_flush();
+	_exit(1);
+}
+
+/* libgit2's last error message, for a detail */
+const char *
+git_message(void)
+{
+	const git_error *e = git_error_last();
+
+	return e != NULL && e->message != NULL && e->message[0] != '\0' ? e->message : NULL;
+}
+
+void
+fail_git(int rc, const char *sqlstate, const char *fmt,...)
+{
+	char		msg[2048];
+	char		detail[2048];
+	const char *m = git_message();
+	va_list		ap;
+	const git_error *e = git_error_last();
+	const char *hint = NULL;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (m != NULL)
+		snprintf(detail, sizeof(detail), "libgit2: %s", m);
+	else
+		snprintf(detail, sizeof(detail), "libgit2 returned error code %d.", rc);
+	if (e != NULL && e->klass == GIT_ERROR_NOMEMORY)
+	{
+		/* a damaged pack (a delta cycle) asks for memory without end */
+		sqlstate = "53200";
+		hint = "The repository may be damaged (run \"git fsck\"), or it needs more than fixes.reader_memory_limit.";
+	}
+	send_message('E', sqlstate, msg, detail, hint);
+	out_flush();
+	_exit(1);
+}
+
+static void
+out_of_memory(size_t n)
+{
+	fail("53200", NULL,
+		 "Raise fixes.reader_memory_limit if the repository needs more.",
+		 "out of memory in the reader process (a request for %zu bytes failed)", n);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	   *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		out_of_memory(n);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void	   *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		out_of_memory(n);
+	return q;
+}

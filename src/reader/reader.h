@@ -1,0 +1,84 @@
+/*
+ * reader.h — the fixes-reader process: libgit2 out of the backend
+ *
+ * fixes-reader is started by the backend (src/reader.c) for every read of a
+ * repository and writes the records of wire.h to its standard output.  No
+ * PostgreSQL code runs here.  It runs under the resource limits the backend
+ * set (address space, CPU time) and is killed on cancel, so whatever
+ * libgit2 does with a damaged or hostile repository, only this process
+ * suffers it.
+ *
+ *   out.c    the output stream: records, messages and the final error
+ *   open.c   opening the repository and resolving the ref
+ *   loose.c  loose objects checked with zlib before libgit2 reads them
+ *   oidset.c a set of object ids (known and discovered commits)
+ *   walk.c   the history, newest first, each commit read once
+ *   tags.c   the tags that peel to a commit
+ *   main.c   the command line: fixes-reader MODE PATH [REF]
+ */
+#ifndef FIXES_READER_H
+#define FIXES_READER_H
+
+#include <git2.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../oid.h"
+#include "../wire.h"
+
+/* out.c */
+extern void out_init(void);
+extern void out_record(char type, const void *payload, size_t len);
+extern void out_flush(void);
+extern void out_message(char level, const char *sqlstate, const char *detail,
+						const char *hint, const char *fmt,...)
+			__attribute__((format(printf, 5, 6)));
+extern void fail(const char *sqlstate, const char *detail, const char *hint,
+				 const char *fmt,...)
+			__attribute__((format(printf, 4, 5), noreturn));
+extern void fail_git(int rc, const char *sqlstate, const char *fmt,...)
+			__attribute__((format(printf, 3, 4), noreturn));
+extern const char *git_message(void);
+extern void *xmalloc(size_t n);
+extern void *xrealloc(void *p, size_t n);
+
+/* open.c */
+typedef struct Repo
+{
+	const char *path;			/* as the user gave it */
+	git_repository *repo;
+	git_odb    *odb;
+	char	   *objdir;			/* the shared objects directory */
+	struct OidSet *loose;		/* ids of its loose objects */
+	bool		shallow;
+} Repo;
+
+extern void repo_open(Repo *r, const char *path);
+extern bool repo_resolve(Repo *r, const char *ref, git_oid *out);
+
+/* loose.c */
+extern void loose_scan(Repo *r);
+extern void loose_check(Repo *r, const git_oid *oid);
+
+/* oidset.c */
+typedef struct OidSet
+{
+	FixesOid   *oids;
+	uint32_t   *slots;			/* index + 1, 0 = empty */
+	uint32_t	mask;
+	uint32_t	n;
+	uint32_t	cap;
+} OidSet;
+
+extern OidSet *oidset_new(uint32_t expected);
+extern bool oidset_contains(const OidSet *s, const unsigned char *id);
+extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
+
+/* walk.c */
+extern void walk_history(Repo *r, const git_oid *head, OidSet *known);
+
+/* tags.c */
+extern void send_tags(Repo *r);
+
+#endif							/* FIXES_READER_H */

@@ -1,0 +1,103 @@
+/*
+ * wire.h — the stream the reader process writes and the backend reads
+ *
+ * Pure C (no PostgreSQL, no libgit2): shared by the reader (reader/), the
+ * backend (reader.c, walk.c, tags.c) and the fuzz harness.  A stream is a
+ * sequence of records, each a type byte, a 4-byte little-endian payload
+ * length and the payload.  Integers are little-endian; strings are a
+ * 4-byte length and bytes (no terminating NUL, may hold any byte).
+ *
+ *   'H' head:    u8 found (0: the ref is an unborn HEAD), u8 shallow, oid[20]
+ *   'T' tag:     oid[20] commit, u8 annotated, u8 has_time, i64 time,
+ *                str name (without "refs/tags/"), str tagger ("" if none)
+ *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
+ *                0 missing beyond a shallow boundary), then the raw commit
+ *                object to the end of the payload
+ *   'M' message: u8 level ('W' warning, 'N' notice), char sqlstate[5],
+ *                str message, str detail, str hint
+ *   'E' error:   as 'M' with level 'E'; the last record of a failed run
+ *   'Z' end:     no payload; the last record of a run that succeeded
+ *
+ * The backend trusts nothing in a stream: every decoder checks lengths and
+ * fails on anything malformed.  Input to the reader (the ids a refresh
+ * already holds) is a u32 count and count raw ids on its standard input.
+ */
+#ifndef FIXES_WIRE_H
+#define FIXES_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "oid.h"
+
+#define WIRE_HEAD		'H'
+#define WIRE_TAG		'T'
+#define WIRE_COMMIT		'C'
+#define WIRE_MESSAGE	'M'
+#define WIRE_ERROR		'E'
+#define WIRE_END		'Z'
+
+#define WIRE_HEADER_SIZE 5
+/* a record larger than this is a protocol error (a commit object of 512 MB) */
+#define WIRE_MAX_PAYLOAD ((uint32_t) 512 * 1024 * 1024)
+
+typedef struct WireCursor
+{
+	const unsigned char *p;
+	const unsigned char *end;
+	int			bad;			/* set when a read ran past the end */
+} WireCursor;
+
+typedef struct WireStr
+{
+	const char *s;
+	uint32_t	len;
+} WireStr;
+
+typedef struct WireHead
+{
+	int			found;
+	int			shallow;
+	FixesOid	oid;
+} WireHead;
+
+typedef struct WireTag
+{
+	FixesOid	commit;
+	int			annotated;
+	int			has_time;
+	int64_t		time;
+	WireStr		name;
+	WireStr		tagger;
+} WireTag;
+
+typedef struct WireCommit
+{
+	FixesOid	oid;
+	uint32_t	nflags;
+	const unsigned char *present;	/* nflags bytes */
+	const char *raw;
+	size_t		raw_len;
+} WireCommit;
+
+typedef struct WireMessage
+{
+	char		level;
+	char		sqlstate[6];
+	WireStr		message;
+	WireStr		detail;
+	WireStr		hint;
+} WireMessage;
+
+/* decoders: 0 on success, -1 when the payload is malformed */
+extern int	wire_decode_head(const void *payload, size_t len, WireHead *out);
+extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
+extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
+extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
+
+/* the payload length in a record header */
+extern uint32_t wire_get_u32(const unsigned char *p);
+extern void wire_put_u32(unsigned char *p, uint32_t v);
+extern void wire_put_i64(unsigned char *p, int64_t v);
+
+#endif							/* FIXES_WIRE_H */
