@@ -29,10 +29,19 @@ COMMENT ON INDEX @extschema@.fixes_edges_target_commit_idx IS
 'look-ups of the Fixes edges that point at a commit, by its id';
 
 ------------------------------------------------------------------------------
--- pg_dump keeps the value of the repository ids' sequence.
+-- pg_dump keeps the value of the repository ids' sequence.  1.0's did not:
+-- in a database restored from a dump of 1.0 the sequence starts again at 1,
+-- and loading a repository of a new name fails on a duplicate key; move it
+-- past the ids in use.
 ------------------------------------------------------------------------------
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repositories_repository_id_seq', '');
+
+SELECT pg_catalog.setval('@extschema@.fixes_repositories_repository_id_seq',
+                         pg_catalog.max(r.repository_id))
+  FROM @extschema@.fixes_repositories r
+HAVING pg_catalog.max(r.repository_id) >=
+       (SELECT s.last_value FROM @extschema@.fixes_repositories_repository_id_seq s);
 
 ------------------------------------------------------------------------------
 -- fixes_unload() in C: it finds the extension's schema when it runs instead

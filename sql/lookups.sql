@@ -12,7 +12,9 @@
 -- times these same look-ups.
 
 -- a fresh install, without the rows of earlier tests (ids would show twice)
+SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
 CREATE EXTENSION fixes;
 CREATE EXTENSION IF NOT EXISTS amcheck;
 SET timezone = 'UTC';

@@ -4,7 +4,9 @@
 -- names, is not touched.  It removes the repository's rows from every table
 -- of the extension and nothing of other repositories; it deletes with the
 -- caller's privileges.
+SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
 CREATE SCHEMA fx;
 CREATE EXTENSION fixes SCHEMA fx;
 \getenv fixtures FIXES_FIXTURES

@@ -29,6 +29,7 @@
 #include "utils/timestamp.h"
 
 #include "load.h"
+#include "spi_call.h"
 #include "walk.h"
 
 PG_FUNCTION_INFO_V1(fixes_load);
@@ -134,11 +135,57 @@ repository_id(FixesLoad *ld)
 	args[0] = CStringGetTextDatum(ld->name);
 	args[1] = CStringGetTextDatum(ld->path);
 	args[2] = CStringGetTextDatum(ld->ref);
-	if (SPI_execute_with_args(sql, 3, argtypes, args, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
-		SPI_processed != 1)
+	if (fixes_spi_execute(sql, 3, argtypes, args, NULL, 1, SPI_OK_INSERT_RETURNING) != 1)
 		elog(ERROR, "could not register repository \"%s\"", ld->name);
 	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/*
+ * A load writes its tables in bulk (bulk_insert.c), below the executor's
+ * privilege checks and row-level security: check the privileges here,
+ * before anything is written, and refuse tables with row-level security,
+ * whose policies the bulk path would not apply.  fixes_overrides is the
+ * users' table: a load only reads it.
+ */
+static void
+check_write_privileges(void)
+{
+	const char *sql =
+		"SELECT c.relname::text, c.relrowsecurity, "
+		"       has_table_privilege(c.oid, 'INSERT') AND has_table_privilege(c.oid, 'UPDATE') "
+		"       AND has_table_privilege(c.oid, 'DELETE') "
+		"  FROM pg_catalog.pg_class c "
+		"  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
+		"       AND d.objid = c.oid AND d.deptype = 'e' "
+		"  JOIN pg_catalog.pg_extension e ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
+		"       AND d.refobjid = e.oid AND e.extname = 'fixes' "
+		" WHERE c.relkind = 'r' AND c.relname <> 'fixes_overrides' "
+		" ORDER BY c.relname";
+
+	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *name = SPI_getvalue(tup, desc, 1);
+		bool		isnull;
+
+		if (DatumGetBool(SPI_getbinval(tup, desc, 2, &isnull)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("row-level security is enabled on table \"%s\", which fixes_load() writes", name),
+					 errdetail("fixes_load() writes its tables in bulk, which would not apply the table's policies."),
+					 errhint("Disable it: ALTER TABLE %s DISABLE ROW LEVEL SECURITY, and grant readers what they may see with views instead.",
+							 quote_identifier(name))));
+		if (!DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied for table %s", name),
+					 errdetail("fixes_load() needs INSERT, UPDATE and DELETE on every table of extension fixes but fixes_overrides."),
+					 errhint("Grant them: GRANT INSERT, UPDATE, DELETE ON %s TO the role that loads.",
+							 quote_identifier(name))));
+	}
 }
 
 /* forget what a snapshot or an interrupted walk put in ld: a full load starts */
@@ -192,6 +239,7 @@ read_repository(FixesLoad *ld)
 		uint32		len;
 		WireHead	head;
 
+		fixes_progress_phase(&ld->progress, "opening the repository");
 		reader = fixes_reader_start("head", ld->path, ld->ref, false);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
@@ -321,10 +369,12 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_check_pattern(ld);
 
 	SPI_connect();
+	check_write_privileges();
 	old = MemoryContextSwitchTo(ld->cxt);
 	lock_repository(ld->name);
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
+	fixes_progress_start(&ld->progress, ld->name);
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
@@ -346,6 +396,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_finish(ld, seconds);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
+	fixes_progress_end(&ld->progress);
 
 	fixes_decoder_report(&ld->decoder, ld->path);
 	if (ld->empty)

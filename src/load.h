@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "commit_raw.h"
 #include "graph.h"
+#include "progress.h"
 #include "tags.h"
 #include "text_decode.h"
 
@@ -148,6 +149,7 @@ typedef struct FixesLoad
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
 	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
+	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
 

@@ -1,14 +1,18 @@
-/* versort.h — version sort comparison of tag names (like v:refname) */
+/* versort.h — version order of tag names, as `git tag --sort=v:refname` */
 #ifndef FIXES_VERSORT_H
 #define FIXES_VERSORT_H
 
 /*
- * strcmp-like total order of NUL-terminated tag names: each name is split
- * into maximal runs of ASCII digits and of non-digits, compared run by run.
- * Two digit runs compare as (arbitrarily long) numbers; any other pair of
- * runs compares bytewise as unsigned chars, a prefix first.  A name that runs
- * out of runs first sorts first (v6.1 < v6.1.1).  When every run compares
- * equal ("v01" vs "v1") the result is strcmp's, so the order is total.
+ * strcmp-like total order of NUL-terminated tag names, the order of
+ * `git tag --sort=v:refname` when no versionsort.suffix is configured
+ * (git's versioncmp, i.e. glibc's strverscmp).  Runs of ASCII digits compare
+ * as numbers (v3.9 < v3.10 < v10.0), but a run with leading zeros is a
+ * fraction that sorts before the numbers without one, more zeros first:
+ * 000 < 00 < 01 < 010 < 09 < 0 < 1 < 9 < 10.  Everything else compares as
+ * unsigned bytes, a name before its extensions (v6.1 < v6.1-rc1 < v6.1.1:
+ * with no suffix configured git puts release candidates after the release).
+ * Returns < 0, 0 or > 0; 0 only for identical names.  Any bytes, digit runs
+ * of any length.
  */
 int fixes_version_cmp(const char *a, const char *b);
 

@@ -145,6 +145,8 @@ fail_git(int rc, const char *sqlstate, const char *fmt,...)
 	char		detail[2048];
 	const char *m = git_message();
 	va_list		ap;
+	const git_error *e = git_error_last();
+	const char *hint = NULL;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -153,7 +155,13 @@ fail_git(int rc, const char *sqlstate, const char *fmt,...)
 		snprintf(detail, sizeof(detail), "libgit2: %s", m);
 	else
 		snprintf(detail, sizeof(detail), "libgit2 returned error code %d.", rc);
-	send_message('E', sqlstate, msg, detail, NULL);
+	if (e != NULL && e->klass == GIT_ERROR_NOMEMORY)
+	{
+		/* a damaged pack (a delta cycle) asks for memory without end */
+		sqlstate = "53200";
+		hint = "The repository may be damaged (run \"git fsck\"), or it needs more than fixes.reader_memory_limit.";
+	}
+	send_message('E', sqlstate, msg, detail, hint);
 	out_flush();
 	_exit(1);
 }
