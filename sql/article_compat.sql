@@ -10,6 +10,7 @@ RESET client_min_messages;
 CREATE EXTENSION fixes VERSION '1.0';
 SET timezone = 'UTC';
 \pset null '(null)'
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
 \set article :fixtures '/article.git'
 

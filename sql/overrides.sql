@@ -9,6 +9,7 @@ RESET client_min_messages;
 CREATE EXTENSION fixes;
 SET timezone = 'UTC';
 \pset null '(null)'
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
 \set article :fixtures '/article.git'
 \set A01 '13ded6202037991f88fc2df54398db45c4fb5f42'

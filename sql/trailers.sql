@@ -8,6 +8,7 @@ DROP EXTENSION IF EXISTS fixes CASCADE;
 RESET client_min_messages;
 CREATE EXTENSION fixes;
 \pset null '(null)'
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
 \set article :fixtures '/article.git'
 \set trailers :fixtures '/trailers.git'

@@ -22,6 +22,7 @@
 #include "utils/builtins.h"
 
 #include "load.h"
+#include "spi_call.h"
 
 static bool
 valid_abbrev(const char *s, size_t len)
@@ -54,8 +55,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM %s.fixes_overrides "
 				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);
 	args[0] = CStringGetTextDatum(ld->name);
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read fixes_overrides");
+	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesOverride) * Max(SPI_processed, 1));
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{

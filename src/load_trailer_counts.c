@@ -29,6 +29,7 @@
 
 #include "bulk_insert.h"
 #include "load.h"
+#include "spi_call.h"
 
 typedef struct KeyEntry
 {
@@ -289,6 +290,7 @@ fetch_old_keys(FixesLoad *ld, FixesTrailerKeys *k, const bool *want)
 	char	   *sql;
 	Portal		portal;
 	uint32		cur = FIXES_NO_IDX;
+	MemoryContext cxt = CurrentMemoryContext;
 
 	for (uint32 i = 0; i < ld->n_old; i++)
 		n_want += want[i];
@@ -318,25 +320,20 @@ fetch_old_keys(FixesLoad *ld, FixesTrailerKeys *k, const bool *want)
 			bool		isnull;
 			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 			text	   *key = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
-			MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 
 			if (idx != cur && cur != FIXES_NO_IDX)
 				fixes_trailer_keys_commit(ld, cur);
 			cur = idx;
 			fixes_trailer_keys_add(ld, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
-			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
+	/* SPI returns in its own context */
+	MemoryContextSwitchTo(cxt);
 	if (cur != FIXES_NO_IDX)
-	{
-		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
-
 		fixes_trailer_keys_commit(ld, cur);
-		MemoryContextSwitchTo(old);
-	}
 	pfree(elems);
 }
 
@@ -392,15 +389,13 @@ apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
 			continue;
 		if (plan == NULL)
 		{
-			plan = SPI_prepare(psprintf("INSERT INTO %s.fixes_release_trailers AS t "
-										"(repository_id, tag, key, commits, fixing_commits) "
-										"VALUES ($1, $2, $3, $4, $5) "
-										"ON CONFLICT (repository_id, tag, pg_catalog.md5(key)) DO UPDATE "
-										"SET commits = t.commits + EXCLUDED.commits, "
-										"fixing_commits = t.fixing_commits + EXCLUDED.fixing_commits",
-										ld->schema), 5, types);
-			if (plan == NULL)
-				elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+			plan = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_release_trailers AS t "
+											  "(repository_id, tag, key, commits, fixing_commits) "
+											  "VALUES ($1, $2, $3, $4, $5) "
+											  "ON CONFLICT (repository_id, tag, pg_catalog.md5(key)) DO UPDATE "
+											  "SET commits = t.commits + EXCLUDED.commits, "
+											  "fixing_commits = t.fixing_commits + EXCLUDED.fixing_commits",
+											  ld->schema), 5, types);
 		}
 		CHECK_FOR_INTERRUPTS();
 		args[0] = Int32GetDatum(ld->repository_id);
@@ -408,8 +403,7 @@ apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
 		args[2] = CStringGetTextDatum(k->names[(uint32) c->key]);
 		args[3] = Int64GetDatum(c->commits);
 		args[4] = Int64GetDatum(c->fixing);
-		if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not write fixes_release_trailers");
+		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		removed |= c->commits < 0;
 	}
 	if (plan != NULL)
@@ -419,10 +413,9 @@ apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
 		Oid			argtypes[1] = {INT4OID};
 		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-		if (SPI_execute_with_args(psprintf("DELETE FROM %s.fixes_release_trailers "
-										   "WHERE repository_id = $1 AND commits <= 0", ld->schema),
-								  1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-			elog(ERROR, "could not delete from fixes_release_trailers");
+		fixes_spi_execute(psprintf("DELETE FROM %s.fixes_release_trailers "
+								   "WHERE repository_id = $1 AND commits <= 0", ld->schema),
+						  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 	}
 }
 

@@ -484,8 +484,7 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 				   ld->schema);
-	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read commit dates");
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[r];
