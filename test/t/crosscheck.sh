@@ -4,8 +4,9 @@
 # command line by test/crosscheck.py.
 #
 # Repositories: a 20000-commit make-history repository (../shared/bench/make-history, built
-# once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
-# when it exists.  Own scratch database fixes_t_crosscheck, dropped again on success.
+# once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git,
+# article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
+# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  Own scratch database fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -52,6 +53,13 @@ if [ $have_rel = 1 ]; then
 else
     echo "note: $fixtures/releases.git not found, not cross-checked"
 fi
+for r in article trailers; do
+    if [ -d "$fixtures/$r.git" ]; then
+        check "$fixtures/$r.git" "$r" || rc=1
+    else
+        echo "note: $fixtures/$r.git not found, not cross-checked"
+    fi
+done
 
 if [ $rc != 0 ]; then
     echo "FAIL: the extension and git disagree (database $db kept for inspection)"
