@@ -205,7 +205,6 @@ start_full_load(FixesLoad *ld)
 	if (ld->commit_rows != NULL)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
-	fixes_load_trailers_end(ld);
 	ld->trailer_keys = NULL;
 }
 
@@ -293,7 +292,6 @@ write_repository(FixesLoad *ld)
 		fixes_load_delete_all(ld);
 	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
-	fixes_load_write_trailers(ld);
 	fixes_load_phase(ld, "commits written");
 	if (ld->incremental)
 		fixes_load_read_old_edges(ld);

@@ -238,7 +238,6 @@ extern void fixes_load_apply_overrides(FixesLoad *ld);
 
 extern void fixes_load_trailers_begin(FixesLoad *ld);
 extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
-extern void fixes_load_write_trailers(FixesLoad *ld);
 extern void fixes_load_trailers_end(FixesLoad *ld);
 
 extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);

@@ -4,9 +4,9 @@
  * Every commit reachable from the ref is read once.  Its row of
  * fixes_commits is formed at once and kept in a tuplestore, which spills to
  * a temporary file beyond work_mem (the release is not known until every
- * commit is read), and so are its rows of fixes_trailers (load_trailers.c);
- * only the subject, commit time and the Fixes and revert lines stay in
- * memory, in flat arrays and arenas.
+ * commit is read); its rows of fixes_trailers, which need no release, are
+ * written at once (load_trailers.c).  Only the subject, commit time and the
+ * Fixes and revert lines stay in memory, in flat arrays and arenas.
  */
 #include "postgres.h"
 
@@ -110,12 +110,8 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 	}
 }
 
-/*
- * Walk the commits reachable from the ref that the graph does not hold yet
- * (all of them for a full load).
- */
-void
-fixes_load_read(FixesLoad *ld)
+static void
+read_commits(FixesLoad *ld)
 {
 	Relation	rel;
 	CommitCols	cols;
@@ -136,8 +132,6 @@ fixes_load_read(FixesLoad *ld)
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
-	if (ld->has.trailers)
-		fixes_load_trailers_begin(ld);
 
 	if (ld->empty)
 		return;
@@ -191,4 +185,18 @@ fixes_load_read(FixesLoad *ld)
 	MemoryContextDelete(rowcxt);
 	ld->missing_parents = ld->walk->missing_parents;
 	fixes_walk_report(ld->walk);
+}
+
+/*
+ * Walk the commits reachable from the ref that the graph does not hold yet
+ * (all of them for a full load); their trailers go straight into
+ * fixes_trailers (1.1).
+ */
+void
+fixes_load_read(FixesLoad *ld)
+{
+	if (ld->has.trailers)
+		fixes_load_trailers_begin(ld);
+	read_commits(ld);
+	fixes_load_trailers_end(ld);
 }

@@ -8,26 +8,33 @@
  * the database encoding) cannot show.  Each key and unfolded value is then
  * converted from the commit's encoding like the rest of its text
  * (text_decode.c; the sequences replaced were already counted with the
- * message).  Rows wait in a tuplestore, which spills to a temporary file
- * beyond work_mem, until the commits are written; a refresh writes those of
- * the new commits only, since the trailers of a commit never change.
+ * message).
+ *
+ * A trailer needs no release, so its row is written during the walk, with
+ * a batched multi-insert: nothing waits in memory or in a temporary file.
+ * A full load of a known repository deletes the repository's trailers (and
+ * the counts of fixes_release_trailers) before its walk; a refresh only adds
+ * the trailers of the new commits, since those of a commit never change.
+ * When a refresh finds the history rewritten and walks again in full, that
+ * second walk deletes what the first one wrote.
  */
 #include "postgres.h"
 
-#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/rel.h"
-#include "utils/tuplestore.h"
 
 #include "bulk_insert.h"
 #include "load.h"
+#include "spi_call.h"
 #include "trailers.h"
 
 typedef struct FixesTrailerRows
 {
-	Tuplestorestate *rows;
-	TupleDesc	desc;
+	FixesBulk  *bulk;
+	int			natts;
 	int			c_repo,
 				c_idx,
 				c_position,
@@ -39,35 +46,54 @@ typedef struct FixesTrailerRows
 	size_t		unfold_cap;
 } FixesTrailerRows;
 
+static void
+delete_rows(FixesLoad *ld, const char *table)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", ld->schema, table),
+					  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+}
+
 void
 fixes_load_trailers_begin(FixesLoad *ld)
 {
 	FixesTrailerRows *t = palloc0(sizeof(FixesTrailerRows));
-	Relation	rel;
+	TupleDesc	desc;
 
-	rel = table_open(fixes_table_oid(ld->nsp, "fixes_trailers"), AccessShareLock);
-	t->desc = CreateTupleDescCopy(RelationGetDescr(rel));
-	table_close(rel, AccessShareLock);
-	t->c_repo = fixes_attnum(t->desc, "repository_id");
-	t->c_idx = fixes_attnum(t->desc, "commit_idx");
-	t->c_position = fixes_attnum(t->desc, "position");
-	t->c_key = fixes_attnum(t->desc, "key");
-	t->c_value = fixes_attnum(t->desc, "value");
-	t->values = palloc0(sizeof(Datum) * t->desc->natts);
-	t->nulls = palloc(sizeof(bool) * t->desc->natts);
-	memset(t->nulls, true, sizeof(bool) * t->desc->natts);
-	t->rows = tuplestore_begin_heap(false, false, work_mem);
+	if (!ld->incremental && ld->known)
+	{
+		delete_rows(ld, "fixes_trailers");
+		delete_rows(ld, "fixes_release_trailers");
+		CommandCounterIncrement();
+	}
+	t->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_trailers"));
+	desc = RelationGetDescr(t->bulk->rel);
+	t->natts = desc->natts;
+	t->c_repo = fixes_attnum(desc, "repository_id");
+	t->c_idx = fixes_attnum(desc, "commit_idx");
+	t->c_position = fixes_attnum(desc, "position");
+	t->c_key = fixes_attnum(desc, "key");
+	t->c_value = fixes_attnum(desc, "value");
+	t->values = palloc0(sizeof(Datum) * t->natts);
+	t->nulls = palloc(sizeof(bool) * t->natts);
+	memset(t->nulls, true, sizeof(bool) * t->natts);
+	t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
+	t->nulls[t->c_key] = t->nulls[t->c_value] = false;
+	t->values[t->c_repo] = Int32GetDatum(ld->repository_id);
 	ld->trailers = t;
 }
 
-/* forget the rows of an interrupted walk */
+/* the walk is over: write what is left */
 void
 fixes_load_trailers_end(FixesLoad *ld)
 {
 	if (ld->trailers == NULL)
 		return;
-	tuplestore_end(ld->trailers->rows);
+	fixes_bulk_end(ld->trailers->bulk);
 	ld->trailers = NULL;
+	CommandCounterIncrement();
 }
 
 /*
@@ -86,6 +112,8 @@ fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
 	while (fixes_trailers_next(&it, &tr))
 	{
 		size_t		n;
+		text	   *key;
+		text	   *value;
 
 		if (tr.unfolded_len > t->unfold_cap)
 		{
@@ -95,52 +123,16 @@ fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
 			t->unfold = MemoryContextAllocHuge(ld->cxt, t->unfold_cap);
 		}
 		n = fixes_trailer_unfold(raw->message, &tr, t->unfold);
-		t->values[t->c_repo] = Int32GetDatum(ld->repository_id);
+		key = fixes_decode_text_uncounted(&ld->decoder, raw->message + tr.key_off, tr.key_len, enc);
+		value = fixes_decode_text_uncounted(&ld->decoder, t->unfold, n, enc);
 		t->values[t->c_idx] = Int32GetDatum((int32) idx);
 		t->values[t->c_position] = Int32GetDatum(tr.position);
-		t->values[t->c_key] = PointerGetDatum(fixes_decode_text_uncounted(&ld->decoder,
-																		 raw->message + tr.key_off,
-																		 tr.key_len, enc));
-		t->values[t->c_value] = PointerGetDatum(fixes_decode_text_uncounted(&ld->decoder,
-																		   t->unfold, n, enc));
-		t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
-		t->nulls[t->c_key] = t->nulls[t->c_value] = false;
-		tuplestore_putvalues(t->rows, t->desc, t->values, t->nulls);
+		t->values[t->c_key] = PointerGetDatum(key);
+		t->values[t->c_value] = PointerGetDatum(value);
+		fixes_bulk_insert(t->bulk, t->values, t->nulls, 64 + VARSIZE(key) + VARSIZE(value));
 		fixes_trailer_keys_add(ld, raw->message + tr.key_off, tr.key_len);
 		if ((tr.position & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
 	fixes_trailer_keys_commit(ld, idx);
-}
-
-/* insert the rows of the commits this load read (after fixes_commits) */
-void
-fixes_load_write_trailers(FixesLoad *ld)
-{
-	FixesTrailerRows *t = ld->trailers;
-	FixesBulk  *b;
-	TupleTableSlot *slot;
-	int64		n = 0;
-
-	if (t == NULL)
-		return;
-	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_trailers"));
-	if (RelationGetDescr(b->rel)->natts != t->desc->natts)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table fixes_trailers changed during the load")));
-	slot = MakeSingleTupleTableSlot(t->desc, &TTSOpsMinimalTuple);
-	while (tuplestore_gettupleslot(t->rows, true, false, slot))
-	{
-		if ((++n & 0x3ff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		slot_getallattrs(slot);
-		fixes_bulk_insert(b, slot->tts_values, slot->tts_isnull,
-						  64 + VARSIZE_ANY(DatumGetPointer(slot->tts_values[t->c_key])) +
-						  VARSIZE_ANY(DatumGetPointer(slot->tts_values[t->c_value])));
-	}
-	ExecDropSingleTupleTableSlot(slot);
-	fixes_load_trailers_end(ld);
-	fixes_bulk_end(b);
-	CommandCounterIncrement();
 }

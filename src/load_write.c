@@ -51,11 +51,7 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
-	if (ld->has.trailers)
-	{
-		delete_rows(ld, "fixes_trailers");
-		delete_rows(ld, "fixes_release_trailers");
-	}
+	/* fixes_trailers and fixes_release_trailers: before the walk (load_trailers.c) */
 	CommandCounterIncrement();
 }
 
