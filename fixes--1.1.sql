@@ -373,24 +373,32 @@ ALTER TABLE @extschema@.fixes_edges
 COMMENT ON TABLE @extschema@.fixes_edges IS
 'one row per Fixes: line (kind fixes) and revert line (kind revert) of a commit in scope, resolved or not';
 
--- The counts of fixes_per_release that 1.1 adds, computed by fixes_load().
+-- The counts of fixes_per_release that 1.1 adds, and the lifetimes of
+-- fixes_lifetime_per_release (src/load_lifetimes.c), computed by fixes_load().
 -- A database updated from 1.0 holds zeros here until its next load, which
 -- reads each repository in full (the update resets tags_hash).
 ALTER TABLE @extschema@.fixes_releases
     ADD COLUMN tagged_commits bigint NOT NULL DEFAULT 0,
     ADD COLUMN fixing_earlier_commits bigint NOT NULL DEFAULT 0,
     ADD COLUMN reverts bigint NOT NULL DEFAULT 0,
-    ADD COLUMN reverted_introduced bigint NOT NULL DEFAULT 0;
+    ADD COLUMN reverted_introduced bigint NOT NULL DEFAULT 0,
+    ADD COLUMN fixed_median_days double precision,
+    ADD COLUMN fixed_p90_days double precision,
+    ADD COLUMN introduced_median_days double precision;
 
 -- git's trailers of each commit, exactly as
--- git log --format='%(trailers:only,unfold)' prints them, in order.
+-- git log --format='%(trailers:only,unfold)' prints them, in order.  No
+-- index: a million commits have millions of trailers, and an index of them
+-- would cost a cold load more than the trailers themselves; the queries
+-- that matter (per key, per release) read them all.  Who looks up the
+-- trailers of single commits adds one:
+-- CREATE INDEX ON fixes_trailers (repository_id, commit_idx).
 CREATE TABLE @extschema@.fixes_trailers (
     repository_id   integer NOT NULL,
     commit_idx      integer NOT NULL,
     position        integer NOT NULL,
     key             text NOT NULL,
-    value           text NOT NULL,
-    PRIMARY KEY (repository_id, commit_idx, position)
+    value           text NOT NULL
 );
 
 COMMENT ON TABLE @extschema@.fixes_trailers IS
@@ -417,6 +425,28 @@ COMMENT ON TABLE @extschema@.fixes_release_trailers IS
 'per release tag and lower-cased trailer key: the commits of the release with such a trailer, and those of them with a resolved Fixes edge (computed by fixes_load)';
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_release_trailers', '');
+
+-- Internal, like fixes_graph: the distinct trailer keys (lower-cased) of
+-- each commit, as ids into a dictionary, so that a refresh finds the keys
+-- of the old commits whose release changed without reading fixes_trailers
+-- (src/load_trailer_counts.c).  One row per 65536 commits (chunk >= 0:
+-- per commit a count, and the ids, in binary), and the dictionary (chunk -1:
+-- keys, in id order).
+CREATE TABLE @extschema@.fixes_trailer_keys (
+    repository_id   integer NOT NULL,
+    chunk           integer NOT NULL,
+    format          integer NOT NULL,
+    commits         integer NOT NULL,
+    counts          bytea,
+    ids             bytea,
+    keys            text[],
+    PRIMARY KEY (repository_id, chunk)
+);
+
+COMMENT ON TABLE @extschema@.fixes_trailer_keys IS
+'internal: the distinct trailer keys of each loaded commit, for the refresh of fixes_release_trailers';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_trailer_keys', '');
 
 -- Corrections of Fixes: and revert lines, written by users and applied by
 -- every fixes_load() of the repository of that name: a target makes the
@@ -554,42 +584,18 @@ SELECT p.name AS repository,
 COMMENT ON VIEW @extschema@.fixes_bug_lifetimes IS
 'one row per resolved Fixes edge: when the bug came in and when it was fixed, and how many releases shipped it';
 
+-- the lifetimes are percentile_cont of the lifetimes in fixes_bug_lifetimes
+-- (in days), computed by each load: aggregating every edge at query time
+-- would take seconds
 CREATE VIEW @extschema@.fixes_lifetime_per_release AS
-WITH bugs AS (
-    SELECT e.repository_id,
-           tr.release_rank AS introduced_rank,
-           fr.release_rank AS fixed_rank,
-           EXTRACT(epoch FROM e.fixed_at - e.introduced_at)::double precision / 86400 AS days
-      FROM @extschema@.fixes_edges e
-      JOIN @extschema@.fixes_releases tr
-        ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
-      LEFT JOIN @extschema@.fixes_releases fr
-        ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
-     WHERE e.kind = 'fixes' AND e.status = 'resolved'
-), fixed AS (
-    SELECT repository_id, fixed_rank AS release_rank,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY days) AS median_days,
-           percentile_cont(0.9) WITHIN GROUP (ORDER BY days) AS p90_days
-      FROM bugs
-     WHERE fixed_rank > introduced_rank
-     GROUP BY repository_id, fixed_rank
-), introduced AS (
-    SELECT repository_id, introduced_rank AS release_rank,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY days) AS median_days
-      FROM bugs
-     WHERE fixed_rank IS NULL OR fixed_rank > introduced_rank
-     GROUP BY repository_id, introduced_rank
-)
 SELECT p.name AS repository,
        r.tag AS release,
        r.release_rank,
-       f.median_days AS fixed_median_days,
-       f.p90_days AS fixed_p90_days,
-       i.median_days AS introduced_median_days
+       r.fixed_median_days,
+       r.fixed_p90_days,
+       r.introduced_median_days
   FROM @extschema@.fixes_releases r
   JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
-  LEFT JOIN fixed f ON f.repository_id = r.repository_id AND f.release_rank = r.release_rank
-  LEFT JOIN introduced i ON i.repository_id = r.repository_id AND i.release_rank = r.release_rank
  ORDER BY p.name, r.release_rank;
 
 COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
