@@ -99,7 +99,7 @@ fixes_load_write_releases(FixesLoad *ld)
 		c_stat[c] = fixes_attnum(desc, stat_names[c]);
 	if (ld->has.release_v11)
 		for (int c = 0; c < 3; c++)
-			c_days[c] = fixes_attnum(desc, days_names[c]);
+			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
