@@ -19,12 +19,9 @@ CREATE EXTENSION fixes;
 CREATE EXTENSION IF NOT EXISTS amcheck;
 SET timezone = 'UTC';
 \pset null '(null)'
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
-\if :{?fixtures}
-\else
-\set fixtures /tmp/fixes-fixtures
-\endif
-\set releases :fixtures/releases.git
+\set releases :fixtures '/releases.git'
 
 -- the indexes of the extension's tables, and their definitions
 SELECT x.indrelid::regclass AS "table", x.indexrelid::regclass AS index,
