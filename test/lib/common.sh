@@ -1,8 +1,10 @@
-# test/lib/common.sh — sourced by the test/t scripts: paths, timing, and the
-# cached make-history repositories.
+# test/lib/common.sh — sourced by the test/t scripts: paths, skipping, scratch databases,
+# timing, and the cached make-history repositories.
 #
 # Sets: top (repository root), mh (../shared/bench/make-history, may not exist),
-# fixtures (${FIXES_FIXTURES:-/tmp/fixes-fixtures}), cache (${FIXES_CACHE:-/var/tmp/fixes-cache}).
+# fixtures (${FIXES_FIXTURES:-/tmp/fixes-fixtures}), cache (${FIXES_CACHE:-/var/tmp/fixes-cache}),
+# and exports PGCLIENTENCODING=UTF8.  The functions that take no database use $db, the
+# script's own scratch database.
 
 top=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel 2>/dev/null ||
       (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd))
@@ -10,6 +12,43 @@ mh="$top/../shared/bench/make-history"
 fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
 cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
 export PGCLIENTENCODING=UTF8
+
+# skip REASON: exit 77 (skipped), REASON being the last line of output
+skip() { echo "SKIP: $*"; exit 77; }
+
+# need_make_history / need_fixture NAME: skip unless ../shared/bench/make-history, or the
+# fixture repository NAME (e.g. releases.git), is there
+need_make_history() {
+    [ -f "$mh" ] || skip "$mh not found (a clone without ../shared/bench)"
+}
+need_fixture() {
+    [ -e "$fixtures/$1" ] || skip "$fixtures/$1 not found (build the fixtures: test/fixtures/build $fixtures)"
+}
+
+# psql_q ARGS...: psql on $db, quiet, stopping at the first error
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+# drop_db NAME: drop a scratch database if it exists, without a NOTICE
+drop_db() { PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$1"; }
+
+# fresh_db NAME: drop and create a scratch database with the extension
+fresh_db() {
+    drop_db "$1"
+    createdb "$1"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c 'CREATE EXTENSION fixes'
+}
+
+# finish RC [NOTE]: the end of a script: RC 0 drops $db and passes; otherwise it fails and
+# keeps $db (and NOTE, e.g. a directory) for inspection
+finish() {
+    if [ "$1" != 0 ]; then
+        echo "FAIL (database $db${2:+ and $2} kept for inspection)"
+        exit 1
+    fi
+    drop_db "$db"
+    echo "PASS"
+    exit 0
+}
 
 # elapsed T0: seconds since T0 (a `date +%s.%N`), two decimals
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
@@ -38,11 +77,4 @@ make_history_repo() {
     chmod -R a+rX "$repo"
     exec 9>&-
     echo "$repo"
-}
-
-# fresh_db NAME: drop and create a scratch database with the extension
-fresh_db() {
-    PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$1"
-    createdb "$1"
-    psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c 'CREATE EXTENSION fixes'
 }

@@ -12,9 +12,6 @@ set -euo pipefail
 
 db=fixes_t_crosscheck
 commits=20000
-export PGCLIENTENCODING=UTF8
-
-psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 
 # check PATH NAME: load PATH under NAME, then cross-check it
 check() {
@@ -34,13 +31,10 @@ have_mh=1
 have_rel=1
 [ -d "$fixtures/releases.git" ] || have_rel=0
 if [ $have_mh = 0 ] && [ $have_rel = 0 ]; then
-    echo "SKIP: $mh not found (a clone without ../shared/bench), and no $fixtures/releases.git"
-    exit 77
+    skip "$mh not found (a clone without ../shared/bench), and no $fixtures/releases.git"
 fi
 
-PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db"
-createdb "$db"
-psql_q -c 'CREATE EXTENSION fixes'
+fresh_db "$db"
 
 rc=0
 if [ $have_mh = 1 ]; then
@@ -54,12 +48,9 @@ else
 fi
 
 if [ $rc != 0 ]; then
-    echo "FAIL: the extension and git disagree (database $db kept for inspection)"
-    exit 1
+    echo "the extension and git disagree"
+elif [ $have_mh = 0 ]; then
+    drop_db "$db"
+    skip "$mh not found (a clone without ../shared/bench); only releases.git was cross-checked"
 fi
-dropdb "$db"
-if [ $have_mh = 0 ]; then
-    echo "SKIP: $mh not found (a clone without ../shared/bench); only releases.git was cross-checked"
-    exit 77
-fi
-echo "PASS"
+finish $rc

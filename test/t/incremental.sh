@@ -30,12 +30,8 @@ set -euo pipefail
 
 db=fixes_t_incremental
 commits=20000
-export PGCLIENTENCODING=UTF8 PGTZ=UTC
-
-if [ ! -d "$fixtures/releases.git" ]; then
-    echo "SKIP: $fixtures/releases.git not found (run test/fixtures/build $fixtures)"
-    exit 77
-fi
+export PGTZ=UTC
+need_fixture releases.git
 
 # git without the user's or the system's configuration, and with fixed identities: every commit
 # made here has the same id on every run
@@ -49,8 +45,6 @@ next_date() {           # the fixed date of the next commit: one hour after the 
     export GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$((when + 600)) +0000"
 }
 
-psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
-
 work=$(mktemp -d /tmp/fixes-t-incremental.XXXXXX)
 chmod a+rx "$work"
 rc=0
@@ -58,7 +52,7 @@ cleanup() {
     if [ $rc = 0 ]; then
         rm -rf "$work"
     else
-        echo "(kept $work and database $db for inspection)"
+        echo "(kept $work for inspection)"
     fi
 }
 trap cleanup EXIT
@@ -300,9 +294,7 @@ SELECT c.release FROM fixes_commits c JOIN fixes_repositories p USING (repositor
 SQL
 }
 
-PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
-createdb "$db"
-psql_q -c 'CREATE EXTENSION fixes'
+fresh_db "$db"
 
 clone="$work/releases"
 git clone -q --no-hardlinks "$fixtures/releases.git" "$clone"
@@ -444,9 +436,4 @@ else
     echo "note: $mh not found (a clone without ../shared/bench): the 20000-commit steps are skipped"
 fi
 
-if [ $rc != 0 ]; then
-    echo "FAIL"
-    exit 1
-fi
-dropdb "$db"
-echo "PASS"
+finish $rc
