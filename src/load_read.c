@@ -82,7 +82,7 @@ add_backports(FixesLoad *ld, uint32 idx, const text *message)
 			ld->backports_cap = ld->backports_cap ? 2 * ld->backports_cap : 1024;
 			ld->backports = ld->backports ?
 				repalloc_huge(ld->backports, sizeof(FixesBackportLine) * ld->backports_cap) :
-				palloc_extended(sizeof(FixesBackportLine) * ld->backports_cap, MCXT_ALLOC_HUGE);
+				MemoryContextAllocHuge(ld->cxt, sizeof(FixesBackportLine) * ld->backports_cap);
 		}
 		b = &ld->backports[ld->nbackports++];
 		b->commit = idx;

@@ -762,10 +762,13 @@ fixes_load_stable(FixesLoad *ld)
 	Row		   *rows;
 	int32	   *rs;
 	int64		nrows;
+	MemoryContext old;
 
 	record_stable_branches(ld);
 	if (ld->stable_re == NULL || ld->nstable_heads == 0)
 		return;
+	/* what lives for the whole phase: in the load's context, not SPI's */
+	old = MemoryContextSwitchTo(ld->cxt);
 	pairs = mainline_pairs(ld, &npairs);
 
 	/* read the stable scope: its commit rows, edges and backport lines */
@@ -795,10 +798,14 @@ fixes_load_stable(FixesLoad *ld)
 	find_series(ld, &st);
 	ld->nmoved = 0;
 	fixes_load_write_commits(ld);
+	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_resolve(ld);
+	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_write_edges(ld);
+	MemoryContextSwitchTo(ld->cxt);
 	resolve_backports(ld);
 	write_backports(ld);
+	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable commits, edges and backports written");
 
 	count_backports(ld, &st);
@@ -810,4 +817,5 @@ fixes_load_stable(FixesLoad *ld)
 
 	ld->nedges = main_nedges;
 	ld->resolved = main_resolved;
+	MemoryContextSwitchTo(old);
 }

@@ -439,6 +439,7 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 				return WIRE_END;
 			case WIRE_HEAD:
 			case WIRE_TAG:
+			case WIRE_BRANCH:
 			case WIRE_COMMIT:
 				return type;
 			default:
