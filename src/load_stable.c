@@ -749,7 +749,8 @@ count_backports(FixesLoad *ld, Stable *st)
 
 /*
  * The stable phase of a load (see the header comment).  The mainline's
- * edge count and resolved count, which the load reports, are kept.
+ * counts of edges, resolved edges and releases, which the load reports,
+ * are kept.
  */
 void
 fixes_load_stable(FixesLoad *ld)
@@ -815,7 +816,9 @@ fixes_load_stable(FixesLoad *ld)
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases and affected series written");
 
+	/* what the load reports, and fixes_repositories records, is the mainline */
 	ld->nedges = main_nedges;
 	ld->resolved = main_resolved;
+	ld->nreleases = st.nmain;
 	MemoryContextSwitchTo(old);
 }
