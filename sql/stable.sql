@@ -1,6 +1,8 @@
 -- Stable branches (issue 13) over the fixture stable.git, whose history and
 -- expected answers are in test/fixtures/README.md ("stable.git")
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fixes;
+RESET client_min_messages;
 SET timezone = 'UTC';
 \pset null '(null)'
 \set stable '/tmp/fixes-fixtures/stable.git'
