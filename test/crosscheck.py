@@ -423,7 +423,7 @@ class Actual:
                                 "AND c.commit_idx = b.commit_idx LEFT JOIN fixes_commits u "
                                 "ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx "
                                 "WHERE b.repository_id = %s" % rid,
-                'st_edges': "SELECT e.fixing_commit, e.line, e.abbrev, coalesce(e.quoted_subject, '\\N'), e.status, "
+                'st_edges': "SELECT e.fixing_commit, e.line, e.abbrev, e.status, "
                             "coalesce(e.method, ''), coalesce(e.target_commit, '\\N') FROM fixes_edges e "
                             "JOIN fixes_commits c ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx "
                             "WHERE e.repository_id = %s AND NOT c.mainline" % rid,
@@ -469,7 +469,7 @@ def check_stable(a, exp, st, act, differ):
     n_bp = compare('fixes_backports',
                    [(c, str(n), s, nul(u), ab) for c, n, s, u, ab in st.backports], [tuple(r) for r in q['st_backports']])
     n_edges = compare('Fixes edges of stable commits',
-                      [(c, str(n), ab, nul(qs), s, m, nul(t)) for c, n, ab, qs, s, m, t in st.edges],
+                      [(c, str(n), ab, s, m, nul(t)) for c, n, ab, _, s, m, t in st.edges],
                       [tuple(r) for r in q['st_edges']])
     n_aff = compare('fixes_affected', [tuple(nul(x) for x in r) for r in st.affected],
                     [tuple(r) for r in q['affected']])
