@@ -5,7 +5,9 @@ CREATE EXTENSION IF NOT EXISTS fixes;
 RESET client_min_messages;
 SET timezone = 'UTC';
 \pset null '(null)'
-\set stable '/tmp/fixes-fixtures/stable.git'
+\set VERBOSITY verbose
+\getenv fixtures FIXES_FIXTURES
+\set stable :fixtures '/stable.git'
 \set re '^refs/(heads|remotes/origin)/stable-'
 
 -- fixes_parse_backports: the three forms, whole lines, case-insensitive,

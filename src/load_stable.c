@@ -39,6 +39,7 @@
 #include "load.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
+#include "spi_call.h"
 
 /* a pair of the mainline: F fixes T */
 typedef struct Pair
@@ -145,9 +146,7 @@ delete_where(FixesLoad *ld, const char *table, const char *cond, int64 from)
 	Oid			argtypes[2] = {INT4OID, INT8OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int64GetDatum(from)};
 
-	if (SPI_execute_with_args(sql, strchr(cond, '$') ? 2 : 1, argtypes, args, NULL,
-							  false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete the stable rows of %s", table);
+	(void) fixes_spi_execute(sql, strchr(cond, '$') ? 2 : 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
 
 /*
@@ -179,8 +178,7 @@ record_stable_branches(FixesLoad *ld)
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = ld->stable_re ? CStringGetTextDatum(ld->stable_re) : (Datum) 0;
 	nulls[1] = ld->stable_re ? ' ' : 'n';
-	if (SPI_execute_with_args(sql, 2, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not update repository %d", ld->repository_id);
+	(void) fixes_spi_execute(sql, 2, argtypes, args, nulls, 0, SPI_OK_UPDATE);
 }
 
 static int
