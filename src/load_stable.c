@@ -277,38 +277,83 @@ mark_stable(FixesLoad *ld, Stable *st)
 }
 
 /*
+ * best[c], for each mainline commit c: the highest rank (the newest in
+ * version order) of the mainline releases whose commit is c or one of its
+ * ancestors, 0 for none.  In one pass over the mainline with parents before
+ * children (Kahn's order over the parent links, reversed), O(commits +
+ * parent links), whatever the number of fork points.
+ */
+static int32 *
+best_release_below(FixesLoad *ld, int nmainrel)
+{
+	FixesGraph *g = ld->graph;
+	uint32		n = ld->n_mainline;
+	int32	   *best = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *children = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *order = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE);
+	uint32		head = 0;
+	uint32		tail = 0;
+
+	for (uint32 c = 0; c < n; c++)
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			children[g->parents[p]]++;
+	/* children first: a commit comes once every child has come */
+	for (uint32 c = 0; c < n; c++)
+		if (children[c] == 0)
+			order[tail++] = c;
+	while (head < tail)
+	{
+		uint32		c = order[head++];
+
+		if ((head & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			if (--children[g->parents[p]] == 0)
+				order[tail++] = g->parents[p];
+	}
+	Assert(tail == n);			/* a history has no cycle */
+	for (int r = 1; r <= nmainrel; r++)
+		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
+	/* then parents first */
+	for (uint32 i = tail; i-- > 0;)
+	{
+		uint32		c = order[i];
+
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			best[c] = Max(best[c], best[g->parents[p]]);
+	}
+	pfree(order);
+	pfree(children);
+	return best;
+}
+
+/*
  * The series of each stable release: the newest mainline release, in
  * version order (the highest rank), whose commit is an ancestor of the
- * stable release's commit.  The mainline ancestors of a stable commit are
- * those of the mainline parents met walking down the stable scope (its
- * fork points); the best release below each fork point is computed once.
+ * stable release's commit: the best below the mainline parents met walking
+ * down the stable scope from it (its fork points).
  */
 static void
 find_series(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
-	int32	   *release_at = palloc_extended(sizeof(int32) * Max(nmain, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *stamp = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	uint32		round = 0;
-	uint32	   *fork = NULL;	/* memo: fork point -> best rank */
-	int32	   *fork_best = NULL;
-	int			nfork = 0;
-	int			fork_cap = 0;
-	uint32	   *stack2 = palloc_extended(sizeof(uint32) * Max(nmain, 1), MCXT_ALLOC_HUGE);
-	uint32	   *seen = palloc_extended(sizeof(uint32) * (nmain / 32 + 1), MCXT_ALLOC_HUGE);
+	uint32	   *stamp;
+	uint32	   *stack;
+	int32	   *best;
 
-	for (int r = 1; r <= st->nmain; r++)
-		release_at[ld->release_commit[r - 1]] = Max(release_at[ld->release_commit[r - 1]], r);
-
+	if (st->n == 0)
+		return;
+	best = best_release_below(ld, st->nmain);
+	stamp = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < st->n; k++)
 	{
 		uint32		top = 0;
-		int32		best = 0;
+		int32		b = 0;
+		uint32		round = (uint32) k + 1;
 
 		CHECK_FOR_INTERRUPTS();
-		round++;
 		stack[top++] = ld->release_commit[st->nmain + k];
 		stamp[stack[0]] = round;
 		while (top > 0)
@@ -318,63 +363,21 @@ find_series(FixesLoad *ld, Stable *st)
 			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
 			{
 				uint32		q = g->parents[p];
-				int			f;
 
 				if (stamp[q] == round)
 					continue;
 				stamp[q] = round;
 				if (q >= nmain)
-				{
-					stack[top++] = q;
-					continue;
-				}
-				/* a fork point: the best mainline release below it */
-				for (f = 0; f < nfork && fork[f] != q; f++)
-					;
-				if (f == nfork)
-				{
-					uint32		top2 = 0;
-					int32		b = 0;
-
-					/* a walk of its own, over the mainline only */
-					stack2[top2++] = q;
-					memset(seen, 0, sizeof(uint32) * (nmain / 32 + 1));
-					seen[q / 32] |= 1u << (q % 32);
-					while (top2 > 0)
-					{
-						uint32		m = stack2[--top2];
-
-						b = Max(b, release_at[m]);
-						for (uint32 pp = g->par_start[m]; pp < g->par_end[m]; pp++)
-						{
-							uint32		mq = g->parents[pp];
-
-							if (seen[mq / 32] & (1u << (mq % 32)))
-								continue;
-							seen[mq / 32] |= 1u << (mq % 32);
-							stack2[top2++] = mq;
-						}
-					}
-					if (nfork == fork_cap)
-					{
-						fork_cap = fork_cap ? 2 * fork_cap : 16;
-						fork = fork ? repalloc(fork, sizeof(uint32) * fork_cap) : palloc(sizeof(uint32) * fork_cap);
-						fork_best = fork_best ? repalloc(fork_best, sizeof(int32) * fork_cap) : palloc(sizeof(int32) * fork_cap);
-					}
-					fork[nfork] = q;
-					fork_best[nfork] = b;
-					nfork++;
-				}
-				best = Max(best, fork_best[f]);
+					stack[top++] = q;	/* stable: walk on */
+				else
+					b = Max(b, best[q]);	/* a fork point */
 			}
 		}
-		st->series[k] = best;
+		st->series[k] = b;
 	}
-	pfree(seen);
-	pfree(stack2);
 	pfree(stack);
 	pfree(stamp);
-	pfree(release_at);
+	pfree(best);
 }
 
 /* resolve each backport line against the mainline, by unique prefix */
