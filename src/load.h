@@ -4,8 +4,10 @@
  * snapshot (snapshot.c: the graph of the previous load) → read (load_read.c:
  * the new commits) → releases (load_releases.c) → commits written
  * (load_write.c) → resolve (load_resolve.c) → edges, releases and snapshot
- * written (load_write.c, snapshot.c).  Per-commit facts are flat arrays
- * indexed by the graph's commit index; strings live in arenas.
+ * written (load_write.c, snapshot.c) → with stable branches, the stable
+ * scope, appended to the graph after the mainline (load_stable.c).  Per-
+ * commit facts are flat arrays indexed by the graph's commit index;
+ * strings live in arenas.
  */
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
