@@ -772,6 +772,17 @@ fixes_load_stable(FixesLoad *ld)
 	/* what lives for the whole phase: in the load's context, not SPI's */
 	old = MemoryContextSwitchTo(ld->cxt);
 	pairs = mainline_pairs(ld, &npairs);
+	/* the mainline's per-commit counts are written: room for the stable scope */
+	if (ld->fixes != NULL)
+	{
+		pfree(ld->fixes);
+		pfree(ld->first_fixed);
+		pfree(ld->last_fixed);
+		pfree(ld->fixed_dates);
+		ld->fixes = NULL;
+		ld->first_fixed = ld->last_fixed = NULL;
+		ld->fixed_dates = NULL;
+	}
 
 	/* read the stable scope: its commit rows, edges and backport lines */
 	ld->edges = NULL;
