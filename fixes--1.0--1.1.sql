@@ -129,27 +129,21 @@ COMMENT ON INDEX @extschema@.fixes_backports_upstream_idx IS
 'the backports of a mainline commit';
 
 -- The series rows of fixes_affected, computed by fixes_load() (its mainline
--- rows come from fixes_edges).
+-- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only: a
+-- kernel-sized history has millions of them; the view gives ids and names.
 CREATE TABLE @extschema@.fixes_affected_series (
     repository_id   integer NOT NULL,
     fixing_idx      integer NOT NULL,
     target_idx      integer NOT NULL,
-    series          text NOT NULL,
-    fixing_commit   text COLLATE "C" NOT NULL,
-    target_commit   text COLLATE "C" NOT NULL,
-    introduced_in   text NOT NULL,
-    fixed_in        text,
-    fix_backport    text COLLATE "C",
-    PRIMARY KEY (repository_id, fixing_idx, target_idx, series)
+    series_rank     integer NOT NULL,
+    introduced_rank integer NOT NULL,
+    fixed_rank      integer,
+    fix_backport_idx integer,
+    PRIMARY KEY (repository_id, fixing_idx, target_idx, series_rank)
 );
 
-CREATE INDEX fixes_affected_series_fixing_commit_idx
-    ON @extschema@.fixes_affected_series (fixing_commit);
-
 COMMENT ON TABLE @extschema@.fixes_affected_series IS
-'per resolved mainline Fixes pair and stable series that shipped the bug: where it came in and where the fix landed (the series rows of fixes_affected)';
-COMMENT ON INDEX @extschema@.fixes_affected_series_fixing_commit_idx IS
-'look-ups of the series rows of a fixing commit, by its id';
+'per resolved mainline Fixes pair and stable series that shipped the bug: the release ranks where it came in and where the fix landed, and the commit index of that fix (the series rows of fixes_affected)';
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backports', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_affected_series', '');
@@ -252,14 +246,26 @@ SELECT p.name AS repository,
  WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
 UNION ALL
 SELECT p.name,
-       a.fixing_commit,
-       a.target_commit,
-       a.series,
-       a.introduced_in,
-       a.fixed_in,
-       a.fix_backport
+       f.commit_id,
+       t.commit_id,
+       s.tag,
+       i.tag,
+       x.tag,
+       b.commit_id
   FROM @extschema@.fixes_affected_series a
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id;
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
+  JOIN @extschema@.fixes_commits f
+    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
+  JOIN @extschema@.fixes_commits t
+    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+  JOIN @extschema@.fixes_releases i
+    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
+  LEFT JOIN @extschema@.fixes_releases x
+    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
+  LEFT JOIN @extschema@.fixes_commits b
+    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
 
 COMMENT ON VIEW @extschema@.fixes_affected IS
 'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';

@@ -633,45 +633,34 @@ write_affected(FixesLoad *ld, const Row *rows, const int32 *rs, int64 nrows)
 	int			c_repo = fixes_attnum(desc, "repository_id");
 	int			c_fixing = fixes_attnum(desc, "fixing_idx");
 	int			c_target = fixes_attnum(desc, "target_idx");
-	int			c_series = fixes_attnum(desc, "series");
-	int			c_fixing_commit = fixes_attnum(desc, "fixing_commit");
-	int			c_target_commit = fixes_attnum(desc, "target_commit");
-	int			c_intro = fixes_attnum(desc, "introduced_in");
-	int			c_fixed = fixes_attnum(desc, "fixed_in");
-	int			c_backport = fixes_attnum(desc, "fix_backport");
+	int			c_series = fixes_attnum(desc, "series_rank");
+	int			c_intro = fixes_attnum(desc, "introduced_rank");
+	int			c_fixed = fixes_attnum(desc, "fixed_rank");
+	int			c_backport = fixes_attnum(desc, "fix_backport_idx");
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
-	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes affected row",
-												 ALLOCSET_DEFAULT_SIZES);
 
 	for (int64 k = 0; k < nrows; k++)
 	{
 		const Row  *r = &rows[k];
-		MemoryContext old;
 
-		if ((k & 0x3ff) == 0)
+		if ((k & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
-		old = MemoryContextSwitchTo(rowcxt);
 		memset(nulls, true, sizeof(bool) * desc->natts);
 #define SET(col, datum) (values[col] = (datum), nulls[col] = false)
 		SET(c_repo, Int32GetDatum(ld->repository_id));
 		SET(c_fixing, Int32GetDatum((int32) r->fixing));
 		SET(c_target, Int32GetDatum((int32) r->target));
-		SET(c_series, ld->release_name[rs[k]]);
-		SET(c_fixing_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[r->fixing])));
-		SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[r->target])));
-		SET(c_intro, ld->release_name[r->intro_rank]);
+		SET(c_series, Int32GetDatum(rs[k]));
+		SET(c_intro, Int32GetDatum(r->intro_rank));
 		if (r->fixed_rank > 0)
 		{
-			SET(c_fixed, ld->release_name[r->fixed_rank]);
-			SET(c_backport, PointerGetDatum(fixes_oid_text(&ld->graph->oids[r->fix_backport])));
+			SET(c_fixed, Int32GetDatum(r->fixed_rank));
+			SET(c_backport, Int32GetDatum((int32) r->fix_backport));
 		}
 #undef SET
-		fixes_bulk_insert(b, values, nulls, 256);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
+		fixes_bulk_insert(b, values, nulls, 64);
 	}
-	MemoryContextDelete(rowcxt);
 	fixes_bulk_end(b);
 }
 
