@@ -10,6 +10,8 @@
  *   'H' head:    u8 found (0: the ref is an unborn HEAD), u8 shallow, oid[20]
  *   'T' tag:     oid[20] commit, u8 annotated, u8 has_time, i64 time,
  *                str name (without "refs/tags/"), str tagger ("" if none)
+ *   'B' branch:  oid[20] commit, str name (the full ref name: refs/heads/...
+ *                or refs/remotes/...); sent by `head` after the tags
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
@@ -32,6 +34,7 @@
 
 #define WIRE_HEAD		'H'
 #define WIRE_TAG		'T'
+#define WIRE_BRANCH		'B'
 #define WIRE_COMMIT		'C'
 #define WIRE_MESSAGE	'M'
 #define WIRE_ERROR		'E'
@@ -71,6 +74,12 @@ typedef struct WireTag
 	WireStr		tagger;
 } WireTag;
 
+typedef struct WireBranch
+{
+	FixesOid	commit;
+	WireStr		name;
+} WireBranch;
+
 typedef struct WireCommit
 {
 	FixesOid	oid;
@@ -92,6 +101,7 @@ typedef struct WireMessage
 /* decoders: 0 on success, -1 when the payload is malformed */
 extern int	wire_decode_head(const void *payload, size_t len, WireHead *out);
 extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
+extern int	wire_decode_branch(const void *payload, size_t len, WireBranch *out);
 extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
 extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
 

@@ -2,10 +2,12 @@
  * main.c — fixes-reader MODE PATH [ARG]: one read of a repository
  *
  *   fixes-reader tags PATH        the tags
- *   fixes-reader head PATH REF    the commit REF names, then the tags
+ *   fixes-reader head PATH REF    the commit REF names, then the tags, then
+ *                                 the branches and remote-tracking branches
  *   fixes-reader log PATH REF     the commit REF names, then its history
- *   fixes-reader walk PATH HEX    the history of commit HEX, without the
- *                                 commits whose ids come on standard input
+ *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
+ *                                 more), without the commits whose ids
+ *                                 come on standard input
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -97,8 +99,9 @@ main(int argc, char **argv)
 	bool		found;
 
 	out_init();
-	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && argc != 4))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk PATH [REF]");
+	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "walk") != 0 && argc != 4) ||
+		(strcmp(argv[1], "walk") == 0 && argc < 4))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk PATH [REF|HEX...]");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -111,11 +114,14 @@ main(int argc, char **argv)
 	if (strcmp(mode, "walk") == 0)
 	{
 		OidSet	   *known = read_known();
+		int			nheads = argc - 3;
+		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
 
 		repo_open(&r, argv[2]);
-		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
-			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		walk_history(&r, &head, known);
+		for (int h = 0; h < nheads; h++)
+			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
+				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
+		walk_history(&r, heads, nheads, known);
 	}
 	else
 	{
@@ -127,9 +133,12 @@ main(int argc, char **argv)
 			found = repo_resolve(&r, argv[3], &head);
 			send_head(&r, found, &head);
 			if (strcmp(mode, "head") == 0)
+			{
 				send_tags(&r);
+				send_branches(&r);
+			}
 			else if (found)
-				walk_history(&r, &head, oidset_new(0));
+				walk_history(&r, &head, 1, oidset_new(0));
 		}
 		else
 			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);

@@ -14,6 +14,7 @@
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
  *   tags.c   the tags that peel to a commit
+ *   branches.c the branches and remote-tracking branches
  *   main.c   the command line: fixes-reader MODE PATH [REF]
  */
 #ifndef FIXES_READER_H
@@ -76,9 +77,12 @@ extern bool oidset_contains(const OidSet *s, const unsigned char *id);
 extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
 
 /* walk.c */
-extern void walk_history(Repo *r, const git_oid *head, OidSet *known);
+extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known);
 
 /* tags.c */
 extern void send_tags(Repo *r);
+
+/* branches.c */
+extern void send_branches(Repo *r);
 
 #endif							/* FIXES_READER_H */

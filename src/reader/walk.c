@@ -110,8 +110,12 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+/*
+ * The history of heads (in this order: the first is discovered first),
+ * without the commits in known.
+ */
 void
-walk_history(Repo *r, const git_oid *head, OidSet *known)
+walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known)
 {
 	Heap		heap = {0};
 	uint64_t	seq = 0;
@@ -120,20 +124,25 @@ walk_history(Repo *r, const git_oid *head, OidSet *known)
 	fixes_raw_commit raw;
 	Node		node;
 
-	if (oidset_contains(known, head->id))
-		return;
-	node.obj = read_commit(r, head, &raw);
-	if (node.obj == NULL)
+	for (int h = 0; h < nheads; h++)
 	{
-		char		hex[GIT_OID_HEXSZ + 1];
+		const git_oid *head = &heads[h];
 
-		git_oid_tostr(hex, sizeof(hex), head);
-		fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		if (oidset_contains(known, head->id))
+			continue;
+		node.obj = read_commit(r, head, &raw);
+		if (node.obj == NULL)
+		{
+			char		hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), head);
+			fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		}
+		oidset_add(known, head->id);
+		node.time = raw.committer.time;
+		node.seq = seq++;
+		heap_push(&heap, &node);
 	}
-	oidset_add(known, head->id);
-	node.time = raw.committer.time;
-	node.seq = seq++;
-	heap_push(&heap, &node);
 
 	while (heap.len > 0)
 	{

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 4)
+	switch (data[0] % 5)
 	{
 		case 0:
 			{
@@ -60,6 +60,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					REQUIRE(inside(c.raw, c.raw_len, p, len));
 					for (uint32_t i = 0; i < c.nflags; i++)
 						REQUIRE(c.present[i] <= 1);
+				}
+				break;
+			}
+		case 4:
+			{
+				WireBranch b;
+
+				if (wire_decode_branch(p, len, &b) == 0)
+				{
+					REQUIRE(len == FIXES_OID_RAWSZ + 4 + (size_t) b.name.len);
+					REQUIRE(inside(b.name.s, b.name.len, p, len));
 				}
 				break;
 			}

@@ -53,22 +53,30 @@ finish() {
 # elapsed T0: seconds since T0 (a `date +%s.%N`), two decimals
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 
-# make_history_repo N: path of the cached make-history repository of N commits, built if
-# absent or incomplete (the stamp names the generator's checksum and is written last)
+# make_history_repo N [K]: path of the cached make-history repository of N commits (with K
+# stable branches when K is given: --stable K), built if absent or incomplete (the stamp names
+# the generator's checksum and is written last)
 make_history_repo() {
-    local n=$1 repo="$cache/make-history-$1.git" want t0
-    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    local n=$1 k=${2:-} tag want t0 opts=()
+    tag=$n
+    if [ -n "$k" ]; then
+        tag="$n-stable-$k"
+        opts=(--stable "$k")
+    fi
+    local repo="$cache/make-history-$tag.git"
+    want="make-history --commits $n ${opts[*]} $(sha256sum "$mh" | cut -d' ' -f1)"
+    [ -n "$k" ] || want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
     mkdir -p "$cache"
     chmod a+rx "$cache"
-    exec 9>"$cache/make-history-$n.lock"
+    exec 9>"$cache/make-history-$tag.lock"
     flock 9
     if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
-        echo "building $repo (make-history --commits $n) ..." >&2
+        echo "building $repo (make-history --commits $n ${opts[*]}) ..." >&2
         t0=$(date +%s.%N)
         rm -rf "$repo" "$repo.stamp" "$repo.tmp"
         # make-history's ids depend on nothing but its arguments: no caller's git dates
         env -u GIT_AUTHOR_DATE -u GIT_COMMITTER_DATE python3 "$mh" "$repo.tmp" --commits "$n" \
-            >"$cache/make-history-$n.json"
+            "${opts[@]}" >"$cache/make-history-$tag.json"
         chmod -R a+rX "$repo.tmp"
         mv "$repo.tmp" "$repo"
         echo "$want" >"$repo.stamp"
