@@ -288,3 +288,278 @@ SELECT p.name AS repository,
 COMMENT ON VIEW @extschema@.fixes_per_stable_release IS
 'per stable release: its commits, those with a resolved backport line, and the series rows of fixes_affected fixed in it, introduced in it and still shipped by it';
 -- ---- end of issue 13 ----
+
+-- ---- issue 16: trailers, reverts, lifetimes, overrides ----
+-- The same block ends fixes--1.1.sql and fixes--1.0--1.1.sql, so that a
+-- fresh 1.1 and an updated 1.0 have the same objects, column order
+-- included.  A 1.1 library loading a database still at 1.0 writes none of
+-- this (src/load_schema.c).
+
+-- Revert edges: "This reverts commit <id>" is an edge of kind 'revert'.
+-- Rows of 1.0 are Fixes: lines ('fixes').  introduced_at is the committer
+-- date of the target (NULL unless resolved), for fixes_bug_lifetimes.
+-- fixes_overrides adds a status ('ignored') and a method ('override').
+ALTER TABLE @extschema@.fixes_edges
+    ADD COLUMN kind text NOT NULL DEFAULT 'fixes'
+        CONSTRAINT fixes_edges_kind_check CHECK (kind IN ('fixes', 'revert')),
+    ADD COLUMN introduced_at timestamptz,
+    DROP CONSTRAINT fixes_edges_status_check,
+    ADD CONSTRAINT fixes_edges_status_check
+        CHECK (status IN ('resolved', 'ambiguous', 'not_found', 'ignored')),
+    DROP CONSTRAINT fixes_edges_method_check,
+    ADD CONSTRAINT fixes_edges_method_check
+        CHECK (method IN ('hash', 'hash+subject', 'subject', 'override'));
+
+COMMENT ON TABLE @extschema@.fixes_edges IS
+'one row per Fixes: line (kind fixes) and revert line (kind revert) of a commit in scope, resolved or not';
+
+-- The counts of fixes_per_release that 1.1 adds, and the lifetimes of
+-- fixes_lifetime_per_release (src/load_lifetimes.c), computed by fixes_load().
+-- A database updated from 1.0 holds zeros here until its next load, which
+-- reads each repository in full (the update resets tags_hash).
+ALTER TABLE @extschema@.fixes_releases
+    ADD COLUMN tagged_commits bigint NOT NULL DEFAULT 0,
+    ADD COLUMN fixing_earlier_commits bigint NOT NULL DEFAULT 0,
+    ADD COLUMN reverts bigint NOT NULL DEFAULT 0,
+    ADD COLUMN reverted_introduced bigint NOT NULL DEFAULT 0,
+    ADD COLUMN fixed_median_days double precision,
+    ADD COLUMN fixed_p90_days double precision,
+    ADD COLUMN introduced_median_days double precision;
+
+-- git's trailers of each commit, exactly as
+-- git log --format='%(trailers:only,unfold)' prints them, in order.  No
+-- index: a million commits have millions of trailers, and an index of them
+-- would cost a cold load more than the trailers themselves; the queries
+-- that matter (per key, per release) read them all.  Who looks up the
+-- trailers of single commits adds one:
+-- CREATE INDEX ON fixes_trailers (repository_id, commit_idx).
+CREATE TABLE @extschema@.fixes_trailers (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    position        integer NOT NULL,
+    key             text NOT NULL,
+    value           text NOT NULL
+);
+
+COMMENT ON TABLE @extschema@.fixes_trailers IS
+'the trailers of each commit as git log --format=''%(trailers:only,unfold)'' prints them: key as written, value unfolded and trimmed';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_trailers', '');
+
+-- Per release (by tag) and trailer key (lower-cased): the counts behind
+-- fixes_trailers_per_release, kept by fixes_load() so that the view reads a
+-- few rows instead of every trailer and every commit.  Keys are unique by
+-- their md5: a key can be longer than a btree entry can hold.
+CREATE TABLE @extschema@.fixes_release_trailers (
+    repository_id   integer NOT NULL,
+    tag             text NOT NULL,
+    key             text NOT NULL,
+    commits         bigint NOT NULL,
+    fixing_commits  bigint NOT NULL
+);
+
+CREATE UNIQUE INDEX fixes_release_trailers_key_idx
+    ON @extschema@.fixes_release_trailers (repository_id, tag, pg_catalog.md5(key));
+
+COMMENT ON TABLE @extschema@.fixes_release_trailers IS
+'per release tag and lower-cased trailer key: the commits of the release with such a trailer, and those of them with a resolved Fixes edge (computed by fixes_load)';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_release_trailers', '');
+
+-- Internal, like fixes_graph: the distinct trailer keys (lower-cased) of
+-- each commit, as ids into a dictionary, so that a refresh finds the keys
+-- of the old commits whose release changed without reading fixes_trailers
+-- (src/load_trailer_counts.c).  One row per 65536 commits (chunk >= 0:
+-- per commit a count, and the ids, in binary), and the dictionary (chunk -1:
+-- keys, in id order).
+CREATE TABLE @extschema@.fixes_trailer_keys (
+    repository_id   integer NOT NULL,
+    chunk           integer NOT NULL,
+    format          integer NOT NULL,
+    commits         integer NOT NULL,
+    counts          bytea,
+    ids             bytea,
+    keys            text[],
+    PRIMARY KEY (repository_id, chunk)
+);
+
+COMMENT ON TABLE @extschema@.fixes_trailer_keys IS
+'internal: the distinct trailer keys of each loaded commit, for the refresh of fixes_release_trailers';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_trailer_keys', '');
+
+-- Corrections of Fixes: and revert lines, written by users and applied by
+-- every fixes_load() of the repository of that name: a target makes the
+-- edges of fixing_commit written as abbrev resolved by method 'override'; a
+-- NULL target makes them 'ignored'.  pg_dump keeps the rows; fixes_unload()
+-- leaves them.
+CREATE TABLE @extschema@.fixes_overrides (
+    repository      text NOT NULL,
+    fixing_commit   text COLLATE "C" NOT NULL
+                    CHECK (fixing_commit ~ '^[0-9a-f]{40}$'),
+    abbrev          text COLLATE "C" NOT NULL
+                    CHECK (abbrev ~ '^[0-9a-f]{6,40}$'),
+    target_commit   text COLLATE "C"
+                    CHECK (target_commit ~ '^[0-9a-f]{40}$'),
+    note            text,
+    PRIMARY KEY (repository, fixing_commit, abbrev)
+);
+
+COMMENT ON TABLE @extschema@.fixes_overrides IS
+'corrections of Fixes: and revert lines, applied by every fixes_load of the repository (by name): a target commit resolves the line by method override, NULL ignores it';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_overrides', '');
+
+-- fixes_parse_fixes() with the revert lines and their kind: a new result
+-- type, so the function is dropped and created again
+DROP FUNCTION @extschema@.fixes_parse_fixes(text);
+
+CREATE FUNCTION @extschema@.fixes_parse_fixes(
+    message text,
+    OUT line integer,
+    OUT abbrev text,
+    OUT quoted_subject text,
+    OUT raw text,
+    OUT kind text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_fixes_v11'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_fixes(text) IS
+'one row per Fixes: line (kind fixes) and revert line (kind revert) of a commit message';
+
+CREATE FUNCTION @extschema@.fixes_parse_trailers(
+    message text,
+    OUT "position" integer,
+    OUT key text,
+    OUT value text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_trailers'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_trailers(text) IS
+'the trailers of a commit message, as git log --format=''%(trailers:only,unfold)'' prints them';
+
+-- fixes_per_release gains four columns (at its end); its 1.0 columns stay
+-- counts of Fixes edges
+CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release,
+       r.tagged_commits,
+       r.fixing_earlier_commits,
+       r.reverts,
+       r.reverted_introduced
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
+ ORDER BY p.name, r.release_rank;
+
+-- the Fixes edges that are ambiguous or not found (not the revert edges,
+-- not those fixes_overrides ignores)
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes' AND c.mainline
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+CREATE VIEW @extschema@.fixes_reverted_commits AS
+SELECT p.name AS repository,
+       e.target_commit AS commit_id,
+       c.subject,
+       e.target_release AS release,
+       e.fixing_commit AS reverted_by,
+       e.fixed_at AS reverted_at,
+       e.fixing_release AS reverted_in,
+       e.target_release IS NOT DISTINCT FROM e.fixing_release AS same_release
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.kind = 'revert' AND e.status = 'resolved' AND c.mainline
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits f
+                WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx AND f.mainline)
+ ORDER BY p.name, e.fixed_at, e.fixing_commit, e.line;
+
+COMMENT ON VIEW @extschema@.fixes_reverted_commits IS
+'one row per resolved revert edge: the reverted commit, the revert, and whether both are in the same release';
+
+-- One row per resolved Fixes edge whose both ends are mainline (stable
+-- branches: see fixes_affected).  Unordered: it has a row per edge.
+CREATE VIEW @extschema@.fixes_bug_lifetimes AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       e.target_commit,
+       e.introduced_at,
+       e.fixed_at,
+       e.fixed_at - e.introduced_at AS lifetime,
+       e.target_release AS introduced_in,
+       e.fixing_release AS fixed_in,
+       fr.release_rank - tr.release_rank AS releases_shipped
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+  LEFT JOIN @extschema@.fixes_releases tr
+    ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
+  LEFT JOIN @extschema@.fixes_releases fr
+    ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
+ WHERE e.kind = 'fixes' AND e.status = 'resolved'
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits f
+                WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx AND f.mainline)
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits t
+                WHERE t.repository_id = e.repository_id AND t.commit_idx = e.target_idx AND t.mainline);
+
+COMMENT ON VIEW @extschema@.fixes_bug_lifetimes IS
+'one row per resolved Fixes edge: when the bug came in and when it was fixed, and how many releases shipped it';
+
+-- the lifetimes are percentile_cont of the lifetimes in fixes_bug_lifetimes
+-- (in days), computed by each load: aggregating every edge at query time
+-- would take seconds
+CREATE VIEW @extschema@.fixes_lifetime_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.fixed_median_days,
+       r.fixed_p90_days,
+       r.introduced_median_days
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
+ ORDER BY p.name, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
+'per release: median and 90th percentile lifetime in days of the bugs its commits fixed in earlier releases, and median lifetime of the bugs it introduced';
+
+CREATE VIEW @extschema@.fixes_trailers_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       k.key,
+       k.commits,
+       k.fixing_commits
+  FROM @extschema@.fixes_release_trailers k
+  JOIN @extschema@.fixes_releases r ON r.repository_id = k.repository_id AND r.tag = k.tag
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = k.repository_id
+ WHERE r.mainline
+ ORDER BY p.name, r.release_rank, k.key;
+
+COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
+'per release and trailer key (lower-cased): the commits with such a trailer, and how many of them have a resolved Fixes edge';

@@ -25,7 +25,17 @@ TARGETS = {
     'per_release': 'fixes_per_release warm ≤ 300 ms',
     'buggiest': 'fixes_buggiest_commits LIMIT 30 warm ≤ 300 ms',
     'refresh': 'refresh after +1% commits ≤ 1 s',
+    'new_data': 'the data of 1.1 (trailers, revert edges) adds ≤ 20% to a cold load',
+    'lifetimes': 'fixes_bug_lifetimes and fixes_lifetime_per_release warm ≤ 300 ms',
 }
+
+# the views of 1.1 (issue 16), timed like fixes_per_release: key, statement
+VIEWS_11 = [
+    ('lifetimes', 'SELECT * FROM fixes_bug_lifetimes'),
+    ('lifetime_per_release', 'SELECT * FROM fixes_lifetime_per_release'),
+    ('trailers_per_release', 'SELECT * FROM fixes_trailers_per_release'),
+    ('reverted', 'SELECT * FROM fixes_reverted_commits'),
+]
 
 # look-ups by commit id (issue 12): key, title, target in ms; each statement is built by lookup_sql
 LOOKUPS = [
@@ -49,6 +59,11 @@ CHECKS = [
      'fixes_per_release'),
     ('fixes_buggiest_commits', 'rank, commit_id, fixes, subject, release, first_fixed_at, last_fixed_at',
      'fixes_buggiest_commits'),
+    ('fixes_trailers_per_release', 'release, key, commits, fixing_commits', 'fixes_trailers_per_release'),
+    ('fixes_bug_lifetimes', 'fixing_commit, target_commit, lifetime, introduced_in, fixed_in, releases_shipped',
+     'fixes_bug_lifetimes'),
+    ('fixes_reverted_commits', 'commit_id, reverted_by, release, reverted_in, same_release',
+     'fixes_reverted_commits'),
 ]
 
 
@@ -294,13 +309,14 @@ class Bench:
         self.wait_ready()
         return SqlError(' '.join(str(e).split()) + (' — server log: ' + ' / '.join(srv) if srv else ''))
 
-    def reset_db(self):
-        """a fresh database with the extension; False (and the error recorded) when that fails"""
+    def reset_db(self, version=None):
+        """a fresh database with the extension (of that version of its SQL, default the default);
+        False (and the error recorded) when that fails"""
         self.wait_ready()
         try:
             self.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % self.db)
             self.pg.run('CREATE DATABASE %s;' % self.db)
-            self.pg.run('CREATE EXTENSION fixes;', db=self.db)
+            self.pg.run('CREATE EXTENSION fixes%s;' % (" VERSION '%s'" % version if version else ''), db=self.db)
             self.pg.run('CHECKPOINT;')
         except SqlError as e:
             msg = 'could not create a fresh database with the extension: %s' % self.failed(e)
@@ -445,16 +461,27 @@ class Bench:
         if not self.reset_db():
             R['reader'] = Sample()
             R.update(cold=Sample(), reload=Sample(), per_release=Sample(), buggiest=Sample(),
-                     refresh=Sample(), cold_rows=[], reload_rows=[], refresh_rows=[], lookups={})
+                     refresh=Sample(), cold_rows=[], reload_rows=[], refresh_rows=[], lookups={},
+                     cold10=Sample(), views11={k: Sample() for k, _ in VIEWS_11})
             return R
         R['reader'] = repeat(count, runs, 'fixes_git_commits')
         log('fixes_git_commits count(*)   %8.2f s  %s (%s rows)' % (R['reader'].med() or 0, fmt_list(R['reader']),
                                                                   R.get('git_commits_rows')))
 
         cold, reload, perrel, bugg, refresh = Sample(), Sample(), Sample(), Sample(), Sample()
+        cold10 = Sample()
+        views11 = {k: Sample() for k, _ in VIEWS_11}
         R.update(cold=cold, reload=reload, per_release=perrel, buggiest=bugg, refresh=refresh,
-                 cold_rows=[], reload_rows=[], refresh_rows=[], lookups={})
+                 cold_rows=[], reload_rows=[], refresh_rows=[], lookups={}, cold10=cold10, views11=views11)
         for it in range(runs):
+            # the same library loading a database still at 1.0 SQL writes none of 1.1's data
+            # (trailers, revert edges): the cost of that data, measured in the same run
+            if self.reset_db('1.0'):
+                try:
+                    c10 = self.load(path, label, 'fixes_load cold, 1.0 SQL (%d)' % (it + 1))
+                    cold10.append(c10['sec'])
+                except SqlError as e:
+                    cold10.errors.append(str(e))
             if not self.reset_db():
                 break
             pair_floor = time_git_log(path)
@@ -486,6 +513,14 @@ class Bench:
                 R['buggiest_top'] = res[1]['rows'][0] if res[1]['rows'] else None
             except SqlError as e:
                 perrel.errors.append(str(self.failed(e)))
+            try:
+                stmts = [q for _, q in VIEWS_11]
+                res, _, _, _ = self.pg.session(self.db, stmts * (1 + runs))   # the first round warms
+                for j, r in enumerate(res[len(stmts):]):
+                    views11[VIEWS_11[j % len(stmts)][0]].append(r['ms'] / 1000.0)
+                R['views11_rows'] = {k: len(res[i]['rows']) for i, (k, _) in enumerate(VIEWS_11)}
+            except SqlError as e:
+                views11['lifetimes'].errors.append(str(self.failed(e)))
             if it == 0:
                 R['lookups'] = self.lookups(label)
             if grown:
@@ -579,6 +614,16 @@ def report(results, a, meta, notes, loader_errors):
         '≤ 1.0× floor and < 60 s (at 1.3M)')
     row('cold load cost per commit', ['%.1f µs/commit' % (r['cold'].med() / r['cold_rows'][0]['commits'] * 1e6)
                                       if r['cold'] else '-' for r in results], 'flat across sizes')
+    row('`fixes_load` cold into a database at 1.0 SQL (no trailers, no revert edges)',
+        [fmt_time(r.get('cold10', Sample())) for r in results], 'reference for the next row')
+    cells = []
+    for r in results:
+        c, c10 = r['cold'], r.get('cold10')
+        if not c or not c10:
+            cells.append('-'); continue
+        extra = c.med() / c10.med() - 1
+        cells.append('%+.1f%%%s' % (100 * extra, verdict(extra <= 0.20)))
+    row('… what 1.1\'s data (trailers, revert edges) adds to a cold load (medians)', cells, '≤ 20%')
     row('`fixes_load` reload, unchanged repository', [fmt_time(r['reload']) for r in results])
     cells = []
     for r in results:
@@ -595,6 +640,16 @@ def report(results, a, meta, notes, loader_errors):
                        ('buggiest', '`SELECT * FROM fixes_buggiest_commits LIMIT 30` warm')):
         row(title, ['%s%s' % (fmt_time(r[key], 'ms'), verdict(r[key].med() <= 0.3) if r[key] else '')
                     for r in results], '≤ 300 ms')
+    for key, q in VIEWS_11:
+        lim = 0.3 if key in ('lifetimes', 'lifetime_per_release') else None
+        cells = []
+        for r in results:
+            v = r.get('views11', {}).get(key)
+            n = r.get('views11_rows', {}).get(key)
+            cells.append('%s%s%s' % (fmt_time(v, 'ms') if v else '-',
+                                     ' (%s rows)' % '{:,}'.format(n) if n is not None else '',
+                                     verdict(v.med() <= lim) if v and lim else ''))
+        row('`%s` warm' % q, cells, '≤ 300 ms' if lim else '')
     for key, title, target in LOOKUPS:
         cells = []
         for r in results:
@@ -641,6 +696,14 @@ def report(results, a, meta, notes, loader_errors):
                        verdict(ratio <= COLD_RATIO_TARGET))
     if big['cold']:
         summary.append('%s: %.1f s' % (TARGETS['cold_60'], big['cold'].med()) + verdict(big['cold'].med() < 60))
+    if big['cold'] and big.get('cold10'):
+        extra = big['cold'].med() / big['cold10'].med() - 1
+        summary.append('%s: %.1f s vs %.1f s into a database at 1.0 SQL (%+.1f%%)' % (
+            TARGETS['new_data'], big['cold'].med(), big['cold10'].med(), 100 * extra) + verdict(extra <= 0.20))
+    lt = [big.get('views11', {}).get(k) for k in ('lifetimes', 'lifetime_per_release')]
+    if all(lt):
+        summary.append('%s: %.1f ms and %.1f ms' % (TARGETS['lifetimes'], lt[0].med() * 1000, lt[1].med() * 1000)
+                       + verdict(max(lt[0].med(), lt[1].med()) <= 0.3))
     if big['cold_rows']:
         hw = max(c['hwm'] for c in big['cold_rows'])
         summary.append('%s: %s (the reader process: %s)' % (
@@ -702,8 +765,13 @@ def method_notes(a, results):
         '`fixes_load(path, name => LABEL)` in a new connection; each cold run starts from a fresh database. '
         'Time = psql `\\timing` of the call%s.' % seconds_note(results),
         'Reload: the same call again on the unchanged repository, in a new connection.',
+        'The cost of 1.1\'s data: before each cold load, the same library loads the repository cold into '
+        'a fresh database created with `CREATE EXTENSION fixes VERSION \'1.0\'`, whose tables have no '
+        'place for trailers or revert edges (the loader writes what the schema holds); the two medians '
+        'are compared.',
         'Views: after the reload, in one connection, each view once to warm, then timed %d time(s) '
-        '(psql `\\timing`, all rows fetched to the client); repeated after every cold load.' % a.runs,
+        '(psql `\\timing`, all rows fetched to the client); repeated after every cold load; the views of '
+        '1.1 likewise, in a connection of their own.' % a.runs,
         'Memory: `VmHWM` of the backend that ran the load, read by that backend itself afterwards '
         '(`pg_read_file(\'/proc/self/status\')`), each load in its own connection so the high-water mark '
         'is that load\'s. VmHWM counts the shared-buffer pages the backend touched (shared_buffers is in '

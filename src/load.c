@@ -212,6 +212,7 @@ start_full_load(FixesLoad *ld)
 	if (ld->commit_rows != NULL)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
+	ld->trailer_keys = NULL;
 }
 
 /*
@@ -256,7 +257,7 @@ read_repository(FixesLoad *ld)
 												   &ld->branches, &ld->nbranches);
 		fixes_reader_finish(reader);
 		fixes_load_stable_branches(ld);
-		ld->tags_hash = fixes_tags_hash(ld);
+		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 		fixes_load_phase(ld, "tags read");
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
@@ -306,15 +307,23 @@ write_repository(FixesLoad *ld)
 	if (ld->incremental)
 		fixes_load_read_old_edges(ld);
 	fixes_load_phase(ld, "old edges read");
-	/* the same commits in scope: no edge can resolve differently */
-	if (new_commits || !ld->incremental)
+
+	/*
+	 * The same commits in scope and the same overrides (folded into the tags
+	 * hash): no edge can resolve differently.
+	 */
+	if (new_commits || !ld->incremental || ld->tags_hash != ld->old_tags_hash)
+	{
 		fixes_load_resolve(ld);
-	else
-		fixes_load_count_resolved(ld);
+		fixes_load_apply_overrides(ld);
+	}
+	fixes_load_count_resolved(ld);
 	fixes_load_phase(ld, "edges resolved");
+	fixes_load_fetch_target_times(ld);
 	fixes_load_write_edges(ld);
 	fixes_load_phase(ld, "edges written");
 	fixes_load_stats(ld);
+	fixes_load_write_trailer_counts(ld);
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
 	if (new_commits || !ld->incremental)
@@ -370,6 +379,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
 	ld->schema = quote_identifier(get_namespace_name(ld->nsp));
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
+	fixes_load_schema(ld);
 	fixes_load_check_pattern(ld);
 	fixes_load_stable_check(ld);
 
@@ -383,12 +393,13 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
+	fixes_load_read_overrides(ld);
 
 	read_repository(ld);
 	if (ld->unchanged)
 	{
 		/* what the previous load recorded is still true */
-		ld->nedges = ld->old_edges;
+		ld->counted_edges = ld->old_edges;
 		ld->resolved = ld->old_resolved;
 		ld->nreleases = ld->old_nreleases;
 	}
@@ -410,7 +421,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	values[i++] = CStringGetTextDatum(ld->name);
 	values[i++] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
 	values[i++] = Int32GetDatum(ld->nreleases);
-	values[i++] = Int64GetDatum(ld->nedges);
+	values[i++] = Int64GetDatum(ld->counted_edges);
 	values[i++] = Int64GetDatum(ld->resolved);
 	values[i++] = Float8GetDatum(seconds);
 	Assert(i == LOAD_COLS);

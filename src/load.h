@@ -17,6 +17,7 @@
 #include "utils/tuplestore.h"
 
 #include "arena.h"
+#include "commit_raw.h"
 #include "graph.h"
 #include "progress.h"
 #include "tags.h"
@@ -26,7 +27,8 @@ typedef enum FixesEdgeStatus
 {
 	EDGE_RESOLVED,
 	EDGE_AMBIGUOUS,
-	EDGE_NOT_FOUND
+	EDGE_NOT_FOUND,
+	EDGE_IGNORED				/* by a row of fixes_overrides (1.1) */
 } FixesEdgeStatus;
 
 typedef enum FixesEdgeMethod
@@ -34,8 +36,16 @@ typedef enum FixesEdgeMethod
 	METHOD_NONE,
 	METHOD_HASH,
 	METHOD_HASH_SUBJECT,
-	METHOD_SUBJECT
+	METHOD_SUBJECT,
+	METHOD_OVERRIDE				/* a row of fixes_overrides (1.1) */
 } FixesEdgeMethod;
+
+/* fixes_edges.kind (1.1): what the line says of the commit it names */
+typedef enum FixesEdgeKind
+{
+	KIND_FIXES,					/* Fixes: <id> */
+	KIND_REVERT					/* This reverts commit <id> */
+} FixesEdgeKind;
 
 /* the resolution of an edge: what fixes_edges stores of it */
 typedef struct FixesResolution
@@ -47,8 +57,9 @@ typedef struct FixesResolution
 } FixesResolution;
 
 /* fixes_edges.status and .method, by FixesEdgeStatus and FixesEdgeMethod */
-extern const char *const fixes_edge_status_names[3];
-extern const char *const fixes_edge_method_names[4];
+extern const char *const fixes_edge_status_names[4];
+extern const char *const fixes_edge_method_names[5];
+extern const char *const fixes_edge_kind_names[2];
 
 static inline bool
 fixes_resolution_equal(const FixesResolution *a, const FixesResolution *b)
@@ -64,6 +75,7 @@ typedef struct FixesEdge
 	FixesResolution now;		/* as resolved by this load */
 	FixesResolution before;		/* as stored (old edges only) */
 	bool		old;			/* read from fixes_edges, not from a message */
+	uint8		kind;			/* FixesEdgeKind */
 	bool		fixed_at_null;
 	TimestampTz fixed_at;		/* the fixing commit's committer date */
 	uint8		abbrev_len;
@@ -96,7 +108,37 @@ typedef struct FixesReleaseStats
 	int64		bugs_introduced;
 	int64		buggy_commits_introduced;
 	int64		fixed_same_release;
+	/* 1.1 */
+	int64		tagged_commits;
+	int64		fixing_earlier_commits;
+	int64		reverts;
+	int64		reverted_introduced;
 } FixesReleaseStats;
+
+/*
+ * What of version 1.1 the extension's tables hold: a database still at 1.0
+ * SQL (before ALTER EXTENSION fixes UPDATE) is loaded as 1.0 loaded it.
+ */
+typedef struct FixesSchema
+{
+	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
+	bool		edge_introduced_at; /* fixes_edges.introduced_at */
+	bool		release_v11;	/* fixes_releases.tagged_commits etc. */
+	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers */
+	bool		overrides;		/* table fixes_overrides */
+} FixesSchema;
+
+/* a row of fixes_overrides for the repository being loaded */
+typedef struct FixesOverride
+{
+	FixesOid	fixing;
+	char		abbrev[41];		/* NUL-terminated, lower case */
+	uint8		abbrev_len;
+	bool		has_target;		/* false: the edge is ignored */
+	FixesOid	target;
+	uint32		fixing_idx;		/* FIXES_NO_IDX: not in scope */
+	int64		matched;		/* edges it applied to */
+} FixesOverride;
 
 /* a release of the previous load, as fixes_releases holds it */
 typedef struct FixesOldRelease
@@ -115,6 +157,7 @@ typedef struct FixesLoad
 	char	   *stable_re;		/* stable_branches; NULL: none */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
+	FixesSchema has;			/* what of 1.1 the tables hold (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
 	bool		has_stable;		/* the tables of version 1.1 hold the stable scope */
@@ -158,6 +201,12 @@ typedef struct FixesLoad
 	int64		nedges;
 	int64		edges_cap;
 	FixesArena	edge_text;
+	struct FixesTrailerRows *trailers;	/* of new commits (load_trailers.c) */
+	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
+
+	/* fixes_overrides (load_overrides.c) */
+	FixesOverride *overrides;
+	int			noverrides;
 
 	/* the branches that stable_branches matches (load_stable.c) */
 	FixesBranch *branches;
@@ -181,8 +230,11 @@ typedef struct FixesLoad
 	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
+	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 
-	/* phase resolve */
+	/* phase resolve: the counts of fixes_load, of fixes edges only */
+	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
 	/* phase stats (load_stats.c) */
@@ -203,6 +255,24 @@ fixes_subject_hash(const char *s, Size len)
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
+
+extern void fixes_load_schema(FixesLoad *ld);
+extern Oid	fixes_table_oid_if_exists(Oid nsp, const char *relname);
+extern int	fixes_attnum_if_exists(TupleDesc desc, const char *name);
+
+extern void fixes_load_read_overrides(FixesLoad *ld);
+extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);
+extern void fixes_load_apply_overrides(FixesLoad *ld);
+
+extern void fixes_load_trailers_begin(FixesLoad *ld);
+extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
+extern void fixes_load_trailers_end(FixesLoad *ld);
+
+extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
+extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
+extern void fixes_load_write_trailer_counts(FixesLoad *ld);
+
+extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern bool fixes_snapshot_read(FixesLoad *ld);

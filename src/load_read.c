@@ -4,8 +4,9 @@
  * Every commit reachable from the ref is read once.  Its row of
  * fixes_commits is formed at once and kept in a tuplestore, which spills to
  * a temporary file beyond work_mem (the release is not known until every
- * commit is read); only the subject, commit time and the Fixes lines stay
- * in memory, in flat arrays and arenas.
+ * commit is read); its rows of fixes_trailers, which need no release, are
+ * written at once (load_trailers.c).  Only the subject, commit time and the
+ * Fixes and revert lines stay in memory, in flat arrays and arenas.
  */
 #include "postgres.h"
 
@@ -98,8 +99,13 @@ add_backports(FixesLoad *ld, uint32 idx, const text *message)
 	}
 }
 
+/*
+ * The Fixes lines of a commit, and its revert lines when fixes_edges has a
+ * kind column (1.1).  The subject by which a revert edge is resolved is the
+ * text inside Revert "..." of the reverting commit's own subject.
+ */
 static void
-add_edges(FixesLoad *ld, uint32 idx, const text *message)
+add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 {
 	const char *msg = VARDATA_ANY(message);
 	size_t		len = VARSIZE_ANY_EXHDR(message);
@@ -111,19 +117,32 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 		FixesEdge  *e;
 		char		abbrev[40];
 
-		if (tr.kind != FIXES_TRAILER_FIXES)
-			continue;			/* revert edges come with version 1.1 */
+		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.edge_kind)
+			continue;			/* a database at 1.0 has no revert edges */
 		e = fixes_load_add_edge(ld);
 
 		e->fixing = idx;
 		e->line = tr.line;
+		e->kind = tr.kind == FIXES_TRAILER_REVERT ? KIND_REVERT : KIND_FIXES;
 		e->fixed_at = ld->committed_at[idx];
 		e->fixed_at_null = ld->committed_null[idx];
 		for (size_t i = 0; i < tr.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
 		e->abbrev_off = fixes_arena_add(&ld->edge_text, abbrev, tr.hex_len);
-		if (tr.has_subject)
+		if (tr.kind == FIXES_TRAILER_REVERT)
+		{
+			size_t		off,
+						sublen;
+
+			if (fixes_revert_subject(VARDATA_ANY(subject), VARSIZE_ANY_EXHDR(subject),
+									 &off, &sublen))
+			{
+				e->subj_len = (int32) sublen;
+				e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(subject) + off, sublen);
+			}
+		}
+		else if (tr.has_subject)
 		{
 			e->subj_len = (int32) tr.subj_len;
 			e->subj_off = fixes_arena_add(&ld->edge_text, msg + tr.subj_off, tr.subj_len);
@@ -133,13 +152,8 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message)
 	}
 }
 
-/*
- * Walk the commits reachable from the ref that the graph does not hold yet
- * (all of them for a full load); in the stable phase, those reachable from
- * the stable heads (load_stable.c), with their backport lines.
- */
-void
-fixes_load_read(FixesLoad *ld)
+static void
+read_commits(FixesLoad *ld)
 {
 	Relation	rel;
 	CommitCols	cols;
@@ -206,9 +220,11 @@ fixes_load_read(FixesLoad *ld)
 		ld->committed_null[c.idx] = f.committed_null;
 		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
-		add_edges(ld, c.idx, f.message);
+		add_edges(ld, c.idx, f.message, f.subject);
 		if (ld->stable_phase)
 			add_backports(ld, c.idx, f.message);
+		else if (ld->has.trailers)
+			fixes_load_add_trailers(ld, c.idx, &c.raw);
 
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
@@ -216,4 +232,23 @@ fixes_load_read(FixesLoad *ld)
 	MemoryContextDelete(rowcxt);
 	ld->missing_parents = ld->walk->missing_parents;
 	fixes_walk_report(ld->walk);
+}
+
+/*
+ * Walk the commits reachable from the ref that the graph does not hold yet
+ * (all of them for a full load), their trailers straight into fixes_trailers
+ * (1.1); in the stable phase, those reachable from the stable heads
+ * (load_stable.c), with their backport lines.
+ */
+void
+fixes_load_read(FixesLoad *ld)
+{
+	/* the trailers of the mainline; the stable phase (load_stable.c) keeps none */
+	bool		trailers = ld->has.trailers && !ld->stable_phase;
+
+	if (trailers)
+		fixes_load_trailers_begin(ld);
+	read_commits(ld);
+	if (trailers)
+		fixes_load_trailers_end(ld);
 }

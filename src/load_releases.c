@@ -132,9 +132,10 @@ find_moved(FixesLoad *ld, uint32 *stack)
 		if (was == 0 ? ld->mark[i] != 0 : (old_rank[was] == 0 || old_rank[was] != ld->mark[i]))
 			ld->moved[ld->nmoved++] = i;
 	}
-	pfree(old_rank);
+	/* kept for the per-release trailer counts (load_trailer_counts.c) */
+	ld->old_mark = old_mark;
+	ld->old_to_new_rank = old_rank;
 	pfree(old_commit);
-	pfree(old_mark);
 }
 
 void

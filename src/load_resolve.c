@@ -1,6 +1,10 @@
 /*
  * load_resolve.c — fixes_load(): resolve each Fixes line to a commit
  *
+ * A revert line ("This reverts commit <id>", 1.1) resolves the same way;
+ * its subject is the one inside Revert "..." of the reverting commit's own
+ * subject (load_read.c), NULL when that subject has another form.
+ *
  * Against the commits in scope: a unique commit whose id starts with the
  * abbrev → resolved by hash; several → the one whose subject equals the
  * quoted subject, if exactly one → resolved by hash+subject, else
@@ -319,17 +323,27 @@ fixes_load_resolve(FixesLoad *ld)
 		 ld->name, (long long) ld->nedges, (long long) nwanted, (long long) pairs.n, nfetched);
 	decide_by_subject(ld, &pairs, fetched, nfetched);
 	pfree(wanted);
-
-	fixes_load_count_resolved(ld);
 }
 
-/* count the resolved edges */
+/*
+ * The counts fixes_load returns and fixes_repositories keeps: the Fixes
+ * edges (not the revert edges, not those fixes_overrides ignores), and the
+ * resolved ones among them.
+ */
 void
 fixes_load_count_resolved(FixesLoad *ld)
 {
+	ld->counted_edges = 0;
 	ld->resolved = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
-		ld->resolved += ld->edges[k].now.status == EDGE_RESOLVED;
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if (e->kind != KIND_FIXES || e->now.status == EDGE_IGNORED)
+			continue;
+		ld->counted_edges++;
+		ld->resolved += e->now.status == EDGE_RESOLVED;
+	}
 }
 
 static bool
@@ -369,8 +383,8 @@ void
 fixes_load_read_old_edges(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT fixing_idx, line, abbrev, quoted_subject, status, method, "
-							   "target_idx, candidates, fixed_at FROM %s.fixes_edges WHERE repository_id = $1",
-							   ld->schema);
+							   "target_idx, candidates, fixed_at, %s FROM %s.fixes_edges WHERE repository_id = $1",
+							   ld->has.edge_kind ? "kind = 'revert'" : "false", ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	Portal		portal;
@@ -417,6 +431,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 			e->now = e->before;	/* until resolved again */
 			d = SPI_getbinval(tup, desc, 9, &e->fixed_at_null);
 			e->fixed_at = e->fixed_at_null ? 0 : DatumGetTimestampTz(d);
+			e->kind = DatumGetBool(SPI_getbinval(tup, desc, 10, &isnull)) ? KIND_REVERT : KIND_FIXES;
 			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);

@@ -8,8 +8,9 @@
 
 #include "load.h"
 
-const char *const fixes_edge_status_names[3] = {"resolved", "ambiguous", "not_found"};
-const char *const fixes_edge_method_names[4] = {NULL, "hash", "hash+subject", "subject"};
+const char *const fixes_edge_status_names[4] = {"resolved", "ambiguous", "not_found", "ignored"};
+const char *const fixes_edge_method_names[5] = {NULL, "hash", "hash+subject", "subject", "override"};
+const char *const fixes_edge_kind_names[2] = {"fixes", "revert"};
 
 /* make room in the per-commit arrays for commit index idx (they live in ld->cxt) */
 void

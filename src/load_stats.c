@@ -7,7 +7,10 @@
  * edge: per release, in fixes_releases (written by load_write.c); per
  * commit that resolved edges point at, in fixes_fixed_commits.  The
  * definitions (README, "Semantics") count resolved edges only, and an
- * unreleased fixing commit counts as later than every release.
+ * unreleased fixing commit counts as later than every release.  Every count
+ * of 1.0 is a count of Fixes edges (kind 'fixes'); revert edges count in
+ * reverts and reverted_introduced only, and an edge that fixes_overrides
+ * ignores counts nowhere.
  */
 #include "postgres.h"
 
@@ -40,6 +43,8 @@ fixes_load_stats(FixesLoad *ld)
 	int32	   *mark = ld->mark;
 	bool	   *fixing = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bool	   *introduced = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *tagged = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *fixing_earlier = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint64	   *fixed_pairs = palloc_extended(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		npairs = 0;
 
@@ -57,10 +62,23 @@ fixes_load_stats(FixesLoad *ld)
 		int32		fr,
 					tr;
 
+		if (e->now.status == EDGE_IGNORED)
+			continue;			/* counts nowhere */
+		fr = mark[f];
+		if (e->kind == KIND_FIXES)
+			tagged[f] = true;
 		if (e->now.status != EDGE_RESOLVED)
 			continue;
-		fr = mark[f];
 		tr = mark[t];
+		if (e->kind == KIND_REVERT)
+		{
+			/* reverts count in their own two columns only */
+			if (fr > 0)
+				ld->stats[fr].reverts++;
+			if (tr > 0 && (fr == 0 || fr > tr))
+				ld->stats[tr].reverted_introduced++;
+			continue;
+		}
 		fixing[f] = true;
 		ld->fixes[t]++;
 		if (!e->fixed_at_null)
@@ -75,6 +93,7 @@ fixes_load_stats(FixesLoad *ld)
 		{
 			ld->stats[fr].bugs_fixed++;
 			fixed_pairs[npairs++] = ((uint64) fr << 32) | t;
+			fixing_earlier[f] = true;
 		}
 		if (tr > 0 && (fr == 0 || fr > tr))
 		{
@@ -90,6 +109,10 @@ fixes_load_stats(FixesLoad *ld)
 			ld->stats[mark[i]].fixing_commits++;
 		if (introduced[i])
 			ld->stats[mark[i]].buggy_commits_introduced++;
+		if (tagged[i] && mark[i] > 0)
+			ld->stats[mark[i]].tagged_commits++;
+		if (fixing_earlier[i])
+			ld->stats[mark[i]].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
 	qsort(fixed_pairs, npairs, sizeof(uint64), uint64_cmp);
@@ -98,6 +121,8 @@ fixes_load_stats(FixesLoad *ld)
 			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;
 
 	pfree(fixed_pairs);
+	pfree(fixing_earlier);
+	pfree(tagged);
 	pfree(introduced);
 	pfree(fixing);
 }
@@ -170,7 +195,7 @@ update_affected(FixesLoad *ld)
 	{
 		FixesEdge  *e = &ld->edges[k];
 
-		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+		if (e->kind != KIND_FIXES || (e->old && fixes_resolution_equal(&e->now, &e->before)))
 			continue;
 		if (e->now.status == EDGE_RESOLVED)
 			affected[e->now.target] = true;

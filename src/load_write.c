@@ -56,6 +56,7 @@ fixes_load_delete_all(FixesLoad *ld)
 		delete_rows(ld, "fixes_backports");
 		delete_rows(ld, "fixes_affected_series");
 	}
+	/* fixes_trailers and fixes_release_trailers: before the walk (load_trailers.c) */
 	CommandCounterIncrement();
 }
 
@@ -75,9 +76,12 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_commits,
 				c_mainline = -1,
 				c_series = -1,
-				c_stat[6];
-	static const char *const stat_names[6] = {"fixing_commits", "bugs_fixed", "commits_fixed",
-	"bugs_introduced", "buggy_commits_introduced", "fixed_same_release"};
+				c_stat[10];
+	static const char *const stat_names[10] = {"fixing_commits", "bugs_fixed", "commits_fixed",
+		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
+	/* 1.1 */
+	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
+	int			nstats = ld->has.release_v11 ? 10 : 6;
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -93,7 +97,7 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_annotated = fixes_attnum(desc, "annotated");
 	c_at = fixes_attnum(desc, "released_at");
 	c_commits = fixes_attnum(desc, "commits");
-	for (int c = 0; c < 6; c++)
+	for (int c = 0; c < nstats; c++)
 		c_stat[c] = fixes_attnum(desc, stat_names[c]);
 	if (ld->has_stable)
 	{
@@ -118,10 +122,11 @@ fixes_load_write_releases(FixesLoad *ld)
 		values[c_commits] = Int64GetDatum(ld->release_size[r]);
 		{
 			FixesReleaseStats *st = &ld->stats[r + 1];
-			int64		v[6] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
-			st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release};
+			int64		v[10] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
+				st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release,
+			st->tagged_commits, st->fixing_earlier_commits, st->reverts, st->reverted_introduced};
 
-			for (int c = 0; c < 6; c++)
+			for (int c = 0; c < nstats; c++)
 			{
 				values[c_stat[c]] = Int64GetDatum(v[c]);
 				nulls[c_stat[c]] = false;
@@ -321,17 +326,22 @@ insert_new_edges(FixesLoad *ld)
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_subject = fixes_attnum(desc, "quoted_subject");
 	int			c_raw = fixes_attnum(desc, "raw");
+	int			c_kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
+	int			c_introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
-	Datum		status_text[3];
-	Datum		method_text[4];
+	Datum		status_text[lengthof(fixes_edge_status_names)];
+	Datum		method_text[lengthof(fixes_edge_method_names)];
+	Datum		kind_text[lengthof(fixes_edge_kind_names)];
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes edge row",
 												 ALLOCSET_DEFAULT_SIZES);
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < lengthof(fixes_edge_status_names); i++)
 		status_text[i] = CStringGetTextDatum(fixes_edge_status_names[i]);
-	for (int i = 1; i < 4; i++)
+	for (int i = 1; i < lengthof(fixes_edge_method_names); i++)
 		method_text[i] = CStringGetTextDatum(fixes_edge_method_names[i]);
+	for (int i = 0; i < lengthof(fixes_edge_kind_names); i++)
+		kind_text[i] = CStringGetTextDatum(fixes_edge_kind_names[i]);
 
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
@@ -361,12 +371,16 @@ insert_new_edges(FixesLoad *ld)
 		if (!ld->committed_null[e->fixing])
 			SET(c_fixed_at, TimestampTzGetDatum(ld->committed_at[e->fixing]));
 		values[c_fixing_release] = release_of(ld, e->fixing, &nulls[c_fixing_release]);
+		if (c_kind >= 0)
+			SET(c_kind, kind_text[e->kind]);
 		if (e->now.status == EDGE_RESOLVED)
 		{
 			SET(c_target, Int32GetDatum((int32) e->now.target));
 			SET(c_method, method_text[e->now.method]);
 			SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])));
 			values[c_target_release] = release_of(ld, e->now.target, &nulls[c_target_release]);
+			if (c_introduced_at >= 0 && !ld->committed_null[e->now.target])
+				SET(c_introduced_at, TimestampTzGetDatum(ld->committed_at[e->now.target]));
 		}
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 256 + e->raw_len + Max(e->subj_len, 0));
@@ -384,10 +398,11 @@ insert_new_edges(FixesLoad *ld)
 static void
 update_old_edges(FixesLoad *ld)
 {
-	Oid			types[10] = {INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID, INT4OID, INT4OID,
-	TEXTOID, TEXTOID, TEXTOID};
+	Oid			types[12] = {INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID, INT4OID, INT4OID,
+	TEXTOID, TEXTOID, TEXTOID, BOOLOID, TIMESTAMPTZOID};
 	SPIPlanPtr	plan = NULL;
 	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
+	int			nargs = ld->has.edge_introduced_at ? 12 : 10;
 
 	for (int64 i = 0; i < ld->nmoved; i++)
 		moved[ld->moved[i]] = true;
@@ -395,8 +410,8 @@ update_old_edges(FixesLoad *ld)
 	{
 		FixesEdge  *e = &ld->edges[k];
 		bool		resolved = e->now.status == EDGE_RESOLVED;
-		Datum		args[10];
-		char		nulls[10];
+		Datum		args[12];
+		char		nulls[12];
 		bool		isnull;
 
 		if (!e->old)
@@ -405,11 +420,12 @@ update_old_edges(FixesLoad *ld)
 			!(resolved && e->now.target < ld->n_old && moved[e->now.target]))
 			continue;
 		if (plan == NULL)
-			plan = prepare_update(ld, "UPDATE %s.fixes_edges SET status = $4, method = $5, "
-								  "target_idx = $6, candidates = $7, target_commit = $8, "
-								  "fixing_release = $9, target_release = $10 "
-								  "WHERE repository_id = $1 AND fixing_idx = $2 AND line = $3",
-								  10, types);
+			plan = prepare_update(ld, psprintf("UPDATE %%s.fixes_edges SET status = $4, method = $5, "
+											   "target_idx = $6, candidates = $7, target_commit = $8, "
+											   "fixing_release = $9, target_release = $10%s "
+											   "WHERE repository_id = $1 AND fixing_idx = $2 AND line = $3",
+											   nargs == 12 ? ", introduced_at = CASE WHEN $11 THEN $12 ELSE introduced_at END" : ""),
+								  nargs, types);
 		CHECK_FOR_INTERRUPTS();
 		memset(nulls, ' ', sizeof(nulls));
 		args[0] = Int32GetDatum(ld->repository_id);
@@ -427,11 +443,76 @@ update_old_edges(FixesLoad *ld)
 		nulls[8] = isnull ? 'n' : ' ';
 		args[9] = resolved ? release_of(ld, e->now.target, &isnull) : (Datum) 0;
 		nulls[9] = (!resolved || isnull) ? 'n' : ' ';
+		/* the target's date, when the target changed (fixes_load_fetch_target_times) */
+		args[10] = BoolGetDatum(e->now.target != e->before.target);
+		args[11] = (Datum) 0;
+		nulls[11] = 'n';
+		if (resolved && e->now.target != e->before.target && !ld->committed_null[e->now.target])
+		{
+			args[11] = TimestampTzGetDatum(ld->committed_at[e->now.target]);
+			nulls[11] = ' ';
+		}
 		execute_update(plan, args, nulls);
 	}
 	if (plan != NULL)
 		SPI_freeplan(plan);
 	pfree(moved);
+}
+
+/*
+ * fixes_edges.introduced_at is the committer date of the edge's target.  A
+ * refresh knows the dates of the commits it read; those of the old commits
+ * that a written edge now points at (a new fix of an old bug, an override)
+ * come from fixes_commits, one primary-key probe each.  They go into
+ * ld->committed_at, which holds the new commits' dates already.
+ */
+void
+fixes_load_fetch_target_times(FixesLoad *ld)
+{
+	uint32	   *ids;
+	int64		n = 0;
+	Datum	   *elems;
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	char	   *sql;
+
+	if (!ld->has.edge_introduced_at || ld->n_old == 0)
+		return;
+	ids = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if (e->now.status == EDGE_RESOLVED && e->now.target < ld->n_old &&
+			(!e->old || e->now.target != e->before.target))
+			ids[n++] = e->now.target;
+	}
+	if (n == 0)
+		return;
+	elems = palloc_extended(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < n; i++)
+		elems[i] = Int32GetDatum((int32) ids[i]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	/* one probe per distinct id, whatever the statistics say (as fetch_subjects) */
+	sql = psprintf("SELECT c.commit_idx, c.committed_at FROM (SELECT DISTINCT idx FROM unnest($2) AS u(idx)) u "
+				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM %s.fixes_commits "
+				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
+				   ld->schema);
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		bool		isnull;
+		uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+		Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+
+		ld->committed_null[idx] = isnull;
+		ld->committed_at[idx] = isnull ? 0 : DatumGetTimestampTz(d);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	pfree(ids);
+	pfree(elems);
 }
 
 /*
@@ -473,7 +554,7 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[5] = Float8GetDatum(seconds);
 	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
 	args[7] = Int32GetDatum(ld->nreleases);
-	args[8] = Int64GetDatum(ld->nedges);
+	args[8] = Int64GetDatum(ld->counted_edges);
 	args[9] = Int64GetDatum(ld->resolved);
 	args[10] = Int64GetDatum(ld->missing_parents);
 	args[11] = Int64GetDatum(ld->tags_hash);

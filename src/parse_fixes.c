@@ -1,7 +1,12 @@
 /*
- * parse_fixes.c — fixes_parse_fixes(message): the Fixes: trailer lines of a message
+ * parse_fixes.c — fixes_parse_fixes(message): the Fixes: and revert lines of a message
  *
- * A thin SQL wrapper of the pure parser in trailer.c.
+ * A thin SQL wrapper of the pure parser in trailer.c.  Two C symbols serve
+ * the two SQL signatures: fixes_parse_fixes is 1.0's (Fixes: lines only,
+ * four columns), which a database keeps until ALTER EXTENSION fixes UPDATE;
+ * fixes_parse_fixes_v11 is 1.1's, with the revert lines and a fifth column,
+ * kind.  The quoted subject of a revert line is the one the loader resolves
+ * it by: the text inside Revert "..." of the message's own subject.
  */
 #include "postgres.h"
 
@@ -9,11 +14,14 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "summary.h"
 #include "trailer.h"
 
 PG_FUNCTION_INFO_V1(fixes_parse_fixes);
+PG_FUNCTION_INFO_V1(fixes_parse_fixes_v11);
 
-#define PARSE_COLS 4
+#define PARSE_COLS_10 4
+#define PARSE_COLS_11 5
 
 /* The abbrev as written, lower-cased: hex digits are ASCII. */
 static text *
@@ -28,8 +36,8 @@ fixes_abbrev_text(const char *hex, size_t len)
 	return t;
 }
 
-Datum
-fixes_parse_fixes(PG_FUNCTION_ARGS)
+static void
+parse_fixes(FunctionCallInfo fcinfo, bool v11)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *message = PG_GETARG_TEXT_PP(0);
@@ -37,25 +45,63 @@ fixes_parse_fixes(PG_FUNCTION_ARGS)
 	size_t		len = VARSIZE_ANY_EXHDR(message);
 	fixes_trailer_cursor cur = {0, 0};
 	fixes_trailer tr;
+	char	   *subject = NULL;
+	size_t		subject_len = 0;
 
 	InitMaterializedSRF(fcinfo, 0);
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
-		Datum		values[PARSE_COLS];
-		bool		nulls[PARSE_COLS] = {0};
+		Datum		values[PARSE_COLS_11];
+		bool		nulls[PARSE_COLS_11] = {0};
 		int			i = 0;
+		bool		revert = tr.kind == FIXES_TRAILER_REVERT;
+		size_t		off,
+					sublen;
 
-		if (tr.kind != FIXES_TRAILER_FIXES)
-			continue;			/* revert edges come with version 1.1 */
+		if (revert && !v11)
+			continue;			/* 1.0 has no revert lines */
 
 		values[i++] = Int32GetDatum(tr.line);
 		values[i++] = PointerGetDatum(fixes_abbrev_text(msg + tr.hex_off, tr.hex_len));
-		nulls[i] = !tr.has_subject;
-		values[i++] = tr.has_subject ?
-			PointerGetDatum(cstring_to_text_with_len(msg + tr.subj_off, tr.subj_len)) : (Datum) 0;
+		if (revert)
+		{
+			if (subject == NULL)
+			{
+				subject = palloc(len + 1);
+				subject_len = fixes_summary(msg, len, subject);
+			}
+			if (fixes_revert_subject(subject, subject_len, &off, &sublen))
+				values[i] = PointerGetDatum(cstring_to_text_with_len(subject + off, sublen));
+			else
+				nulls[i] = true;
+			i++;
+		}
+		else
+		{
+			nulls[i] = !tr.has_subject;
+			values[i++] = tr.has_subject ?
+				PointerGetDatum(cstring_to_text_with_len(msg + tr.subj_off, tr.subj_len)) : (Datum) 0;
+		}
 		values[i++] = PointerGetDatum(cstring_to_text_with_len(msg + tr.raw_off, tr.raw_len));
-		Assert(i == PARSE_COLS);
+		if (v11)
+			values[i++] = CStringGetTextDatum(revert ? "revert" : "fixes");
+		Assert(i == (v11 ? PARSE_COLS_11 : PARSE_COLS_10));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+}
+
+/* 1.0: line, abbrev, quoted_subject, raw of each Fixes: line */
+Datum
+fixes_parse_fixes(PG_FUNCTION_ARGS)
+{
+	parse_fixes(fcinfo, false);
+	return (Datum) 0;
+}
+
+/* 1.1: the same for each Fixes: and revert line, and its kind */
+Datum
+fixes_parse_fixes_v11(PG_FUNCTION_ARGS)
+{
+	parse_fixes(fcinfo, true);
 	return (Datum) 0;
 }

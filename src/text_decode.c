@@ -175,6 +175,26 @@ fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding)
 	return cstring_to_text_with_len(d->scratch.data, d->scratch.len);
 }
 
+/*
+ * As fixes_decode_text, for a second reading of text whose replacements were
+ * counted already (the trailers of a message): they are not counted again.
+ */
+text *
+fixes_decode_text_uncounted(FixesDecoder *d, const char *s, size_t len, int src_encoding)
+{
+	int64		replaced = d->replaced;
+	int64		commits_affected = d->commits_affected;
+	int64		tags_affected = d->tags_affected;
+	bool		current_affected = d->current_affected;
+	text	   *t = fixes_decode_text(d, s, len, src_encoding);
+
+	d->replaced = replaced;
+	d->commits_affected = commits_affected;
+	d->tags_affected = tags_affected;
+	d->current_affected = current_affected;
+	return t;
+}
+
 char *
 fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encoding)
 {

@@ -34,6 +34,8 @@ typedef enum FixesDecodedItem
 extern void fixes_decoder_next_item(FixesDecoder *d, FixesDecodedItem kind);
 #define fixes_decoder_next_commit(d) fixes_decoder_next_item((d), FIXES_ITEM_COMMIT)
 extern text *fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding);
+extern text *fixes_decode_text_uncounted(FixesDecoder *d, const char *s, size_t len,
+										 int src_encoding);
 extern char *fixes_decode_cstring(FixesDecoder *d, const char *s, size_t len, int src_encoding);
 extern void fixes_decoder_report(FixesDecoder *d, const char *path);
 

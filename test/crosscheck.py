@@ -12,7 +12,11 @@ PATH, and compares it with what the database holds for the repository loaded und
   - the releases (name, rank, commits) and every column of fixes_per_release;
   - the edge counts by (status, method) of fixes_edges;
   - the full multiset commit_id -> fixes of fixes_buggiest_commits, and its rank column
-    (must be SQL rank() over fixes desc).
+    (must be SQL rank() over fixes desc);
+  - (1.1, issue 16) the revert edges by (status, method) and every row of
+    fixes_reverted_commits; every row of fixes_bug_lifetimes and of fixes_lifetime_per_release;
+    the trailers of every commit (fixes_trailers) against `git log
+    --format='%(trailers:only,unfold)'`, and every row of fixes_trailers_per_release.
 
 The semantics (an independent statement of the specification):
   scope      commits reachable from HEAD;
@@ -27,6 +31,17 @@ The semantics (an independent statement of the specification):
              whose subject (git's %s) equals the quoted subject -> hash+subject, else
              ambiguous; none -> the unique commit whose subject equals the quoted subject ->
              subject, else not_found.
+  reverts    every message line matching ^\\s*This reverts commit\\s+([0-9a-f]{7,40})(?![0-9a-f])
+             (case-insensitive), resolved the same way with, as its subject, the text between
+             the first and the last '"' of the reverting commit's subject when that subject
+             starts with 'Revert "' (case-insensitive), else none.
+  lifetimes  per resolved Fixes edge: the committer date of the fixing commit minus the
+             target's; per release R, the median and 90th percentile (linear interpolation, as
+             percentile_cont) in days over the edges from R into earlier releases, and the median
+             over the edges into R from later releases or unreleased commits.
+  trailers   what git prints, one "key: value" line each (invalid UTF-8 replaced byte by byte
+             with U+FFFD, as the database does); per release and lower-cased key, the commits
+             with such a trailer and those of them with a resolved Fixes edge.
 
 With --stable-branches RE (the expression the repository was loaded with), also the stable
 scope (issue 13), row for row: the stable commits and their releases, the stable releases and
@@ -46,9 +61,10 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
 
 Exits 0 when everything agrees, 1 on any difference (printed), 2 on a usage or tool error.
 """
-import argparse, bisect, collections, os, re, subprocess, sys, time
+import argparse, bisect, codecs, collections, hashlib, os, re, subprocess, sys, time
 
 FIXES_RE = re.compile(r'^\s*Fixes:\s*(commit\s+)?([0-9a-f]{6,40})\b', re.IGNORECASE | re.ASCII)
+REVERT_RE = re.compile(r'^\s*This reverts commit\s+([0-9a-f]{7,40})(?![0-9a-f])', re.IGNORECASE | re.ASCII)
 PRERELEASE_RE = re.compile(r'(rc|pre|alpha|beta)[0-9]*$', re.IGNORECASE)
 VERSION_RUN_RE = re.compile(r'[0-9]+|[^0-9]+')
 MAX_SHOWN = 10          # differences listed per kind
@@ -69,6 +85,33 @@ def git(repo, *args, stdin=None):
 def version_key(name):
     """Digit runs as numbers, other runs as strings; a name that runs out first sorts first."""
     return tuple((0, int(r), '') if r[0].isdigit() else (1, 0, r) for r in VERSION_RUN_RE.findall(name)), name
+
+
+def pg_replace(err):
+    """Decode errors as PostgreSQL's text_decode.c replaces them: one U+FFFD per invalid byte."""
+    return '\ufffd', err.start + 1
+
+
+codecs.register_error('pg_replace', pg_replace)
+
+
+def revert_subject(subject):
+    """The text inside Revert "..." of a reverting commit's subject, or None."""
+    if len(subject) < 8 or subject[:8].lower() != 'revert "':
+        return None
+    last = subject.rfind('"')
+    return subject[8:last] if last > 8 else None
+
+
+def percentile_cont(values, p):
+    """SQL percentile_cont(p) over values (None when there are none)."""
+    v = sorted(values)
+    if not v:
+        return None
+    pos = p * (len(v) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (pos - lo) * (v[hi] - v[lo])
 
 
 def quoted_subject(line):
@@ -144,8 +187,37 @@ class Expected:
             h, _, rest = rec.partition(b'\n')
             s, _, body = rest.partition(b'\n')
             h = h.decode('ascii')
-            self.subject[h] = s.decode('utf-8', errors='replace')
-            self.message[h] = body.decode('utf-8', errors='replace')
+            self.subject[h] = s.decode('utf-8', errors='pg_replace')
+            self.message[h] = body.decode('utf-8', errors='pg_replace')
+        # committer times from the raw headers: git log's %ct shows none before 1970
+        self.ctime = {}         # commit id -> committer time (seconds), None without one
+        for rec in git(repo, 'log', '-z', '--format=raw', 'HEAD').split(b'\0'):
+            if not rec:
+                continue
+            head = rec.split(b'\n\n', 1)[0].split(b'\n')
+            h = head[0].split()[1].decode('ascii')
+            self.ctime[h] = None
+            for line in head[1:]:
+                if line.startswith(b'committer '):
+                    f = line.rsplit(b'>', 1)[-1].split()
+                    if f and re.fullmatch(rb'-?[0-9]+', f[0]):
+                        self.ctime[h] = int(f[0])
+                    break
+        # git's trailers of every commit, one "key: value" line each
+        out = git(repo, 'log', '-z', '--format=%H%n%(trailers:only,unfold)', 'HEAD')
+        self.trailers = {}      # commit id -> [(key, value)] for commits with trailers
+        for rec in out.split(b'\0'):
+            if not rec:
+                continue
+            h, _, rest = rec.partition(b'\n')
+            pairs = []
+            for line in rest.split(b'\n'):
+                if line:
+                    k, sep, v = line.partition(b': ')
+                    assert sep, (h, line)
+                    pairs.append((k.decode('ascii'), v.decode('utf-8', errors='pg_replace')))
+            if pairs:
+                self.trailers[h.decode('ascii')] = pairs
         scope = git(repo, 'rev-list', 'HEAD').decode('ascii').split()
         if set(scope) != set(self.subject):
             sys.stderr.write('crosscheck: git log and git rev-list disagree on the scope\n')
@@ -192,32 +264,40 @@ class Expected:
         for c, s in self.subject.items():
             by_subject[s].append(c)
 
-        # edges
+        def resolve(abbrev, q):
+            lo = bisect.bisect_left(self.ids, abbrev)
+            hi = bisect.bisect_left(self.ids, abbrev + 'g')     # 'g' sorts after every hex digit
+            cands = self.ids[lo:hi]
+            if len(cands) == 1:
+                return ('resolved', 'hash', cands[0])
+            if cands:
+                same = [x for x in cands if q is not None and self.subject[x] == q]
+                return ('resolved', 'hash+subject', same[0]) if len(same) == 1 else ('ambiguous', '', None)
+            same = by_subject.get(q, []) if q is not None else []
+            return ('resolved', 'subject', same[0]) if len(same) == 1 else ('not_found', '', None)
+
+        # edges: Fixes: lines, and revert lines (kind 'revert', 1.1)
         self.edges = []         # (fixing, line no, abbrev, quoted, status, method, target)
+        self.reverts = []       # the same, of the revert lines
         for c, msg in self.message.items():
             for n, line in enumerate(msg.split('\n'), 1):
                 m = FIXES_RE.match(line)
-                if not m:
+                if m:
+                    abbrev = m.group(2).lower()
+                    q = quoted_subject(line)
+                    self.edges.append((c, n, abbrev, q) + resolve(abbrev, q))
                     continue
-                abbrev = m.group(2).lower()
-                q = quoted_subject(line)
-                lo = bisect.bisect_left(self.ids, abbrev)
-                hi = bisect.bisect_left(self.ids, abbrev + 'g')     # 'g' sorts after every hex digit
-                cands = self.ids[lo:hi]
-                if len(cands) == 1:
-                    e = ('resolved', 'hash', cands[0])
-                elif cands:
-                    same = [x for x in cands if q is not None and self.subject[x] == q]
-                    e = ('resolved', 'hash+subject', same[0]) if len(same) == 1 else ('ambiguous', '', None)
-                else:
-                    same = by_subject.get(q, []) if q is not None else []
-                    e = ('resolved', 'subject', same[0]) if len(same) == 1 else ('not_found', '', None)
-                self.edges.append((c, n, abbrev, q) + e)
+                m = REVERT_RE.match(line)
+                if m:
+                    abbrev = m.group(1).lower()
+                    q = revert_subject(self.subject[c])
+                    self.reverts.append((c, n, abbrev, q) + resolve(abbrev, q))
         self.seconds = time.monotonic() - t0
 
     def per_release(self):
         """release -> [rank, commits, fixing_commits, bugs_fixed, commits_fixed, bugs_introduced,
-        buggy_commits_introduced, fixed_same_release]"""
+        buggy_commits_introduced, fixed_same_release, tagged_commits, fixing_earlier_commits,
+        reverts, reverted_introduced]"""
         inf = len(self.releases) + 1            # unreleased: later than every release
         fixing = collections.defaultdict(set)
         bugs_fixed = collections.Counter()
@@ -225,6 +305,21 @@ class Expected:
         bugs_intro = collections.Counter()
         buggy_intro = collections.defaultdict(set)
         same = collections.Counter()
+        tagged = collections.defaultdict(set)
+        earlier = collections.defaultdict(set)
+        reverts = collections.Counter()
+        reverted = collections.Counter()
+        for c, _, _, _, status, _, t in self.edges:
+            if self.release[c]:
+                tagged[self.release[c]].add(c)
+        for c, _, _, _, status, _, t in self.reverts:
+            if status != 'resolved':
+                continue
+            fr, tr = self.release[c], self.release[t]
+            if fr:
+                reverts[fr] += 1
+            if tr and (not fr or self.rank[fr] > self.rank[tr]):
+                reverted[tr] += 1
         for c, _, _, _, status, _, t in self.edges:
             if status != 'resolved':
                 continue
@@ -236,13 +331,74 @@ class Expected:
             if fr and tr and tk < fk:
                 bugs_fixed[fr] += 1
                 commits_fixed[fr].add(t)
+                earlier[fr].add(c)
             if tr and fk > tk:
                 bugs_intro[tr] += 1
                 buggy_intro[tr].add(t)
             if fr and fr == tr:
                 same[fr] += 1
         return {r: [self.rank[r], self.release_commits[r], len(fixing[r]), bugs_fixed[r], len(commits_fixed[r]),
-                    bugs_intro[r], len(buggy_intro[r]), same[r]] for r in self.releases}
+                    bugs_intro[r], len(buggy_intro[r]), same[r], len(tagged[r]), len(earlier[r]),
+                    reverts[r], reverted[r]] for r in self.releases}
+
+    def revert_counts(self):
+        return collections.Counter((status, method) for _, _, _, _, status, method, _ in self.reverts)
+
+    def reverted_commits(self):
+        """the rows of fixes_reverted_commits: (commit, reverted_by, release, reverted_in, same)"""
+        return collections.Counter(
+            (t, c, self.release[t] or '', self.release[c] or '', self.release[t] == self.release[c])
+            for c, _, _, _, status, _, t in self.reverts if status == 'resolved')
+
+    def lifetimes(self):
+        """the rows of fixes_bug_lifetimes: (fixing, target, seconds, introduced_in, fixed_in,
+        releases_shipped)"""
+        rows = collections.Counter()
+        for c, _, _, _, status, _, t in self.edges:
+            if status != 'resolved':
+                continue
+            secs = (self.ctime[c] - self.ctime[t]
+                    if self.ctime[c] is not None and self.ctime[t] is not None else None)
+            fr, tr = self.release[c], self.release[t]
+            shipped = self.rank[fr] - self.rank[tr] if fr and tr else None
+            rows[(c, t, secs, tr or '', fr or '', shipped)] += 1
+        return rows
+
+    def lifetime_per_release(self):
+        """release -> (fixed median, fixed p90, introduced median), in days"""
+        fixed = collections.defaultdict(list)
+        introduced = collections.defaultdict(list)
+        for c, _, _, _, status, _, t in self.edges:
+            if status != 'resolved':
+                continue
+            fr, tr = self.release[c], self.release[t]
+            if not tr or self.ctime[c] is None or self.ctime[t] is None:
+                continue
+            days = (self.ctime[c] - self.ctime[t]) / 86400.0
+            if fr and self.rank[fr] > self.rank[tr]:
+                fixed[fr].append(days)
+            if not fr or self.rank[fr] > self.rank[tr]:
+                introduced[tr].append(days)
+        return {r: (percentile_cont(fixed[r], 0.5), percentile_cont(fixed[r], 0.9),
+                    percentile_cont(introduced[r], 0.5)) for r in self.releases}
+
+    def trailer_digests(self):
+        """commit -> (number of trailers, md5 of its "key: value" lines joined by newlines)"""
+        return {c: (len(p), hashlib.md5('\n'.join('%s: %s' % kv for kv in p).encode('utf-8')).hexdigest())
+                for c, p in self.trailers.items()}
+
+    def trailers_per_release(self):
+        """(release, lower-cased key) -> [commits, fixing_commits]"""
+        fixing = {c for c, _, _, _, status, _, _ in self.edges if status == 'resolved'}
+        out = collections.defaultdict(lambda: [0, 0])
+        for c, pairs in self.trailers.items():
+            r = self.release[c]
+            if not r:
+                continue
+            for k in {k.lower() for k, _ in pairs}:
+                out[(r, k)][0] += 1
+                out[(r, k)][1] += c in fixing
+        return dict(out)
 
     def buggiest(self):
         return collections.Counter(t for _, _, _, _, status, _, t in self.edges if status == 'resolved')
@@ -388,7 +544,7 @@ def psql(queries, name):
 
 
 PER_RELEASE_COLS = ['rank', 'commits', 'fixing', 'bugs_fixed', 'commits_fixed', 'bugs_intro',
-                    'buggy_intro', 'same_rel']
+                    'buggy_intro', 'same_rel', 'tagged', 'earlier', 'reverts', 'reverted']
 
 
 class Actual:
@@ -403,13 +559,28 @@ class Actual:
             'commits': 'SELECT commit_id, release IS NULL, coalesce(release, \'\') FROM fixes_commits '
                        'WHERE repository_id = %s%s' % (rid, main),
             'per_release': 'SELECT release, release_rank, commits, fixing_commits, bugs_fixed, commits_fixed, '
-                           'bugs_introduced, buggy_commits_introduced, fixed_same_release '
+                           'bugs_introduced, buggy_commits_introduced, fixed_same_release, tagged_commits, '
+                           'fixing_earlier_commits, reverts, reverted_introduced '
                            'FROM fixes_per_release WHERE repository = $NAME$',
             'buggiest': 'SELECT commit_id, fixes, rank FROM fixes_buggiest_commits WHERE repository = $NAME$',
             'edges': 'SELECT status, coalesce(method, \'\'), count(*) FROM fixes_edges e '
-                     'WHERE repository_id = %s%s GROUP BY 1, 2'
+                     'WHERE repository_id = %s AND kind = \'fixes\'%s GROUP BY 1, 2'
                      % (rid, ' AND EXISTS (SELECT FROM fixes_commits c WHERE c.repository_id = e.repository_id '
                              'AND c.commit_idx = e.fixing_idx AND c.mainline)' if stable else ''),
+            'reverts': 'SELECT status, coalesce(method, \'\'), count(*) FROM fixes_edges '
+                       'WHERE repository_id = %s AND kind = \'revert\' GROUP BY 1, 2' % rid,
+            'reverted': 'SELECT commit_id, reverted_by, coalesce(release, \'\'), coalesce(reverted_in, \'\'), '
+                        'same_release FROM fixes_reverted_commits WHERE repository = $NAME$',
+            'lifetimes': 'SELECT fixing_commit, target_commit, EXTRACT(epoch FROM lifetime)::bigint, '
+                         'coalesce(introduced_in, \'\'), coalesce(fixed_in, \'\'), releases_shipped '
+                         'FROM fixes_bug_lifetimes WHERE repository = $NAME$',
+            'lifetime_per_release': 'SELECT release, fixed_median_days, fixed_p90_days, introduced_median_days '
+                                    'FROM fixes_lifetime_per_release WHERE repository = $NAME$',
+            'trailers': 'SELECT c.commit_id, count(*), md5(string_agg(t.key || \': \' || t.value, E\'\\n\' '
+                        'ORDER BY t.position)) FROM fixes_trailers t JOIN fixes_commits c '
+                        'USING (repository_id, commit_idx) WHERE t.repository_id = %s GROUP BY c.commit_id' % rid,
+            'trailers_per_release': 'SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release '
+                                    'WHERE repository = $NAME$',
         }
         if stable:
             queries.update({
@@ -446,6 +617,15 @@ class Actual:
             self.per_release_order.append(row[0])
         self.buggiest_rows = [(c, int(f), int(k)) for c, f, k in q['buggiest']]
         self.edge_counts = collections.Counter({(s, m): int(n) for s, m, n in q['edges']})
+        self.revert_counts = collections.Counter({(s, m): int(n) for s, m, n in q['reverts']})
+        self.reverted = collections.Counter((c, b, r, i, same == 't') for c, b, r, i, same in q['reverted'])
+        self.lifetimes = collections.Counter(
+            (f, t, int(secs) if secs else None, i, x, int(shipped) if shipped else None)
+            for f, t, secs, i, x, shipped in q['lifetimes'])
+        self.lifetime_per_release = {r: tuple(float(v) if v else None for v in rest)
+                                     for r, *rest in q['lifetime_per_release']}
+        self.trailers = {c: (int(n), md5) for c, n, md5 in q['trailers']}
+        self.trailers_per_release = {(r, k): [int(n), int(f)] for r, k, n, f in q['trailers_per_release']}
         self.seconds = time.monotonic() - t0
 
 
@@ -571,6 +751,51 @@ def main():
     if a.stable_branches is not None:
         check_stable(a, exp, ExpectedStable(a.repo, exp, a.stable_branches), act, differ)
 
+    # revert edges by (status, method), and fixes_reverted_commits row for row
+    er = exp.revert_counts()
+    if er != act.revert_counts:
+        differ('revert edges of fixes_edges by (status, method)',
+               ['%-10s %-13s expected %6d  got %6d' % (s, m or '-', er[(s, m)], act.revert_counts[(s, m)])
+                for s, m in sorted(set(er) | set(act.revert_counts))])
+    erc = exp.reverted_commits()
+    if erc != act.reverted:
+        differ('fixes_reverted_commits (%d rows differ)' % sum(((erc - act.reverted) + (act.reverted - erc)).values()),
+               ['expected, missing: %s' % (r,) for r in sorted((erc - act.reverted).elements())] +
+               ['got, unexpected: %s' % (r,) for r in sorted((act.reverted - erc).elements())])
+
+    # fixes_bug_lifetimes row for row; fixes_lifetime_per_release within 1e-9 days
+    el = exp.lifetimes()
+    if el != act.lifetimes:
+        differ('fixes_bug_lifetimes (%d rows differ)' % sum(((el - act.lifetimes) + (act.lifetimes - el)).values()),
+               ['expected, missing: %s' % (r,) for r in sorted((el - act.lifetimes).elements(), key=str)] +
+               ['got, unexpected: %s' % (r,) for r in sorted((act.lifetimes - el).elements(), key=str)])
+    elr = exp.lifetime_per_release()
+
+    def close(x, y):
+        return (x is None and y is None) or (x is not None and y is not None and abs(x - y) <= 1e-9 * max(1, abs(x)))
+    lines = ['%s: expected %s, got %s' % (r, elr.get(r), act.lifetime_per_release.get(r))
+             for r in sorted(set(elr) | set(act.lifetime_per_release), key=version_key)
+             if r not in elr or r not in act.lifetime_per_release or
+             not all(close(x, y) for x, y in zip(elr[r], act.lifetime_per_release[r]))]
+    if lines:
+        differ('fixes_lifetime_per_release (%d releases differ)' % len(lines), lines)
+
+    # trailers: per commit, git's lines against fixes_trailers; per release and key
+    et = exp.trailer_digests()
+    lines = ['%s: git prints %s, fixes_trailers holds %s (count, md5)' % (c, et.get(c), act.trailers.get(c))
+             for c in sorted(set(et) | set(act.trailers)) if et.get(c) != act.trailers.get(c)]
+    for c in [c for c in sorted(set(et) | set(act.trailers)) if et.get(c) != act.trailers.get(c)][:3]:
+        lines.append('    git for %s: %r' % (c[:12], exp.trailers.get(c)))
+    if lines:
+        differ('fixes_trailers against git log --format=%%(trailers:only,unfold) (%d commits differ)'
+               % sum(1 for c in set(et) | set(act.trailers) if et.get(c) != act.trailers.get(c)), lines)
+    etr = exp.trailers_per_release()
+    lines = ['%s %s: expected %s, got %s' % (r, k, etr.get((r, k)), act.trailers_per_release.get((r, k)))
+             for r, k in sorted(set(etr) | set(act.trailers_per_release))
+             if etr.get((r, k)) != act.trailers_per_release.get((r, k))]
+    if lines:
+        differ('fixes_trailers_per_release (%d rows differ)' % len(lines), lines)
+
     top = eb.most_common(1)
     res = sum(v for (s, _), v in ee.items() if s == 'resolved')
     print('%s: %d commits, %d releases (%d tags dropped: %s), %d Fixes lines (%d resolved: %s), '
@@ -579,11 +804,14 @@ def main():
              ', '.join('%d %s' % (v, k) for k, v in sorted(exp.dropped.items())) or 'none',
              len(exp.edges), res, ', '.join('%s %d' % (m, v) for (s, m), v in sorted(ee.items()) if s == 'resolved'),
              len(eb), top[0][1] if top else 0, exp.seconds, act.seconds))
+    print('%s: %d revert lines (%d resolved), %d bug lifetimes, %d trailers in %d commits, %d (release, key) rows'
+          % (a.name, len(exp.reverts), sum(v for (s, _), v in er.items() if s == 'resolved'),
+             sum(el.values()), sum(len(p) for p in exp.trailers.values()), len(exp.trailers), len(etr)))
     if problems:
         print('%s: FAILED, %d kinds of differences: %s' % (a.name, len(problems), '; '.join(problems)))
         return 1
-    print('%s: commits, commit->release map, fixes_per_release, edge counts, fixes_buggiest_commits all agree'
-          % a.name)
+    print('%s: commits, commit->release map, fixes_per_release, edge counts, fixes_buggiest_commits, '
+          'reverts, fixes_reverted_commits, lifetimes, trailers and trailers per release all agree' % a.name)
     return 0
 
 

@@ -16,6 +16,13 @@ SET fixes_t.only_columns = :'only';
 \else
 SET fixes_t.only_columns = '';
 \endif
+-- With -v where=REL:CONDITION only the rows of relation REL for which the SQL condition holds
+-- are dumped (e.g. fixes_edges:kind = 'fixes', the rows a database of 1.0 can have).
+\if :{?where}
+SET fixes_t.where_rows = :'where';
+\else
+SET fixes_t.where_rows = '';
+\endif
 CREATE FUNCTION pg_temp.ext_rows_skipped() RETURNS text[]
 LANGUAGE sql IMMUTABLE AS $$ SELECT ARRAY['loaded_at', 'load_seconds'] $$;
 
@@ -27,6 +34,8 @@ DECLARE
     repo text;
     cols text;
     keep text[] := string_to_array(nullif(current_setting('fixes_t.only_columns'), ''), ',');
+    where_rel text := split_part(current_setting('fixes_t.where_rows'), ':', 1);
+    where_cond text := substr(current_setting('fixes_t.where_rows'), length(where_rel) + 2);
 BEGIN
     FOR r IN
         SELECT c.oid, c.relname::text AS relname, n.nspname::text AS nspname
@@ -58,7 +67,8 @@ BEGIN
         END IF;
         RETURN QUERY EXECUTE format(
             'SELECT %L, ((%s - ''repository_id'' - pg_temp.ext_rows_skipped()) || %s)::text '
-            '  FROM %I.%I t', r.relname, cols, repo, r.nspname, r.relname);
+            '  FROM %I.%I t WHERE %s', r.relname, cols, repo, r.nspname, r.relname,
+            CASE WHEN r.relname = where_rel THEN where_cond ELSE 'true' END);
     END LOOP;
 END
 $$;

@@ -7,7 +7,10 @@
 # once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
 # when it exists.  Stable branches (issue 13): a 20000-commit make-history repository with
 # --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
-# ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches).  Own scratch database fixes_t_crosscheck, dropped again on success.
+# ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
+# article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
+# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  Own scratch database
+# fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -58,6 +61,13 @@ if [ -d "$fixtures/stable.git" ]; then
 else
     echo "note: $fixtures/stable.git not found, not cross-checked"
 fi
+for r in article trailers; do
+    if [ -d "$fixtures/$r.git" ]; then
+        check "$fixtures/$r.git" "$r" || rc=1
+    else
+        echo "note: $fixtures/$r.git not found, not cross-checked"
+    fi
+done
 
 if [ $rc != 0 ]; then
     echo "the extension and git disagree"

@@ -5,7 +5,8 @@
 # fixes_t_dump_src: CREATE EXTENSION fixes; releases.git, basic.git, large.git, dates.git and
 # make-history's 5000-commit repository (when ../shared/bench/make-history exists) loaded,
 # releases.git once more by v1.1 as 'grow', and a load unloaded again (so that the next
-# repository id is not max + 1).
+# repository id is not max + 1); a row of fixes_overrides (a user's correction of D05's
+# not_found line, issue 16) applied by a reload of releases.git.
 #   - every table of the extension, and the sequence of the repository ids, is marked with
 #     pg_extension_config_dump (found in the catalog: a table a later version adds is checked
 #     too), so that pg_dump writes their rows;
@@ -17,7 +18,7 @@
 #     the source's, and so do the repository ids themselves;
 #   - then, in the source and in each restored database alike: a new repository first (it
 #     takes the next id of the restored sequence: without it, an id in use), a reload that
-#     changes nothing, the refresh of 'grow' to HEAD (an incremental refresh that reads the
+#     changes nothing (the override still applied: 17 resolved), the refresh of 'grow' to HEAD (an incremental refresh that reads the
 #     restored graph) and fixes_unload; the rows are compared again.
 # Databases dropped again on success. Exit 0 pass, 1 fail, 77 skip (no releases.git fixture).
 set -euo pipefail
@@ -100,6 +101,18 @@ q "$src" -v path="$fixtures/releases.git" <<'SQL' | sed 's/^/    /'
 SELECT 'loaded', repository, commits, releases, edges, resolved FROM fixes_load(:'path', 'v1.1', name => 'grow');
 SELECT 'loaded', repository, commits FROM fixes_load(:'path', 'v1.0', name => 'scratch');
 SELECT 'unloaded scratch', fixes_unload('scratch');
+SQL
+# a user's correction (fixes_overrides, issue 16), applied by a reload: pg_dump keeps the row
+q "$src" -v path="$fixtures/releases.git" <<'SQL' | sed 's/^/    /'
+SET client_min_messages = warning;
+INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
+SELECT 'releases', f.commit_id, '00000000abcd', t.commit_id, 'D05 fixed the changelog of v1.0'
+  FROM fixes_commits f JOIN fixes_commits t USING (repository_id)
+  JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'releases' AND f.subject = 'docs: fix changelog typo'
+   AND t.subject = 'docs: update changelog' AND t.release = 'v1.0';
+SELECT 'override applied', repository, commits, releases, edges, resolved
+  FROM fixes_load(:'path', name => 'releases');
 SQL
 
 # every table of the extension and the sequences they own are config tables

@@ -26,6 +26,12 @@
 #  stops matching (v0.9.1 and P01 go); s4 a new mainline commit (the mainline refresh is
 #  incremental, the stable rows follow it); s5 nothing changed (not one row written); s6 the
 #  same without stable_branches (every stable row goes)
+#  12 (issue 16) new commits with trailers, a Fixes: line into a new and an old commit, a revert
+#      of a new commit and one of an old commit ("This reverts commit <id> (subject)")
+#  13 a tag v3.0 on the head: the new commits, their trailers and reverts are released
+#  14 a change to fixes_overrides alone (a target, a NULL, a revert's target): not "nothing
+#      changed"; 15 nothing changed at all: no row written; 16 overrides changed again
+# fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
 # with fresh loads the same way.  Timings of every refresh are printed.
@@ -97,8 +103,27 @@ compare() {
     out=$(psql_q -At -F ' | ' -P null='<NULL>' -v a="$a" -v b="$b" <<'SQL'
 CREATE TEMP VIEW v_per_release AS
 SELECT repository AS repo, release, release_rank, released_at, commits, fixing_commits, bugs_fixed,
-       commits_fixed, bugs_introduced, buggy_commits_introduced, fixed_same_release
+       commits_fixed, bugs_introduced, buggy_commits_introduced, fixed_same_release,
+       tagged_commits, fixing_earlier_commits, reverts, reverted_introduced
   FROM fixes_per_release;
+CREATE TEMP VIEW v_trailers AS
+SELECT p.name AS repo, c.commit_id, t.position, t.key, t.value
+  FROM fixes_trailers t JOIN fixes_commits c USING (repository_id, commit_idx)
+  JOIN fixes_repositories p USING (repository_id);
+CREATE TEMP VIEW v_trailers_per_release AS
+SELECT repository AS repo, release, key, commits, fixing_commits FROM fixes_trailers_per_release;
+CREATE TEMP VIEW v_reverted AS
+SELECT repository AS repo, commit_id, subject, release, reverted_by, reverted_at, reverted_in,
+       same_release
+  FROM fixes_reverted_commits;
+CREATE TEMP VIEW v_lifetimes AS
+SELECT repository AS repo, fixing_commit, target_commit, introduced_at, fixed_at, lifetime,
+       introduced_in, fixed_in, releases_shipped
+  FROM fixes_bug_lifetimes;
+CREATE TEMP VIEW v_lifetime_per_release AS
+SELECT repository AS repo, release, release_rank, fixed_median_days, fixed_p90_days,
+       introduced_median_days
+  FROM fixes_lifetime_per_release;
 CREATE TEMP VIEW v_buggiest AS
 SELECT repository AS repo, rank, commit_id, abbrev, fixes, subject, release, author, authored_at,
        first_fixed_at, last_fixed_at
@@ -135,7 +160,8 @@ SELECT repository AS repo, series, release, released_at, commits, backports, bug
   FROM fixes_per_stable_release;
 CREATE TEMP VIEW v_edges AS
 SELECT p.name AS repo, e.fixing_commit, e.line, e.abbrev, e.status, e.method, e.candidates,
-       e.target_commit, e.fixing_release, e.target_release, e.fixed_at, e.quoted_subject, e.raw
+       e.target_commit, e.fixing_release, e.target_release, e.fixed_at, e.quoted_subject, e.raw,
+       e.kind, e.introduced_at
   FROM fixes_edges e JOIN fixes_repositories p USING (repository_id);
 -- the surrogate keys of a refresh differ from a fresh load's; they must agree with the ids
 CREATE TEMP VIEW v_keys AS
@@ -175,6 +201,11 @@ SELECT p.name, 'backport ' || b.commit_idx || ':' || b.line || ' upstream_idx no
   JOIN fixes_commits u ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx
  WHERE NOT u.mainline
 UNION ALL
+SELECT p.name, 'trailer of commit_idx ' || t.commit_idx || ', not a commit'
+  FROM fixes_trailers t JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_commits c USING (repository_id, commit_idx)
+ WHERE c.commit_id IS NULL
+UNION ALL
 SELECT p.name, 'commit_idx not 0..n-1'
   FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
  GROUP BY p.name HAVING min(c.commit_idx) <> 0 OR max(c.commit_idx) <> count(*) - 1;
@@ -191,7 +222,9 @@ BEGIN
     -- rows compared as jsonb without the repository's name
     FOREACH rel IN ARRAY ARRAY['v_repositories', 'v_per_release', 'v_buggiest', 'v_unresolved',
                                'v_releases', 'v_commits', 'v_edges', 'v_backports', 'v_affected',
-                               'v_per_stable_release'] LOOP
+                               'v_per_stable_release', 'v_trailers',
+                               'v_trailers_per_release', 'v_reverted', 'v_lifetimes',
+                               'v_lifetime_per_release'] LOOP
         EXECUTE format($q$
             INSERT INTO diffs
             SELECT %1$L, 'only in ' || %2$L, j::text FROM (
@@ -250,7 +283,8 @@ SQL
 }
 
 # dump NAME FILE: every row a load of NAME owns, as text (loaded_at, load_seconds left out);
-# for fixes_commits, fixes_edges and fixes_graph also xmin and ctid, which change when a row is
+# for fixes_commits, fixes_edges, fixes_graph, fixes_trailers and fixes_release_trailers also
+# xmin and ctid, which change when a row is
 # rewritten (fixes_releases is replaced by every load, by design: "a few hundred rows at most")
 dump() {
     psql_q -A -F $'\t' -P null='<NULL>' -v name="$1" >"$2" <<'SQL'
@@ -263,6 +297,8 @@ SELECT xmin, ctid, * FROM fixes_edges WHERE repository_id = :id ORDER BY fixing_
 SELECT xmin, ctid, repository_id, chunk, format, commits, md5(ids), md5(subject_hashes),
        md5(parent_counts), md5(parents)
   FROM fixes_graph WHERE repository_id = :id ORDER BY chunk;
+SELECT xmin, ctid, * FROM fixes_trailers WHERE repository_id = :id ORDER BY commit_idx, position;
+SELECT xmin, ctid, * FROM fixes_release_trailers WHERE repository_id = :id ORDER BY tag, key;
 SQL
 }
 
@@ -278,6 +314,11 @@ step() {
     t0=$(date +%s.%N)
     load "$name" "$path" "$ref" "$work/$name.$n" "${pat[@]}" || { fail "step $n: fixes_load of $name failed"; return 0; }
     tw=$(elapsed "$t0")
+    # the fresh load gets NAME's corrections (fixes_overrides is keyed by the repository's name)
+    psql_q -v name="$name" -v fresh="$fresh" <<'SQL'
+INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
+SELECT :'fresh', fixing_commit, abbrev, target_commit, note FROM fixes_overrides WHERE repository = :'name';
+SQL
     load "$fresh" "$path" "$ref" "$work/$fresh" "${pat[@]}" || { fail "step $n: fixes_load of $fresh failed"; return 0; }
     full=no
     if grep -q 'loading it in full' "$work/$name.$n.msg"; then
@@ -395,9 +436,9 @@ else
     fail "an unchanged refresh changed or rewrote rows:"
     head -n 40 "$work/dump.diff"
 fi
-check "rows of fixes_commits, fixes_edges, fixes_graph written by an unchanged refresh" \
-    "$(writes_of "$work/inc.6" | tr ',' '\n' | sed 's/^ *//' | grep -E '^fixes_(commits|edges|graph) ' | paste -sd, - | sed 's/,/, /g')" \
-    "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0"
+check "rows of fixes_commits, fixes_edges, fixes_graph, fixes_trailers written by an unchanged refresh" \
+    "$(writes_of "$work/inc.6" | tr ',' '\n' | sed 's/^ *//' | grep -E '^fixes_(commits|edges|graph|trailers) ' | paste -sd, - | sed 's/,/, /g')" \
+    "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0, fixes_trailers +0 ~0 -0"
 
 # 7: history rewritten: main back to v2.0 (C11) and one other commit on it
 git -C "$clone" reset -q --hard "$(id C11)"
@@ -501,6 +542,114 @@ if [ -d "$fixtures/stable.git" ]; then
 else
     echo "note: $fixtures/stable.git not found: the stable-branch steps are skipped"
 fi
+
+# 12 (issue 16): trailers and reverts in new commits.  N1 adds a feature, N2 fixes it and the
+# old C01 (and carries syzbot and stable trailers, one folded), N3 reverts N1 (a new commit),
+# N4 reverts the old C01, in the kernel's form with the subject in parentheses
+next_date
+git -C "$clone" commit -q --allow-empty -m 'net: add offload' \
+    -m "$(printf 'Reviewed-by: Rita Reviewer <rita@example.org>\nSigned-off-by: Ida Incremental <ida@example.org>')"
+n1=$(git -C "$clone" rev-parse HEAD)
+next_date
+git -C "$clone" commit -q --allow-empty -m 'net: fix offload' \
+    -m "$(printf 'Fixes: %s ("net: add offload")\nFixes: %s\nReported-by: syzbot+feed@syzkaller.appspotmail.com\nLink: https://example.org/offload\n  /bug\nCc: stable@vger.kernel.org\nSigned-off-by: Ida Incremental <ida@example.org>' "${n1:0:12}" "$(id C01 | cut -c1-12)")"
+n2=$(git -C "$clone" rev-parse HEAD)
+next_date
+git -C "$clone" commit -q --allow-empty -m 'Revert "net: add offload"' -m "This reverts commit $n1." \
+    -m 'Signed-off-by: Ida Incremental <ida@example.org>'
+next_date
+git -C "$clone" commit -q --allow-empty -m 'Revert "core: rework cache"' \
+    -m "This reverts commit $(id C01 | cut -c1-12) (core: rework cache)." \
+    -m 'Acked-by: Max Maintainer <max@example.org>'
+n4=$(git -C "$clone" rev-parse HEAD)
+step 12 inc "$clone" main
+[ $FULL = no ] || fail "step 12 reloaded in full"
+check "reverted commits of inc" "$(q <<'SQL'
+SELECT string_agg(subject || ' by ' || left(reverted_by, 7) || ' in ' || coalesce(reverted_in, '-'), '; '
+                  ORDER BY reverted_at)
+  FROM fixes_reverted_commits WHERE repository = 'inc';
+SQL
+)" "net: add offload by $(git -C "$clone" rev-parse --short=7 HEAD~1) in -; core: rework cache by ${n4:0:7} in -"
+check "trailers of N2" "$(q -v c="$n2" <<'SQL'
+SELECT string_agg(t.key || '=' || t.value, '; ' ORDER BY t.position)
+  FROM fixes_trailers t JOIN fixes_commits c USING (repository_id, commit_idx)
+  JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'inc' AND c.commit_id = :'c';
+SQL
+)" "Fixes=${n1:0:12} (\"net: add offload\"); Fixes=$(id C01 | cut -c1-12); Reported-by=syzbot+feed@syzkaller.appspotmail.com; Link=https://example.org/offload /bug; Cc=stable@vger.kernel.org; Signed-off-by=Ida Incremental <ida@example.org>"
+
+# 13: v3.0 on the head: the unreleased tail is released: the commits of steps 7 (a fix of C01)
+# and 9, and N1..N4
+git -C "$clone" tag v3.0
+step 13 inc "$clone" main
+[ $FULL = no ] || fail "step 13 reloaded in full"
+check "v3.0 in fixes_per_release (commits, tagged, fixing earlier, reverts)" "$(q <<'SQL'
+SELECT commits, tagged_commits, fixing_earlier_commits, reverts FROM fixes_per_release
+ WHERE repository = 'inc' AND release = 'v3.0';
+SQL
+)" "6 2 2 2"
+check "v3.0's reported-by in fixes_trailers_per_release" "$(q <<'SQL'
+SELECT commits, fixing_commits FROM fixes_trailers_per_release
+ WHERE repository = 'inc' AND release = 'v3.0' AND key = 'reported-by';
+SQL
+)" "1 1"
+
+# 14: fixes_overrides changes, nothing else: N2's line into N1 is pointed at B01, its line
+# into C01 ignored (N2 stays a fixing commit), N4's revert pointed at A05, and the only line of
+# step 7's commit (v3.0) ignored: it is no fixing commit any more, in fixes_per_release and in
+# fixes_trailers_per_release
+psql_q -v n2="$n2" -v n4="$n4" -v n1="${n1:0:12}" -v c01="$(id C01 | cut -c1-12)" \
+    -v b01="$(id B01)" -v a05="$(id A05)" <<'SQL'
+INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note) VALUES
+    ('inc', :'n2', :'n1', :'b01', 'step 14'),
+    ('inc', :'n2', :'c01', NULL, 'step 14'),
+    ('inc', :'n4', :'c01', :'a05', 'step 14');
+INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
+SELECT 'inc', c.commit_id, '6bec6e91e08e', NULL, 'step 14'
+  FROM fixes_commits c JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND c.subject = 'core: fix cache again';
+SQL
+step 14 inc "$clone" main
+[ $FULL = no ] || fail "step 14 reloaded in full"
+check "N2's edges after the overrides" "$(q -v c="$n2" <<'SQL'
+SELECT string_agg(concat_ws('/', e.status, e.method, left(e.target_commit, 7)), ' ' ORDER BY e.line)
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND e.fixing_commit = :'c';
+SQL
+)" "resolved/override/$(id B01 | cut -c1-7) ignored"
+check "counts of inc after the overrides (commits releases edges resolved)" \
+    "$(counts_of "$work/inc.14" | cut -d' ' -f3-)" \
+    "$(($(counts_of "$work/inc.13" | cut -d' ' -f3) - 2)) $(($(counts_of "$work/inc.13" | cut -d' ' -f4) - 2))"
+check "v3.0's fixes key in fixes_trailers_per_release (commits, fixing commits)" "$(q <<'SQL'
+SELECT commits, fixing_commits FROM fixes_trailers_per_release
+ WHERE repository = 'inc' AND release = 'v3.0' AND key = 'fixes';
+SQL
+)" "2 1"
+
+# 15: nothing changed, overrides included: not one row written
+dump inc "$work/dump15.before"
+step 15 inc "$clone" main
+dump inc "$work/dump15.after"
+if diff -u "$work/dump15.before" "$work/dump15.after" >"$work/dump15.diff"; then
+    echo "    ok: every row of inc unchanged, not rewritten ($(wc -l <"$work/dump15.before") lines of dump)"
+else
+    fail "an unchanged refresh (with overrides) changed or rewrote rows:"
+    head -n 40 "$work/dump15.diff"
+fi
+
+# 16: the ignore is taken back, a target moves: the edges follow
+psql_q -v n2="$n2" -v c01="$(id C01 | cut -c1-12)" -v n1="${n1:0:12}" -v a02="$(id A02)" <<'SQL'
+DELETE FROM fixes_overrides WHERE repository = 'inc' AND fixing_commit = :'n2' AND abbrev = :'c01';
+UPDATE fixes_overrides SET target_commit = :'a02'
+ WHERE repository = 'inc' AND fixing_commit = :'n2' AND abbrev = :'n1';
+SQL
+step 16 inc "$clone" main
+[ $FULL = no ] || fail "step 16 reloaded in full"
+check "N2's edges after the second change" "$(q -v c="$n2" <<'SQL'
+SELECT string_agg(concat_ws('/', e.status, e.method, left(e.target_commit, 7)), ' ' ORDER BY e.line)
+  FROM fixes_edges e JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'inc' AND e.fixing_commit = :'c';
+SQL
+)" "resolved/override/$(id A02 | cut -c1-7) resolved/hash/$(id C01 | cut -c1-7)"
 
 # the 20000-commit make-history repository, by tags
 if [ -f "$mh" ]; then

@@ -99,10 +99,13 @@ SELECT 'unloaded scratch', fixes_unload('scratch');
 SQL
 }
 
-# rows DB FILE [ONLY]: every row of the extension's relations (ONLY: just these REL.COL)
+# rows DB FILE [ONLY [WHERE]]: every row of the extension's relations (ONLY: just these
+# REL.COL; WHERE: REL:CONDITION, only these rows of REL)
 rows() {
     local db=$1 out=$2
-    if [ $# -ge 3 ]; then
+    if [ $# -ge 4 ]; then
+        psql_in "$db" -At -F $'\t' -v only="$3" -v where="$4" -f "$lib/ext-rows.sql" >"$out"
+    elif [ $# -ge 3 ]; then
         psql_in "$db" -At -F $'\t' -v only="$3" -f "$lib/ext-rows.sql" >"$out"
     else
         psql_in "$db" -At -F $'\t' -f "$lib/ext-rows.sql" >"$out"
@@ -166,7 +169,8 @@ SELECT string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnu
 SQL
 )
 rows "$old" "$work/old-1.0.rows" "$only"
-rows "$new" "$work/new-1.0.rows" "$only"
+# 1.1 adds revert edges to fixes_edges (kind 'revert', issue 16): 1.0 had the Fixes: lines only
+rows "$new" "$work/new-1.0.rows" "$only" "fixes_edges:kind = 'fixes'"
 same "rows of 1.0's tables and views (1.0's columns) in $old (1.0) and $new ($default)" \
     "$work/old-1.0.rows" "$work/new-1.0.rows"
 

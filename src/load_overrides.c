@@ -1,0 +1,218 @@
+/*
+ * load_overrides.c — fixes_load(): the corrections of fixes_overrides (1.1)
+ *
+ * Users write fixes_overrides; every load and refresh applies the rows of
+ * its repository (by name) after resolving the edges, so a correction
+ * survives every refresh:
+ *  - a row matches the edges of its fixing commit whose abbrev (the id as
+ *    written, lower-cased) is the row's;
+ *  - with a target in scope, those edges are resolved by method 'override';
+ *  - with a NULL target, they are 'ignored': they count nowhere;
+ *  - a target that is not in scope leaves them as parsed, with a WARNING;
+ *  - the rows that match no edge are counted in one NOTICE.
+ * The rows are folded into the hash of the tags (fixes_repositories.
+ * tags_hash), so that a change to fixes_overrides alone defeats the "nothing
+ * changed" shortcut of the next load.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+
+#include "load.h"
+#include "spi_call.h"
+
+static bool
+valid_abbrev(const char *s, size_t len)
+{
+	if (len < 6 || len > FIXES_OID_HEXSZ)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (fixes_hex_digit(s[i]) < 0)
+			return false;
+	return true;
+}
+
+static bool
+parse_full_id(const char *s, FixesOid *out)
+{
+	return strlen(s) == FIXES_OID_HEXSZ && fixes_oid_parse(out, s);
+}
+
+/* the rows of fixes_overrides for this repository, into ld->overrides */
+void
+fixes_load_read_overrides(FixesLoad *ld)
+{
+	char	   *sql;
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+
+	ld->noverrides = 0;
+	if (!ld->has.overrides)
+		return;
+	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM %s.fixes_overrides "
+				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);
+	args[0] = CStringGetTextDatum(ld->name);
+	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	ld->overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesOverride) * Max(SPI_processed, 1));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		FixesOverride *o = &ld->overrides[ld->noverrides];
+		char	   *fixing = SPI_getvalue(tup, desc, 1);
+		char	   *abbrev = SPI_getvalue(tup, desc, 2);
+		char	   *target = SPI_getvalue(tup, desc, 3);
+		size_t		len = strlen(abbrev);
+
+		/* the table's CHECK constraints make these hold, unless dropped */
+		if (!parse_full_id(fixing, &o->fixing) || !valid_abbrev(abbrev, len) ||
+			(target != NULL && !parse_full_id(target, &o->target)))
+		{
+			ereport(WARNING,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("skipping a row of fixes_overrides for repository \"%s\" that names no commit: (%s, %s, %s)",
+							ld->name, fixing, abbrev, target ? target : "NULL"),
+					 errdetail("fixing_commit and target_commit must be 40 hex digits, abbrev 6 to 40.")));
+			continue;
+		}
+		for (size_t i = 0; i < len; i++)
+			o->abbrev[i] = pg_ascii_tolower(abbrev[i]);
+		o->abbrev[len] = '\0';
+		o->abbrev_len = (uint8) len;
+		o->has_target = target != NULL;
+		o->fixing_idx = FIXES_NO_IDX;
+		ld->noverrides++;
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * The tags hash with the overrides folded in; unchanged when there are none,
+ * so that a repository without overrides keeps the hash 1.0 gave it.
+ */
+int64
+fixes_overrides_hash(FixesLoad *ld, int64 tags_hash)
+{
+	uint64		h = (uint64) tags_hash;
+
+	if (ld->noverrides == 0)
+		return tags_hash;
+	h = hash_bytes_extended((const unsigned char *) "fixes_overrides", 15, h);
+	for (int i = 0; i < ld->noverrides; i++)
+	{
+		FixesOverride *o = &ld->overrides[i];
+
+		h = hash_bytes_extended(o->fixing.id, FIXES_OID_RAWSZ, h);
+		h = hash_bytes_extended((const unsigned char *) o->abbrev, o->abbrev_len, h);
+		if (o->has_target)
+			h = hash_bytes_extended(o->target.id, FIXES_OID_RAWSZ, h);
+		else
+			h = hash_bytes_extended((const unsigned char *) "", 0, h + 1);
+	}
+	return (int64) h;
+}
+
+static int
+override_cmp(const void *a, const void *b)
+{
+	uint32		x = (*(FixesOverride *const *) a)->fixing_idx;
+	uint32		y = (*(FixesOverride *const *) b)->fixing_idx;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Apply the overrides to the resolved edges (all of them, old and new). */
+void
+fixes_load_apply_overrides(FixesLoad *ld)
+{
+	FixesOverride **by_fixing;
+	int			n = 0;
+	int64		unmatched = 0;
+
+	if (ld->noverrides == 0)
+		return;
+	by_fixing = palloc(sizeof(FixesOverride *) * ld->noverrides);
+	for (int i = 0; i < ld->noverrides; i++)
+	{
+		FixesOverride *o = &ld->overrides[i];
+
+		o->matched = 0;
+		o->fixing_idx = fixes_graph_lookup(ld->graph, &o->fixing);
+		if (o->fixing_idx != FIXES_NO_IDX)
+			by_fixing[n++] = o;
+	}
+	qsort(by_fixing, n, sizeof(FixesOverride *), override_cmp);
+
+	for (int64 k = 0; n > 0 && k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		const char *abbrev = ld->edge_text.data + e->abbrev_off;
+		int			lo = 0,
+					hi = n;
+
+		while (lo < hi)
+		{
+			int			mid = lo + (hi - lo) / 2;
+
+			if (by_fixing[mid]->fixing_idx < e->fixing)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < n && by_fixing[lo]->fixing_idx == e->fixing; lo++)
+		{
+			FixesOverride *o = by_fixing[lo];
+			uint32		target;
+
+			if (o->abbrev_len != e->abbrev_len || memcmp(o->abbrev, abbrev, e->abbrev_len) != 0)
+				continue;
+			o->matched++;
+			if (!o->has_target)
+			{
+				e->now.status = EDGE_IGNORED;
+				e->now.method = METHOD_NONE;
+				e->now.target = FIXES_NO_IDX;
+				continue;
+			}
+			target = fixes_graph_lookup(ld->graph, &o->target);
+			if (target == FIXES_NO_IDX)
+				continue;		/* warned about below */
+			e->now.status = EDGE_RESOLVED;
+			e->now.method = METHOD_OVERRIDE;
+			e->now.target = target;
+		}
+	}
+
+	for (int i = 0; i < ld->noverrides; i++)
+	{
+		FixesOverride *o = &ld->overrides[i];
+		char		fixing[FIXES_OID_HEXSZ + 1];
+		char		target[FIXES_OID_HEXSZ + 1];
+
+		if (o->matched == 0)
+		{
+			unmatched++;
+			continue;
+		}
+		if (!o->has_target || fixes_graph_lookup(ld->graph, &o->target) != FIXES_NO_IDX)
+			continue;
+		fixes_format_oid(fixing, &o->fixing);
+		fixes_format_oid(target, &o->target);
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("override target %s is not a commit of repository \"%s\"", target, ld->name),
+				 errdetail("The row of fixes_overrides for fixing commit %s, abbrev %s, is not applied: its edge stays as parsed.",
+						   fixing, o->abbrev),
+				 errhint("The target must be reachable from the loaded ref \"%s\".", ld->ref)));
+	}
+	if (unmatched > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%lld row of fixes_overrides for repository \"%s\" matches no edge",
+							   "%lld rows of fixes_overrides for repository \"%s\" match no edge",
+							   unmatched, (long long) unmatched, ld->name),
+				 errdetail("A row applies to the Fixes: or revert lines of its fixing commit, in scope, whose id as written is its abbrev.")));
+	pfree(by_fixing);
+}

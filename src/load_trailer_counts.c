@@ -1,0 +1,475 @@
+/*
+ * load_trailer_counts.c — fixes_load(): the counts behind fixes_trailers_per_release
+ *
+ * Per release and trailer key (lower-cased): the commits of the release
+ * with at least one trailer of that key, and how many of them have a
+ * resolved Fixes edge.  Aggregating fixes_trailers at query time reads
+ * every trailer and joins every commit (seconds at a million commits), so
+ * each load stores the counts in fixes_release_trailers, keyed by the
+ * release's tag.
+ *
+ * A full load counts from what it read: the distinct keys of each commit,
+ * kept during the walk as ids into a dictionary of keys.  A refresh changes
+ * the stored counts by what changed: it adds the new commits, and for each
+ * old commit whose release or whose "has a resolved Fixes edge" changed,
+ * it takes its old contribution away and adds the new one; the keys of
+ * those old commits come from fixes_trailers, one primary-key probe each.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "bulk_insert.h"
+#include "load.h"
+#include "spi_call.h"
+
+typedef struct KeyEntry
+{
+	const char *name;			/* the key: lower-cased, NUL-terminated */
+	uint32		id;
+} KeyEntry;
+
+typedef struct FixesTrailerKeys
+{
+	HTAB	   *dict;			/* lower-cased key -> id */
+	char	  **names;			/* id -> key */
+	uint32		nnames;
+	uint32		names_cap;
+	uint32	   *ids;			/* distinct key ids of each commit, concatenated */
+	uint64		nids;
+	uint64		ids_cap;
+	uint64	   *off;			/* by commit index: its ids start here */
+	uint32	   *cnt;			/* by commit index: how many (0 for old commits) */
+	uint32		cap;
+	uint32	   *scratch;		/* key ids of the commit being read */
+	uint32		nscratch;
+	uint32		scratch_cap;
+	StringInfoData lower;
+} FixesTrailerKeys;
+
+/* a count being built: per (release, key) */
+typedef struct CountEntry
+{
+	uint64		key;			/* tag id << 32 | key id */
+	int64		commits;
+	int64		fixing;
+} CountEntry;
+
+static uint32
+string_ptr_hash(const void *key, Size keysize)
+{
+	const char *s = *(const char *const *) key;
+
+	return hash_bytes((const unsigned char *) s, (int) strlen(s));
+}
+
+static int
+string_ptr_match(const void *a, const void *b, Size keysize)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static FixesTrailerKeys *
+keys_state(FixesLoad *ld)
+{
+	FixesTrailerKeys *k = ld->trailer_keys;
+	HASHCTL		ctl;
+
+	if (k != NULL)
+		return k;
+	k = MemoryContextAllocZero(ld->cxt, sizeof(FixesTrailerKeys));
+	ctl.keysize = sizeof(char *);
+	ctl.entrysize = sizeof(KeyEntry);
+	ctl.hash = string_ptr_hash;
+	ctl.match = string_ptr_match;
+	ctl.hcxt = ld->cxt;
+	k->dict = hash_create("fixes trailer keys", 256, &ctl,
+						  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	k->names_cap = 256;
+	k->names = MemoryContextAlloc(ld->cxt, sizeof(char *) * k->names_cap);
+	k->scratch_cap = 64;
+	k->scratch = MemoryContextAlloc(ld->cxt, sizeof(uint32) * k->scratch_cap);
+	{
+		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+
+		initStringInfo(&k->lower);
+		MemoryContextSwitchTo(old);
+	}
+	ld->trailer_keys = k;
+	return k;
+}
+
+/* the id of a key (ASCII: git's keys are [A-Za-z0-9-]+), added if new */
+static uint32
+key_id(FixesLoad *ld, FixesTrailerKeys *k, const char *key, size_t len)
+{
+	KeyEntry   *e;
+	bool		found;
+	const char *name;
+
+	resetStringInfo(&k->lower);
+	enlargeStringInfo(&k->lower, (int) len + 1);
+	for (size_t i = 0; i < len; i++)
+		k->lower.data[i] = pg_ascii_tolower((unsigned char) key[i]);
+	k->lower.data[len] = '\0';
+	k->lower.len = (int) len;
+	name = k->lower.data;
+	e = hash_search(k->dict, &name, HASH_FIND, NULL);
+	if (e != NULL)
+		return e->id;
+	name = MemoryContextStrdup(ld->cxt, k->lower.data);
+	e = hash_search(k->dict, &name, HASH_ENTER, &found);
+	if (k->nnames == k->names_cap)
+	{
+		k->names_cap *= 2;
+		k->names = repalloc_huge(k->names, sizeof(char *) * k->names_cap);
+	}
+	e->id = k->nnames;
+	k->names[k->nnames++] = (char *) name;
+	return e->id;
+}
+
+/* a trailer key of the commit being read */
+void
+fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len)
+{
+	FixesTrailerKeys *k = keys_state(ld);
+
+	if (k->nscratch == k->scratch_cap)
+	{
+		k->scratch_cap *= 2;
+		k->scratch = repalloc_huge(k->scratch, sizeof(uint32) * k->scratch_cap);
+	}
+	k->scratch[k->nscratch++] = key_id(ld, k, key, len);
+}
+
+static int
+uint32_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the distinct keys of the commit just read, as the keys of commit idx */
+void
+fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
+{
+	FixesTrailerKeys *k = keys_state(ld);
+	uint32		n = 0;
+
+	if (idx >= k->cap)
+	{
+		uint32		cap = Max(k->cap, 1024);
+
+		while (idx >= cap)
+			cap *= 2;
+		if (k->off == NULL)
+		{
+			k->off = MemoryContextAllocHuge(ld->cxt, sizeof(uint64) * cap);
+			k->cnt = MemoryContextAllocHuge(ld->cxt, sizeof(uint32) * cap);
+		}
+		else
+		{
+			k->off = repalloc_huge(k->off, sizeof(uint64) * cap);
+			k->cnt = repalloc_huge(k->cnt, sizeof(uint32) * cap);
+		}
+		/* commits not read by this load (old ones) have no keys here */
+		memset(k->cnt + k->cap, 0, sizeof(uint32) * (cap - k->cap));
+		k->cap = cap;
+	}
+	if (k->nscratch > 1)
+		qsort(k->scratch, k->nscratch, sizeof(uint32), uint32_cmp);
+	for (uint32 i = 0; i < k->nscratch; i++)
+		if (n == 0 || k->scratch[i] != k->scratch[n - 1])
+			k->scratch[n++] = k->scratch[i];
+	if (k->nids + n > k->ids_cap)
+	{
+		uint64		cap = Max(k->ids_cap * 2, 4096);
+
+		while (k->nids + n > cap)
+			cap *= 2;
+		k->ids = k->ids == NULL ? MemoryContextAllocHuge(ld->cxt, sizeof(uint32) * cap)
+			: repalloc_huge(k->ids, sizeof(uint32) * cap);
+		k->ids_cap = cap;
+	}
+	memcpy(k->ids + k->nids, k->scratch, sizeof(uint32) * n);
+	k->off[idx] = k->nids;
+	k->cnt[idx] = n;
+	k->nids += n;
+	k->nscratch = 0;
+}
+
+static HTAB *
+new_counts(void)
+{
+	HASHCTL		ctl;
+
+	ctl.keysize = sizeof(uint64);
+	ctl.entrysize = sizeof(CountEntry);
+	ctl.hcxt = CurrentMemoryContext;
+	return hash_create("fixes trailer counts", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+/* add (commits, fixing) to the count of every key of a commit in tag id tag */
+static void
+count_keys(HTAB *counts, uint32 tag, const uint32 *ids, uint32 n, int64 commits, int64 fixing)
+{
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		key = (uint64) tag << 32 | ids[i];
+		bool		found;
+		CountEntry *c = hash_search(counts, &key, HASH_ENTER, &found);
+
+		if (!found)
+			c->commits = c->fixing = 0;
+		c->commits += commits;
+		c->fixing += fixing;
+	}
+}
+
+/* by commit index: has a resolved Fixes edge, now (before = false) or before this load */
+static bool *
+fixing_commits(FixesLoad *ld, bool before)
+{
+	bool	   *fixing = palloc_extended(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		FixesResolution *r = before ? &e->before : &e->now;
+
+		if (e->kind == KIND_FIXES && (!before || e->old) && r->status == EDGE_RESOLVED)
+			fixing[e->fixing] = true;
+	}
+	return fixing;
+}
+
+/*
+ * The tag of a tag id: 1..nreleases are this load's ranks, nreleases + w the
+ * previous load's release of rank w (one that is no release any more).
+ */
+static const char *
+tag_name(FixesLoad *ld, uint32 tag)
+{
+	if (tag <= (uint32) ld->nreleases)
+		return ld->tags[ld->release_tag[tag - 1]].name;
+	return ld->old_releases[tag - ld->nreleases - 1].tag;
+}
+
+/* the tag id of an old commit's release in the previous load; 0: unreleased */
+static uint32
+old_tag(FixesLoad *ld, uint32 idx)
+{
+	int32		was = ld->old_mark[idx];
+
+	if (was == 0)
+		return 0;
+	if (ld->old_to_new_rank[was] != 0)
+		return (uint32) ld->old_to_new_rank[was];
+	return (uint32) (ld->nreleases + was);
+}
+
+/* the distinct keys of the old commits marked in want, from fixes_trailers */
+static void
+fetch_old_keys(FixesLoad *ld, FixesTrailerKeys *k, const bool *want)
+{
+	uint32		n_want = 0;
+	Datum	   *elems;
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	char	   *sql;
+	Portal		portal;
+	uint32		cur = FIXES_NO_IDX;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	for (uint32 i = 0; i < ld->n_old; i++)
+		n_want += want[i];
+	if (n_want == 0)
+		return;
+	elems = palloc_extended(sizeof(Datum) * n_want, MCXT_ALLOC_HUGE);
+	n_want = 0;
+	for (uint32 i = 0; i < ld->n_old; i++)
+		if (want[i])
+			elems[n_want++] = Int32GetDatum((int32) i);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, (int) n_want, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	/* one probe of the primary key per commit, in commit order */
+	sql = psprintf("SELECT t.commit_idx, t.key FROM unnest($2) AS u(idx) CROSS JOIN LATERAL "
+				   "(SELECT commit_idx, key FROM %s.fixes_trailers "
+				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS t",
+				   ld->schema);
+	portal = SPI_cursor_open_with_args(NULL, sql, 2, argtypes, args, NULL, false, 0);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			bool		isnull;
+			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+			text	   *key = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+
+			if (idx != cur && cur != FIXES_NO_IDX)
+				fixes_trailer_keys_commit(ld, cur);
+			cur = idx;
+			fixes_trailer_keys_add(ld, VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+		}
+		SPI_freetuptable(SPI_tuptable);
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_cursor_close(portal);
+	/* SPI returns in its own context */
+	MemoryContextSwitchTo(cxt);
+	if (cur != FIXES_NO_IDX)
+		fixes_trailer_keys_commit(ld, cur);
+	pfree(elems);
+}
+
+/* a full load: every row, from the keys read */
+static void
+insert_all(FixesLoad *ld, FixesTrailerKeys *k, HTAB *counts)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_release_trailers"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_tag = fixes_attnum(desc, "tag");
+	int			c_key = fixes_attnum(desc, "key");
+	int			c_commits = fixes_attnum(desc, "commits");
+	int			c_fixing = fixes_attnum(desc, "fixing_commits");
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	HASH_SEQ_STATUS seq;
+	CountEntry *c;
+
+	memset(nulls, true, sizeof(bool) * desc->natts);
+	nulls[c_repo] = nulls[c_tag] = nulls[c_key] = nulls[c_commits] = nulls[c_fixing] = false;
+	hash_seq_init(&seq, counts);
+	while ((c = hash_seq_search(&seq)) != NULL)
+	{
+		values[c_repo] = Int32GetDatum(ld->repository_id);
+		values[c_tag] = CStringGetTextDatum(tag_name(ld, (uint32) (c->key >> 32)));
+		values[c_key] = CStringGetTextDatum(k->names[(uint32) c->key]);
+		values[c_commits] = Int64GetDatum(c->commits);
+		values[c_fixing] = Int64GetDatum(c->fixing);
+		fixes_bulk_insert(b, values, nulls, 128 + strlen(k->names[(uint32) c->key]));
+		pfree(DatumGetPointer(values[c_tag]));
+		pfree(DatumGetPointer(values[c_key]));
+	}
+	fixes_bulk_end(b);
+}
+
+/* a refresh: add each change to its row, then drop the rows that reach zero */
+static void
+apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
+{
+	Oid			types[5] = {INT4OID, TEXTOID, TEXTOID, INT8OID, INT8OID};
+	SPIPlanPtr	plan = NULL;
+	HASH_SEQ_STATUS seq;
+	CountEntry *c;
+	bool		removed = false;
+
+	hash_seq_init(&seq, changes);
+	while ((c = hash_seq_search(&seq)) != NULL)
+	{
+		Datum		args[5];
+
+		if (c->commits == 0 && c->fixing == 0)
+			continue;
+		if (plan == NULL)
+		{
+			plan = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_release_trailers AS t "
+											  "(repository_id, tag, key, commits, fixing_commits) "
+											  "VALUES ($1, $2, $3, $4, $5) "
+											  "ON CONFLICT (repository_id, tag, pg_catalog.md5(key)) DO UPDATE "
+											  "SET commits = t.commits + EXCLUDED.commits, "
+											  "fixing_commits = t.fixing_commits + EXCLUDED.fixing_commits",
+											  ld->schema), 5, types);
+		}
+		CHECK_FOR_INTERRUPTS();
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = CStringGetTextDatum(tag_name(ld, (uint32) (c->key >> 32)));
+		args[2] = CStringGetTextDatum(k->names[(uint32) c->key]);
+		args[3] = Int64GetDatum(c->commits);
+		args[4] = Int64GetDatum(c->fixing);
+		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
+		removed |= c->commits < 0;
+	}
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	if (removed)
+	{
+		Oid			argtypes[1] = {INT4OID};
+		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+		fixes_spi_execute(psprintf("DELETE FROM %s.fixes_release_trailers "
+								   "WHERE repository_id = $1 AND commits <= 0", ld->schema),
+						  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+	}
+}
+
+void
+fixes_load_write_trailer_counts(FixesLoad *ld)
+{
+	FixesTrailerKeys *k;
+	bool	   *fixing_now;
+	HTAB	   *counts = new_counts();
+	int32	   *mark = ld->mark;
+
+	if (!ld->has.trailers)
+		return;
+	k = keys_state(ld);
+	fixing_now = fixing_commits(ld, false);
+	/* the commits this load read: added */
+	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+	{
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (mark[i] > 0 && i < k->cap && k->cnt[i] > 0)
+			count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
+	}
+	if (!ld->incremental)
+		insert_all(ld, k, counts);
+	else
+	{
+		bool	   *fixing_before = fixing_commits(ld, true);
+		bool	   *changed = palloc_extended(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+		/* old commits whose release or whose fixing changed */
+		for (int64 m = 0; m < ld->nmoved; m++)
+			changed[ld->moved[m]] = true;
+		for (uint32 i = 0; i < ld->n_old; i++)
+			if (fixing_before[i] != fixing_now[i])
+				changed[i] = true;
+		fetch_old_keys(ld, k, changed);
+		for (uint32 i = 0; i < ld->n_old; i++)
+		{
+			uint32		was;
+
+			if (!changed[i] || i >= k->cap || k->cnt[i] == 0)
+				continue;
+			was = old_tag(ld, i);
+			if (was != 0)
+				count_keys(counts, was, k->ids + k->off[i], k->cnt[i], -1, -(int64) fixing_before[i]);
+			if (mark[i] > 0)
+				count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
+		}
+		apply_changes(ld, k, counts);
+		pfree(changed);
+		pfree(fixing_before);
+	}
+	hash_destroy(counts);
+	pfree(fixing_now);
+	CommandCounterIncrement();
+}

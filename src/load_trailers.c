@@ -1,0 +1,138 @@
+/*
+ * load_trailers.c — fixes_load(): the rows of fixes_trailers (1.1)
+ *
+ * The trailers of each new commit are git's, exactly as
+ * `git log --format='%(trailers:only,unfold)'` prints them (trailers.c).
+ * They are parsed on the commit's raw bytes, as git parses them: the
+ * message ends at its first NUL byte, which the stored message (text, in
+ * the database encoding) cannot show.  Each key and unfolded value is then
+ * converted from the commit's encoding like the rest of its text
+ * (text_decode.c; the sequences replaced were already counted with the
+ * message).
+ *
+ * A trailer needs no release, so its row is written during the walk, with
+ * a batched multi-insert: nothing waits in memory or in a temporary file.
+ * A full load of a known repository deletes the repository's trailers (and
+ * the counts of fixes_release_trailers) before its walk; a refresh only adds
+ * the trailers of the new commits, since those of a commit never change.
+ * When a refresh finds the history rewritten and walks again in full, that
+ * second walk deletes what the first one wrote.
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
+
+#include "bulk_insert.h"
+#include "load.h"
+#include "spi_call.h"
+#include "trailers.h"
+
+typedef struct FixesTrailerRows
+{
+	FixesBulk  *bulk;
+	int			natts;
+	int			c_repo,
+				c_idx,
+				c_position,
+				c_key,
+				c_value;
+	Datum	   *values;
+	bool	   *nulls;
+	char	   *unfold;			/* room for the longest value so far */
+	size_t		unfold_cap;
+} FixesTrailerRows;
+
+static void
+delete_rows(FixesLoad *ld, const char *table)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", ld->schema, table),
+					  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+}
+
+void
+fixes_load_trailers_begin(FixesLoad *ld)
+{
+	FixesTrailerRows *t = palloc0(sizeof(FixesTrailerRows));
+	TupleDesc	desc;
+
+	if (!ld->incremental && ld->known)
+	{
+		delete_rows(ld, "fixes_trailers");
+		delete_rows(ld, "fixes_release_trailers");
+		CommandCounterIncrement();
+	}
+	t->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_trailers"));
+	desc = RelationGetDescr(t->bulk->rel);
+	t->natts = desc->natts;
+	t->c_repo = fixes_attnum(desc, "repository_id");
+	t->c_idx = fixes_attnum(desc, "commit_idx");
+	t->c_position = fixes_attnum(desc, "position");
+	t->c_key = fixes_attnum(desc, "key");
+	t->c_value = fixes_attnum(desc, "value");
+	t->values = palloc0(sizeof(Datum) * t->natts);
+	t->nulls = palloc(sizeof(bool) * t->natts);
+	memset(t->nulls, true, sizeof(bool) * t->natts);
+	t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
+	t->nulls[t->c_key] = t->nulls[t->c_value] = false;
+	t->values[t->c_repo] = Int32GetDatum(ld->repository_id);
+	ld->trailers = t;
+}
+
+/* the walk is over: write what is left */
+void
+fixes_load_trailers_end(FixesLoad *ld)
+{
+	if (ld->trailers == NULL)
+		return;
+	fixes_bulk_end(ld->trailers->bulk);
+	ld->trailers = NULL;
+	CommandCounterIncrement();
+}
+
+/*
+ * The trailers of commit idx, whose raw object the walk returned; called in
+ * the walk's per-commit memory context.
+ */
+void
+fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
+{
+	FixesTrailerRows *t = ld->trailers;
+	int			enc = fixes_decoder_encoding(&ld->decoder, raw->encoding, raw->encoding_len);
+	fixes_trailers_iter it;
+	fixes_git_trailer tr;
+
+	fixes_trailers_begin(&it, raw->message, raw->message_len);
+	while (fixes_trailers_next(&it, &tr))
+	{
+		size_t		n;
+		text	   *key;
+		text	   *value;
+
+		if (tr.unfolded_len > t->unfold_cap)
+		{
+			if (t->unfold != NULL)
+				pfree(t->unfold);
+			t->unfold_cap = Max(tr.unfolded_len, 256);
+			t->unfold = MemoryContextAllocHuge(ld->cxt, t->unfold_cap);
+		}
+		n = fixes_trailer_unfold(raw->message, &tr, t->unfold);
+		key = fixes_decode_text_uncounted(&ld->decoder, raw->message + tr.key_off, tr.key_len, enc);
+		value = fixes_decode_text_uncounted(&ld->decoder, t->unfold, n, enc);
+		t->values[t->c_idx] = Int32GetDatum((int32) idx);
+		t->values[t->c_position] = Int32GetDatum(tr.position);
+		t->values[t->c_key] = PointerGetDatum(key);
+		t->values[t->c_value] = PointerGetDatum(value);
+		fixes_bulk_insert(t->bulk, t->values, t->nulls, 64 + VARSIZE(key) + VARSIZE(value));
+		fixes_trailer_keys_add(ld, raw->message + tr.key_off, tr.key_len);
+		if ((tr.position & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	fixes_trailer_keys_commit(ld, idx);
+}

@@ -1,0 +1,63 @@
+/*
+ * parse_trailers.c — fixes_parse_trailers(message): git's trailers of a message
+ *
+ * A thin SQL wrapper of the pure parser in trailers.c: the trailers that
+ * `git log --format='%(trailers:only,unfold)'` prints for a commit with
+ * this message, in order, with their keys as written and their values
+ * unfolded and trimmed.  The loader applies the same parser to a commit's
+ * raw bytes (load_trailers.c), which can differ from the stored message in
+ * one way only: git's message ends at a NUL byte, which text cannot hold
+ * (the stored message shows it replaced).
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+
+#include "trailers.h"
+
+PG_FUNCTION_INFO_V1(fixes_parse_trailers);
+
+#define TRAILER_COLS 3
+
+Datum
+fixes_parse_trailers(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	text	   *message = PG_GETARG_TEXT_PP(0);
+	const char *msg = VARDATA_ANY(message);
+	size_t		len = VARSIZE_ANY_EXHDR(message);
+	fixes_trailers_iter it;
+	fixes_git_trailer tr;
+	char	   *value = NULL;
+	size_t		cap = 0;
+
+	InitMaterializedSRF(fcinfo, 0);
+	fixes_trailers_begin(&it, msg, len);
+	while (fixes_trailers_next(&it, &tr))
+	{
+		Datum		values[TRAILER_COLS];
+		bool		nulls[TRAILER_COLS] = {0};
+		int			i = 0;
+		size_t		n;
+
+		if (tr.unfolded_len > cap)
+		{
+			if (value != NULL)
+				pfree(value);
+			cap = Max(tr.unfolded_len, 256);
+			value = palloc(cap);
+		}
+		n = fixes_trailer_unfold(msg, &tr, value);
+		values[i++] = Int32GetDatum(tr.position);
+		values[i++] = PointerGetDatum(cstring_to_text_with_len(msg + tr.key_off, tr.key_len));
+		values[i++] = PointerGetDatum(cstring_to_text_with_len(value, n));
+		Assert(i == TRAILER_COLS);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		if ((tr.position & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return (Datum) 0;
+}
