@@ -504,8 +504,8 @@ SELECT p.name AS repository,
 COMMENT ON VIEW @extschema@.fixes_reverted_commits IS
 'one row per resolved revert edge: the reverted commit, the revert, and whether both are in the same release';
 
--- One row per resolved Fixes edge whose both ends are mainline (stable
--- branches: see fixes_affected).  Unordered: it has a row per edge.
+-- One row per resolved Fixes edge.  Every commit loaded is mainline today
+-- (the scope is what the ref reaches).  Unordered: it has a row per edge.
 CREATE VIEW @extschema@.fixes_bug_lifetimes AS
 SELECT p.name AS repository,
        e.fixing_commit,

@@ -126,3 +126,33 @@ SELECT c.subject, t.key, t.value
 -- article.git, lower-cased
 SELECT repository, count(*) AS rows, sum(commits) AS commits
   FROM fixes_trailers_per_release GROUP BY repository ORDER BY repository;
+
+------------------------------------------------------------------------------
+-- fixes_trailer_keys keeps the keys of every commit for the refresh of
+-- fixes_release_trailers.  When its rows are lost, a refresh that needs them
+-- reads fixes_trailers instead (with a NOTICE) and writes them again: here
+-- C01 "core: fix rework" (v3.0) loses its only Fixes line to an override.
+------------------------------------------------------------------------------
+SELECT k.chunk, k.commits, length(k.counts) AS count_bytes, length(k.ids) AS id_bytes, k.keys
+  FROM fixes_trailer_keys k JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'article' ORDER BY k.chunk;
+DELETE FROM fixes_trailer_keys k USING fixes_repositories p
+ WHERE p.repository_id = k.repository_id AND p.name = 'article' AND k.chunk = 0;
+INSERT INTO fixes_overrides VALUES
+    ('article', '54d29203fff1e47c6ea2e6c1ea8f783338027a55', 'd2f2d0f58c77', NULL, 'not a fix'),
+    ('article-again', '54d29203fff1e47c6ea2e6c1ea8f783338027a55', 'd2f2d0f58c77', NULL, 'not a fix');
+SELECT repository, commits, edges, resolved FROM fixes_load(:'article');
+SELECT k.chunk, k.commits FROM fixes_trailer_keys k JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'article' ORDER BY k.chunk;
+SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release
+ WHERE repository = 'article' AND release = 'v3.0';
+-- the same as a fresh load of the same state
+SELECT repository, commits, edges, resolved FROM fixes_load(:'article', name => 'article-again');
+SELECT count(*) AS rows_differing FROM (
+    (SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release WHERE repository = 'article'
+     EXCEPT
+     SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release WHERE repository = 'article-again')
+    UNION ALL
+    (SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release WHERE repository = 'article-again'
+     EXCEPT
+     SELECT release, key, commits, fixing_commits FROM fixes_trailers_per_release WHERE repository = 'article')) d;

@@ -323,6 +323,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_edges(ld);
 	fixes_load_phase(ld, "edges written");
 	fixes_load_stats(ld);
+	fixes_load_lifetimes(ld);
 	fixes_load_write_trailer_counts(ld);
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);

@@ -78,6 +78,8 @@ typedef struct FixesEdge
 	uint8		kind;			/* FixesEdgeKind */
 	bool		fixed_at_null;
 	TimestampTz fixed_at;		/* the fixing commit's committer date */
+	bool		introduced_null;	/* old edges: as stored (1.1) */
+	TimestampTz introduced_at;	/* old edges: the target's committer date, as stored */
 	uint8		abbrev_len;
 	int32		subj_len;		/* -1: no quoted subject */
 	uint32		raw_len;		/* new edges only */
@@ -113,6 +115,10 @@ typedef struct FixesReleaseStats
 	int64		fixing_earlier_commits;
 	int64		reverts;
 	int64		reverted_introduced;
+	/* lifetimes in days (percentile_cont); NaN: none */
+	double		fixed_median_days;
+	double		fixed_p90_days;
+	double		introduced_median_days;
 } FixesReleaseStats;
 
 /*
@@ -124,7 +130,8 @@ typedef struct FixesSchema
 	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
 	bool		edge_introduced_at; /* fixes_edges.introduced_at */
 	bool		release_v11;	/* fixes_releases.tagged_commits etc. */
-	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers */
+	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers,
+								 * fixes_trailer_keys */
 	bool		overrides;		/* table fixes_overrides */
 } FixesSchema;
 
@@ -270,6 +277,7 @@ extern void fixes_load_trailers_end(FixesLoad *ld);
 
 extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
 extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
+extern void fixes_trailer_keys_read_dictionary(FixesLoad *ld);
 extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
@@ -294,6 +302,7 @@ extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);
 extern void fixes_load_stats(FixesLoad *ld);
+extern void fixes_load_lifetimes(FixesLoad *ld);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_delete_all(FixesLoad *ld);

@@ -383,8 +383,10 @@ void
 fixes_load_read_old_edges(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT fixing_idx, line, abbrev, quoted_subject, status, method, "
-							   "target_idx, candidates, fixed_at, %s FROM %s.fixes_edges WHERE repository_id = $1",
-							   ld->has.edge_kind ? "kind = 'revert'" : "false", ld->schema);
+							   "target_idx, candidates, fixed_at, %s, %s FROM %s.fixes_edges WHERE repository_id = $1",
+							   ld->has.edge_kind ? "kind = 'revert'" : "false",
+							   ld->has.edge_introduced_at ? "introduced_at" : "NULL::timestamptz",
+							   ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	Portal		portal;
@@ -432,6 +434,8 @@ fixes_load_read_old_edges(FixesLoad *ld)
 			d = SPI_getbinval(tup, desc, 9, &e->fixed_at_null);
 			e->fixed_at = e->fixed_at_null ? 0 : DatumGetTimestampTz(d);
 			e->kind = DatumGetBool(SPI_getbinval(tup, desc, 10, &isnull)) ? KIND_REVERT : KIND_FIXES;
+			d = SPI_getbinval(tup, desc, 11, &e->introduced_null);
+			e->introduced_at = e->introduced_null ? 0 : DatumGetTimestampTz(d);
 			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);

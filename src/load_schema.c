@@ -51,6 +51,7 @@ fixes_load_schema(FixesLoad *ld)
 	ld->has.edge_kind = has_column(ld->nsp, "fixes_edges", "kind");
 	ld->has.edge_introduced_at = has_column(ld->nsp, "fixes_edges", "introduced_at");
 	ld->has.release_v11 = has_column(ld->nsp, "fixes_releases", "tagged_commits");
-	ld->has.trailers = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailers"));
+	ld->has.trailers = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailers")) &&
+		OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailer_keys"));
 	ld->has.overrides = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_overrides"));
 }

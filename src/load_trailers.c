@@ -13,7 +13,7 @@
  * A trailer needs no release, so its row is written during the walk, with
  * a batched multi-insert: nothing waits in memory or in a temporary file.
  * A full load of a known repository deletes the repository's trailers (and
- * the counts of fixes_release_trailers) before its walk; a refresh only adds
+ * fixes_release_trailers and fixes_trailer_keys) before its walk; a refresh only adds
  * the trailers of the new commits, since those of a commit never change.
  * When a refresh finds the history rewritten and walks again in full, that
  * second walk deletes what the first one wrote.
@@ -66,8 +66,11 @@ fixes_load_trailers_begin(FixesLoad *ld)
 	{
 		delete_rows(ld, "fixes_trailers");
 		delete_rows(ld, "fixes_release_trailers");
+		delete_rows(ld, "fixes_trailer_keys");
 		CommandCounterIncrement();
 	}
+	else if (ld->incremental)
+		fixes_trailer_keys_read_dictionary(ld);	/* new keys get the next ids */
 	t->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_trailers"));
 	desc = RelationGetDescr(t->bulk->rel);
 	t->natts = desc->natts;

@@ -11,6 +11,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/table.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -82,6 +84,9 @@ fixes_load_write_releases(FixesLoad *ld)
 	/* 1.1 */
 	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
 	int			nstats = ld->has.release_v11 ? 10 : 6;
+	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
+	"introduced_median_days"};
+	int			c_days[3] = {-1, -1, -1};
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -104,6 +109,9 @@ fixes_load_write_releases(FixesLoad *ld)
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
 	}
+	if (ld->has.release_v11)
+		for (int c = 0; c < 3; c++)
+			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -126,11 +134,21 @@ fixes_load_write_releases(FixesLoad *ld)
 				st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release,
 			st->tagged_commits, st->fixing_earlier_commits, st->reverts, st->reverted_introduced};
 
+			double		days[3] = {st->fixed_median_days, st->fixed_p90_days,
+			st->introduced_median_days};
+
 			for (int c = 0; c < nstats; c++)
 			{
 				values[c_stat[c]] = Int64GetDatum(v[c]);
 				nulls[c_stat[c]] = false;
 			}
+			/* lifetimes (1.1): NULL where there is none */
+			for (int c = 0; c < 3; c++)
+				if (c_days[c] >= 0 && !isnan(days[c]))
+				{
+					values[c_days[c]] = Float8GetDatum(days[c]);
+					nulls[c_days[c]] = false;
+				}
 		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;

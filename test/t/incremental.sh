@@ -201,6 +201,10 @@ SELECT p.name, 'backport ' || b.commit_idx || ':' || b.line || ' upstream_idx no
   JOIN fixes_commits u ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx
  WHERE NOT u.mainline
 UNION ALL
+SELECT p.name, 'fixes_trailer_keys holds ' || coalesce(sum(k.commits), 0) || ' commits, fixes_commits ' || p.commits
+  FROM fixes_repositories p LEFT JOIN fixes_trailer_keys k ON k.repository_id = p.repository_id AND k.chunk >= 0
+ GROUP BY p.name, p.commits HAVING coalesce(sum(k.commits), 0) <> p.commits
+UNION ALL
 SELECT p.name, 'trailer of commit_idx ' || t.commit_idx || ', not a commit'
   FROM fixes_trailers t JOIN fixes_repositories p USING (repository_id)
   LEFT JOIN fixes_commits c USING (repository_id, commit_idx)
@@ -299,6 +303,8 @@ SELECT xmin, ctid, repository_id, chunk, format, commits, md5(ids), md5(subject_
   FROM fixes_graph WHERE repository_id = :id ORDER BY chunk;
 SELECT xmin, ctid, * FROM fixes_trailers WHERE repository_id = :id ORDER BY commit_idx, position;
 SELECT xmin, ctid, * FROM fixes_release_trailers WHERE repository_id = :id ORDER BY tag, key;
+SELECT xmin, ctid, repository_id, chunk, format, commits, md5(counts), md5(ids), keys
+  FROM fixes_trailer_keys WHERE repository_id = :id ORDER BY chunk;
 SQL
 }
 

@@ -1,0 +1,141 @@
+/*
+ * load_lifetimes.c — fixes_load(): the lifetimes behind fixes_lifetime_per_release (1.1)
+ *
+ * The lifetime of a bug is the committer date of the commit that fixed it
+ * minus that of the commit it names (a resolved Fixes edge), in days.  Per
+ * release R: the median and the 90th percentile of the lifetimes of the
+ * edges from commits of R into earlier releases (those bugs_fixed counts),
+ * and the median of those into commits of R from later releases or
+ * unreleased commits (those bugs_introduced counts).  Aggregating every edge
+ * at query time takes seconds at a million commits, so each load computes
+ * them from the edges it holds and stores them in fixes_releases, exactly as
+ * SQL's percentile_cont and EXTRACT(epoch FROM fixed_at - introduced_at) /
+ * 86400 would give them (the same floating-point operations).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "datatype/timestamp.h"
+
+#include "load.h"
+
+typedef struct Lifetime
+{
+	int32		rank;
+	double		days;
+} Lifetime;
+
+static int
+lifetime_cmp(const void *a, const void *b)
+{
+	const Lifetime *x = a;
+	const Lifetime *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->days < y->days ? -1 : x->days > y->days;
+}
+
+/* SQL's percentile_cont(p) over v[0..n) sorted: orderedsetaggs.c, float8_lerp */
+static double
+percentile_cont(const Lifetime *v, int64 n, double p)
+{
+	int64		first = (int64) floor(p * (n - 1));
+	int64		second = (int64) ceil(p * (n - 1));
+	double		proportion;
+
+	if (first == second)
+		return v[first].days;
+	proportion = (p * (n - 1)) - first;
+	return v[first].days + (proportion * (v[second].days - v[first].days));
+}
+
+/* for each rank: the percentiles of its group of v (sorted), into ld->stats */
+static void
+per_release(FixesLoad *ld, Lifetime *v, int64 n, bool fixed)
+{
+	int64		i = 0;
+
+	qsort(v, n, sizeof(Lifetime), lifetime_cmp);
+	while (i < n)
+	{
+		int64		j = i;
+		FixesReleaseStats *st = &ld->stats[v[i].rank];
+
+		while (j < n && v[j].rank == v[i].rank)
+			j++;
+		if (fixed)
+		{
+			st->fixed_median_days = percentile_cont(v + i, j - i, 0.5);
+			st->fixed_p90_days = percentile_cont(v + i, j - i, 0.9);
+		}
+		else
+			st->introduced_median_days = percentile_cont(v + i, j - i, 0.5);
+		i = j;
+	}
+}
+
+/*
+ * After fixes_load_stats: the lifetimes per release.  The date of a target
+ * is the one stored with an old edge whose target did not change, else the
+ * commit's (read by this load, or fetched by fixes_load_fetch_target_times).
+ */
+void
+fixes_load_lifetimes(FixesLoad *ld)
+{
+	Lifetime   *fixed = palloc_extended(sizeof(Lifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Lifetime   *introduced = palloc_extended(sizeof(Lifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		nfixed = 0,
+				nintroduced = 0;
+
+	for (int r = 0; r <= ld->nreleases; r++)
+	{
+		ld->stats[r].fixed_median_days = NAN;
+		ld->stats[r].fixed_p90_days = NAN;
+		ld->stats[r].introduced_median_days = NAN;
+	}
+	if (!ld->has.release_v11)
+		return;
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		uint32		t = e->now.target;
+		int32		fr,
+					tr;
+		bool		t_null;
+		TimestampTz t_at;
+		double		days;
+
+		if (e->kind != KIND_FIXES || e->now.status != EDGE_RESOLVED || e->fixed_at_null)
+			continue;
+		fr = ld->mark[e->fixing];
+		tr = ld->mark[t];
+		if (tr == 0 || (fr != 0 && fr <= tr))
+			continue;			/* neither fixed in a later release nor introduced in R */
+		if (e->old && t == e->before.target)
+		{
+			t_null = e->introduced_null;
+			t_at = e->introduced_at;
+		}
+		else
+		{
+			t_null = ld->committed_null[t];
+			t_at = ld->committed_at[t];
+		}
+		if (t_null)
+			continue;
+		days = ((double) (e->fixed_at - t_at) / (double) USECS_PER_SEC) / (double) SECS_PER_DAY;
+		if (fr != 0)
+		{
+			fixed[nfixed].rank = fr;
+			fixed[nfixed++].days = days;
+		}
+		introduced[nintroduced].rank = tr;
+		introduced[nintroduced++].days = days;
+	}
+	per_release(ld, fixed, nfixed, true);
+	per_release(ld, introduced, nintroduced, false);
+	pfree(fixed);
+	pfree(introduced);
+}
