@@ -563,3 +563,50 @@ SELECT p.name AS repository,
 
 COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
 'per release and trailer key (lower-cased): the commits with such a trailer, and how many of them have a resolved Fixes edge';
+
+-- ---- issues 13 and 16 together ----
+-- The mainline rows of fixes_affected are pairs of Fixes edges: a revert
+-- edge (issue 16) fixes no bug.
+CREATE OR REPLACE VIEW @extschema@.fixes_affected AS
+SELECT p.name AS repository,
+       m.fixing_commit,
+       m.target_commit,
+       NULL::text AS series,
+       m.target_release AS introduced_in,
+       m.fixing_release AS fixed_in,
+       NULL::text COLLATE "C" AS fix_backport
+  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
+               e.target_release, e.fixing_release
+          FROM @extschema@.fixes_edges e
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+         WHERE e.status = 'resolved' AND e.kind = 'fixes' AND c.mainline) m
+  JOIN @extschema@.fixes_releases t
+    ON t.repository_id = m.repository_id AND t.tag = m.target_release
+  LEFT JOIN @extschema@.fixes_releases f
+    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
+ WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+UNION ALL
+SELECT p.name,
+       f.commit_id,
+       t.commit_id,
+       s.tag,
+       i.tag,
+       x.tag,
+       b.commit_id
+  FROM @extschema@.fixes_affected_series a
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
+  JOIN @extschema@.fixes_commits f
+    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
+  JOIN @extschema@.fixes_commits t
+    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+  JOIN @extschema@.fixes_releases i
+    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
+  LEFT JOIN @extschema@.fixes_releases x
+    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
+  LEFT JOIN @extschema@.fixes_commits b
+    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
+-- ---- end of issues 13 and 16 together ----

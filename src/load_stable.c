@@ -192,7 +192,7 @@ pair_cmp(const void *a, const void *b)
 	return x->target < y->target ? -1 : x->target > y->target;
 }
 
-/* the distinct resolved pairs of the mainline edges */
+/* the distinct resolved pairs of the mainline Fixes edges (not the reverts) */
 static Pair *
 mainline_pairs(FixesLoad *ld, int64 *npairs)
 {
@@ -201,7 +201,7 @@ mainline_pairs(FixesLoad *ld, int64 *npairs)
 	int64		kept = 0;
 
 	for (int64 k = 0; k < ld->nedges; k++)
-		if (ld->edges[k].now.status == EDGE_RESOLVED)
+		if (ld->edges[k].now.status == EDGE_RESOLVED && ld->edges[k].kind == KIND_FIXES)
 		{
 			pairs[n].fixing = ld->edges[k].fixing;
 			pairs[n].target = ld->edges[k].now.target;
