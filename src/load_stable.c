@@ -803,6 +803,7 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_resolve(ld);
 	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
 	fixes_load_write_edges(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	resolve_backports(ld);
