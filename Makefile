@@ -4,14 +4,18 @@
 #   make installcheck             regression tests against a running server (PGHOST/PGPORT)
 #   make demo [REPO=/path.git]    scripts/demo: install deps, build, sandbox server, show results
 #   make test                     scripts/test: the whole test suite (what CI runs)
+#   make dist                     fixes-$(DISTVERSION).tar.gz of HEAD (git archive), for PGXN
 
 EXTENSION  = fixes
 MODULE_big = fixes
 OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
-DATA       = fixes--1.0.sql
+# fixes--1.1.sql installs 1.1 (fixes.control's default_version); an older
+# version's script stays, so CREATE EXTENSION fixes VERSION '1.0' works, and
+# each update script takes a database one version up (ALTER EXTENSION UPDATE)
+DATA       = fixes--1.0.sql fixes--1.1.sql fixes--1.0--1.1.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges load bad_input
+REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload
 ISOLATION    = load_concurrency
 
 PG_CONFIG   ?= pg_config
@@ -43,8 +47,22 @@ uninstall: uninstall-reader
 uninstall-reader:
 	rm -f '$(DESTDIR)$(pkglibdir)/$(READER)'
 
-.PHONY: demo test
+.PHONY: demo test dist
 demo:
 	scripts/demo $(REPO)
 test:
 	scripts/test
+
+# The PGXN distribution: the committed tree at HEAD (uncommitted changes are
+# not in it), under the directory fixes-X.Y.Z/.  The version is META.json's,
+# which must be fixes.control's default_version with a patch number.
+EXTVERSION  = $(shell sed -n "s/^default_version *= *'\(.*\)'.*/\1/p" $(srcdir)/fixes.control)
+DISTVERSION = $(shell sed -n 's/^    "version": "\(.*\)",$$/\1/p' $(srcdir)/META.json)
+dist:
+	@case "$(DISTVERSION)" in \
+	    $(EXTVERSION).[0-9]*) ;; \
+	    *) echo "META.json's version \"$(DISTVERSION)\" is not default_version $(EXTVERSION) of fixes.control with a patch number" >&2; exit 1 ;; \
+	esac
+	git -C $(srcdir) archive --format=tar.gz --prefix=fixes-$(DISTVERSION)/ \
+	    -o $(abspath fixes-$(DISTVERSION).tar.gz) HEAD
+	@echo "fixes-$(DISTVERSION).tar.gz: fixes $(DISTVERSION) at $$(git -C $(srcdir) rev-parse --short HEAD)"

@@ -1,0 +1,350 @@
+/* fixes--1.1.sql — install script of the fixes extension, version 1.1 */
+
+-- A fresh install of 1.1.  A database of 1.0 gets the same objects from
+-- fixes--1.0--1.1.sql (ALTER EXTENSION fixes UPDATE); test/t/upgrade.sh
+-- checks that both give the same catalog.  A change here needs the same
+-- change there, and a column added to a table goes at its end, where
+-- ALTER TABLE ... ADD COLUMN puts it.
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION fixes" to load this file. \quit
+
+------------------------------------------------------------------------------
+-- Readers: set-returning functions over a git repository on the server.
+-- Reading server files is a privilege (the rule of COPY FROM a file): EXECUTE
+-- is revoked from PUBLIC and granted to pg_read_server_files, and the C code
+-- checks the role again, so a stray GRANT cannot widen it.
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.fixes_git_commits(
+    path text,
+    ref text DEFAULT 'HEAD',
+    OUT commit_id text,
+    OUT parent_ids text[],
+    OUT author_name text,
+    OUT author_email text,
+    OUT authored_at timestamptz,
+    OUT committer_name text,
+    OUT committer_email text,
+    OUT committed_at timestamptz,
+    OUT subject text,
+    OUT message text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_git_commits'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_git_commits(text, text) IS
+'one row per commit reachable from ref in the git repository at path (newest first)';
+
+CREATE FUNCTION @extschema@.fixes_git_tags(
+    path text,
+    OUT tag text,
+    OUT commit_id text,
+    OUT annotated boolean,
+    OUT tagged_at timestamptz,
+    OUT tagger text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_git_tags'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_git_tags(text) IS
+'one row per tag of the repository at path whose target peels to a commit, in version order';
+
+CREATE FUNCTION @extschema@.fixes_parse_fixes(
+    message text,
+    OUT line integer,
+    OUT abbrev text,
+    OUT quoted_subject text,
+    OUT raw text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_fixes'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_fixes(text) IS
+'one row per Fixes: trailer line of a commit message';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_git_commits(text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.fixes_git_tags(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_git_commits(text, text) TO pg_read_server_files;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_git_tags(text) TO pg_read_server_files;
+
+------------------------------------------------------------------------------
+-- Tables filled by fixes_load().  Every row carries the repository id, so
+-- several repositories live side by side; commit_idx is a compact per-
+-- repository surrogate for joins, commit_id the full hex id for people.
+------------------------------------------------------------------------------
+
+CREATE TABLE @extschema@.fixes_repositories (
+    repository_id   integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name            text NOT NULL UNIQUE,
+    path            text NOT NULL,
+    ref             text NOT NULL,
+    release_pattern text,
+    head_commit     text COLLATE "C",
+    loaded_at       timestamptz NOT NULL,
+    load_seconds    double precision,
+    commits         bigint NOT NULL DEFAULT 0,
+    releases        integer NOT NULL DEFAULT 0,
+    edges           bigint NOT NULL DEFAULT 0,
+    resolved        bigint NOT NULL DEFAULT 0,
+    missing_parents bigint NOT NULL DEFAULT 0,
+    tags_hash       bigint
+);
+
+COMMENT ON TABLE @extschema@.fixes_repositories IS
+'one row per repository loaded by fixes_load()';
+
+CREATE TABLE @extschema@.fixes_commits (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    authored_at     timestamptz,
+    committed_at    timestamptz,
+    commit_id       text COLLATE "C" NOT NULL,
+    parent_ids      text[] COLLATE "C" NOT NULL,
+    author_name     text NOT NULL,
+    author_email    text NOT NULL,
+    committer_name  text NOT NULL,
+    committer_email text NOT NULL,
+    release         text,
+    subject         text NOT NULL,
+    message         text NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx)
+);
+
+COMMENT ON TABLE @extschema@.fixes_commits IS
+'the commits reachable from the loaded ref; release is the first release that contains the commit (NULL: unreleased)';
+
+-- Look-ups by commit id, which is what people have in hand (from git log, a
+-- Fixes: line, a bug tracker).  Over commit_id alone, not (repository_id,
+-- commit_id): a query by id usually does not know the repository, and an id
+-- is as good as unique across repositories, so the repository is a cheap
+-- filter after the probe.  The column has collation "C", so the same btree
+-- serves LIKE 'e126ba97%' prefixes.
+CREATE INDEX fixes_commits_commit_id_idx
+    ON @extschema@.fixes_commits (commit_id);
+
+COMMENT ON INDEX @extschema@.fixes_commits_commit_id_idx IS
+'look-ups of commits by full id or id prefix (LIKE ''abc%'')';
+
+CREATE TABLE @extschema@.fixes_releases (
+    repository_id   integer NOT NULL,
+    release_rank    integer NOT NULL,
+    tag             text NOT NULL,
+    commit_idx      integer NOT NULL,
+    commit_id       text COLLATE "C" NOT NULL,
+    annotated       boolean NOT NULL,
+    released_at     timestamptz,
+    commits         bigint NOT NULL,
+    fixing_commits  bigint NOT NULL,
+    bugs_fixed      bigint NOT NULL,
+    commits_fixed   bigint NOT NULL,
+    bugs_introduced bigint NOT NULL,
+    buggy_commits_introduced bigint NOT NULL,
+    fixed_same_release bigint NOT NULL,
+    PRIMARY KEY (repository_id, release_rank),
+    UNIQUE (repository_id, tag)
+);
+
+COMMENT ON TABLE @extschema@.fixes_releases IS
+'the release tags of each repository in version order (release_rank 1 = oldest), with the counts of fixes_per_release, computed by fixes_load()';
+
+CREATE TABLE @extschema@.fixes_edges (
+    repository_id   integer NOT NULL,
+    fixing_idx      integer NOT NULL,
+    line            integer NOT NULL,
+    target_idx      integer,
+    status          text NOT NULL
+                    CHECK (status IN ('resolved', 'ambiguous', 'not_found')),
+    method          text
+                    CHECK (method IN ('hash', 'hash+subject', 'subject')),
+    candidates      integer NOT NULL,
+    fixed_at        timestamptz,
+    fixing_release  text,
+    target_release  text,
+    fixing_commit   text COLLATE "C" NOT NULL,
+    target_commit   text COLLATE "C",
+    abbrev          text COLLATE "C" NOT NULL,
+    quoted_subject  text,
+    raw             text NOT NULL,
+    PRIMARY KEY (repository_id, fixing_idx, line),
+    CHECK ((status = 'resolved') = (target_idx IS NOT NULL)),
+    CHECK ((status = 'resolved') = (method IS NOT NULL))
+);
+
+-- the edges of a commit, by id: the fixes it made and the fixes it received
+-- (over the id alone, as fixes_commits_commit_id_idx)
+CREATE INDEX fixes_edges_fixing_commit_idx
+    ON @extschema@.fixes_edges (fixing_commit);
+CREATE INDEX fixes_edges_target_commit_idx
+    ON @extschema@.fixes_edges (target_commit);
+
+COMMENT ON INDEX @extschema@.fixes_edges_fixing_commit_idx IS
+'look-ups of the Fixes edges a commit made, by its id';
+COMMENT ON INDEX @extschema@.fixes_edges_target_commit_idx IS
+'look-ups of the Fixes edges that point at a commit, by its id';
+
+
+-- One row per commit that resolved edges point at: the ranking behind
+-- fixes_buggiest_commits, kept by fixes_load() so that its top rows come from
+-- an index instead of aggregating every edge.
+CREATE TABLE @extschema@.fixes_fixed_commits (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    commit_id       text COLLATE "C" NOT NULL,
+    fixes           bigint NOT NULL,
+    first_fixed_at  timestamptz,
+    last_fixed_at   timestamptz,
+    PRIMARY KEY (repository_id, commit_idx)
+);
+
+CREATE INDEX fixes_fixed_commits_rank_idx
+    ON @extschema@.fixes_fixed_commits (repository_id, fixes DESC, first_fixed_at, commit_id);
+
+COMMENT ON TABLE @extschema@.fixes_fixed_commits IS
+'per commit that resolved Fixes edges point at: how many, the first and the last fix';
+
+COMMENT ON TABLE @extschema@.fixes_edges IS
+'one row per Fixes: line of a commit in scope, resolved or not';
+
+-- The commit graph of each repository's last load, kept so that the next
+-- fixes_load() of the same name reads only new commits (see src/snapshot.c).
+-- Binary, in the server's byte order; not meant to be read by people.
+CREATE TABLE @extschema@.fixes_graph (
+    repository_id   integer NOT NULL,
+    chunk           integer NOT NULL,
+    format          integer NOT NULL,
+    commits         integer NOT NULL,
+    ids             bytea NOT NULL,
+    subject_hashes  bytea NOT NULL,
+    parent_counts   bytea NOT NULL,
+    parents         bytea NOT NULL,
+    PRIMARY KEY (repository_id, chunk)
+);
+
+-- ids and hashes do not compress: store them out of line without trying
+ALTER TABLE @extschema@.fixes_graph
+    ALTER COLUMN ids SET STORAGE EXTERNAL,
+    ALTER COLUMN subject_hashes SET STORAGE EXTERNAL,
+    ALTER COLUMN parent_counts SET STORAGE EXTERNAL,
+    ALTER COLUMN parents SET STORAGE EXTERNAL;
+
+COMMENT ON TABLE @extschema@.fixes_graph IS
+'internal: the commit graph of each loaded repository, for incremental refresh';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repositories', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_graph', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commits', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_releases', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_edges', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_fixed_commits', '');
+-- the identity of fixes_repositories: restored with its value, or the first
+-- repository loaded after a restore would get an id that is taken
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repositories_repository_id_seq', '');
+
+------------------------------------------------------------------------------
+-- The loader.
+------------------------------------------------------------------------------
+
+CREATE FUNCTION @extschema@.fixes_load(
+    path text,
+    ref text DEFAULT 'HEAD',
+    release_pattern text DEFAULT NULL,
+    name text DEFAULT NULL,
+    OUT repository text,
+    OUT commits bigint,
+    OUT releases integer,
+    OUT edges bigint,
+    OUT resolved bigint,
+    OUT seconds double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'fixes_load'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off;
+
+COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text) IS
+'read the repository at path into the fixes_* tables (replacing an earlier load of the same name)';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text) TO pg_read_server_files;
+
+-- fixes_load() takes an advisory lock on the repository's name (class
+-- "fixe" = 1718188133, the hash of the name) before it touches the
+-- repository's rows; so does fixes_unload().  Like fixes_load, it finds the
+-- extension's schema when it runs (so ALTER SCHEMA ... RENAME is harmless),
+-- and it deletes as the caller: whoever may DELETE from the tables may call
+-- it.
+CREATE FUNCTION @extschema@.fixes_unload(name text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'fixes_unload'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION @extschema@.fixes_unload(text) IS
+'remove every row of the repository loaded under this name; false if there is none';
+
+------------------------------------------------------------------------------
+-- Views.
+------------------------------------------------------------------------------
+
+CREATE VIEW @extschema@.fixes_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ ORDER BY p.name, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_per_release IS
+'per release: commits, and the resolved Fixes edges that fixed earlier releases or were introduced by this one (computed by fixes_load, stored in fixes_releases)';
+
+CREATE VIEW @extschema@.fixes_buggiest_commits AS
+SELECT p.name AS repository,
+       t.rank,
+       t.commit_id,
+       pg_catalog.left(t.commit_id, 12) AS abbrev,
+       t.fixes,
+       c.subject,
+       c.release,
+       c.author_name AS author,
+       c.authored_at,
+       t.first_fixed_at,
+       t.last_fixed_at
+  FROM (SELECT f.*, rank() OVER (PARTITION BY f.repository_id ORDER BY f.fixes DESC) AS rank
+          FROM @extschema@.fixes_fixed_commits f) t
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = t.repository_id AND c.commit_idx = t.commit_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
+ ORDER BY t.repository_id, t.fixes DESC, t.first_fixed_at, t.commit_id;
+
+COMMENT ON VIEW @extschema@.fixes_buggiest_commits IS
+'commits ranked by the number of resolved Fixes edges pointing at them: per repository, most-fixed first';
+
+CREATE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status <> 'resolved'
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+COMMENT ON VIEW @extschema@.fixes_unresolved IS
+'the Fixes edges that are ambiguous or not found, with the fixing commit';

@@ -1,0 +1,143 @@
+/*
+ * unload.c — fixes_unload(name): remove every row of one loaded repository
+ *
+ * In 1.0 this was a PL/pgSQL function whose body named the extension's schema
+ * as it was at CREATE EXTENSION: after ALTER SCHEMA ... RENAME it failed, and
+ * a new schema of the old name would have received its DELETEs.  Here, as in
+ * fixes_load, the schema is the one the function itself lives in, looked up
+ * at each call.  The tables are found the same way: every table of the
+ * extension in that schema with a repository_id column, so a table that a
+ * later version adds is unloaded without a change here.
+ *
+ * It takes the advisory lock fixes_load takes on the name (load.c,
+ * lock_repository), so it waits for a load of the same repository to end,
+ * and a load waits for it.  The DELETEs run through SPI as the caller, with
+ * the caller's privileges: whoever may DELETE from the tables may unload,
+ * exactly as with 1.0's SQL function (no check of its own, no SECURITY
+ * DEFINER).
+ */
+#include "postgres.h"
+
+#include "catalog/dependency.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(fixes_unload);
+
+/* the first key of load.c's advisory locks on repository names ("fixe") */
+#define FIXES_LOCK_CLASS 0x66697865
+
+/* the lock fixes_load takes: (class, hash of the name), as hashtext() hashes */
+static void
+lock_repository(const char *name)
+{
+	uint32		h = hash_bytes((const unsigned char *) name, strlen(name));
+
+	DirectFunctionCall2(pg_advisory_xact_lock_int4,
+						Int32GetDatum(FIXES_LOCK_CLASS), Int32GetDatum((int32) h));
+}
+
+/*
+ * Delete the repository's row of fixes_repositories; its id, or -1 when
+ * there is no repository of that name.
+ */
+static int32
+delete_repository(const char *schema, text *name)
+{
+	char	   *sql = psprintf("DELETE FROM %s.fixes_repositories WHERE name = $1 "
+							   "RETURNING repository_id", schema);
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1] = {PointerGetDatum(name)};
+	bool		isnull;
+
+	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
+		elog(ERROR, "could not delete from %s.fixes_repositories", schema);
+	if (SPI_processed == 0)
+		return -1;
+	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+}
+
+/*
+ * The other tables that hold rows of a repository: the extension's tables in
+ * its schema with a repository_id column, by name.
+ */
+static List *
+repository_tables(Oid extension, Oid nsp)
+{
+	const char *sql =
+		"SELECT c.relname::pg_catalog.text "
+		"  FROM pg_catalog.pg_depend d "
+		"  JOIN pg_catalog.pg_class c ON c.oid = d.objid "
+		" WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
+		"   AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
+		"   AND d.refobjid = $1 AND d.deptype = 'e' "
+		"   AND c.relkind = 'r' AND c.relnamespace = $2 "
+		"   AND c.relname <> 'fixes_repositories' "
+		"   AND EXISTS (SELECT FROM pg_catalog.pg_attribute a "
+		"                WHERE a.attrelid = c.oid AND a.attname = 'repository_id' "
+		"                  AND a.attnum > 0 AND NOT a.attisdropped) "
+		" ORDER BY c.relname";
+	Oid			argtypes[2] = {OIDOID, OIDOID};
+	Datum		args[2] = {ObjectIdGetDatum(extension), ObjectIdGetDatum(nsp)};
+	List	   *tables = NIL;
+
+	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the tables of extension fixes");
+	for (uint64 r = 0; r < SPI_processed; r++)
+		tables = lappend(tables, SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1));
+	return tables;
+}
+
+static void
+delete_rows(const char *schema, const char *table, int32 id)
+{
+	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1",
+							   schema, quote_identifier(table));
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(id)};
+
+	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "could not delete from %s.%s", schema, table);
+}
+
+Datum
+fixes_unload(PG_FUNCTION_ARGS)
+{
+	Oid			fn = fcinfo->flinfo->fn_oid;
+	Oid			nsp;
+	Oid			extension;
+	const char *schema;
+	char	   *name;
+	int32		id;
+	ListCell   *lc;
+
+	/* as 1.0's SQL function: no repository is called NULL */
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BOOL(false);
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	nsp = get_func_namespace(fn);
+	extension = getExtensionOfObject(ProcedureRelationId, fn);
+	if (!OidIsValid(extension))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("function fixes_unload is not part of extension fixes"),
+				 errhint("Call the fixes_unload that CREATE EXTENSION fixes created.")));
+	schema = quote_identifier(get_namespace_name(nsp));
+
+	lock_repository(name);
+	SPI_connect();
+	id = delete_repository(schema, PG_GETARG_TEXT_PP(0));
+	if (id >= 0)
+	{
+		foreach(lc, repository_tables(extension, nsp))
+			delete_rows(schema, (const char *) lfirst(lc), id);
+	}
+	SPI_finish();
+	PG_RETURN_BOOL(id >= 0);
+}
