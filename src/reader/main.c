@@ -6,6 +6,10 @@
  *   fixes-reader log PATH REF     the commit REF names, then its history
  *   fixes-reader walk PATH HEX    the history of commit HEX, without the
  *                                 commits whose ids come on standard input
+ *   fixes-reader walk-files PATH HEX   the same, each commit followed by
+ *                                 its changed files ('F')
+ *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
+ *                                 and the tree's directories ('B', 'D')
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -97,8 +101,9 @@ main(int argc, char **argv)
 	bool		found;
 
 	out_init();
-	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && argc != 4))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk PATH [REF]");
+	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && argc != 4) ||
+		(strcmp(argv[1], "blob") == 0 && argc != 5))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk|walk-files PATH [REF], fixes-reader blob PATH HEX FILE");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -107,15 +112,32 @@ main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, MWINDOW_SIZE);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	{
+		/*
+		 * A partial clone (extensions.partialclone) is read as it is: an
+		 * object that is not there is missing.  libgit2 has no promisor
+		 * remotes, so nothing is ever fetched.
+		 */
+		const char *ext[] = {"partialclone"};
 
-	if (strcmp(mode, "walk") == 0)
+		git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, (size_t) 1);
+	}
+
+	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
 		OidSet	   *known = read_known();
 
 		repo_open(&r, argv[2]);
 		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		walk_history(&r, &head, known);
+		walk_history(&r, &head, known, strcmp(mode, "walk-files") == 0);
+	}
+	else if (strcmp(mode, "blob") == 0)
+	{
+		repo_open(&r, argv[2]);
+		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
+			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
+		send_blob(&r, &head, argv[4]);
 	}
 	else
 	{
@@ -129,7 +151,7 @@ main(int argc, char **argv)
 			if (strcmp(mode, "head") == 0)
 				send_tags(&r);
 			else if (found)
-				walk_history(&r, &head, oidset_new(0));
+				walk_history(&r, &head, oidset_new(0), false);
 		}
 		else
 			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);
