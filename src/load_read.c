@@ -117,10 +117,12 @@ fixes_load_read(FixesLoad *ld)
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	fixes_load_files_begin(ld);
 
 	if (ld->empty)
 		return;
 	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
+	ld->walk->files = ld->files;
 	if (!fixes_walk_start(ld->walk, &ld->head))
 		return;
 
@@ -152,6 +154,14 @@ fixes_load_read(FixesLoad *ld)
 		if (!f.committed_null)
 			SET(committed_at, TimestampTzGetDatum(f.committed_at));
 #undef SET
+		if (ld->files)
+		{
+			WireFiles	wf;
+
+			/* the commit's raw fields are not valid after this */
+			fixes_walk_files(ld->walk, &wf);
+			fixes_load_commit_files(ld, c.idx, &wf, values, nulls);
+		}
 		tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
 
 		ld->committed_at[c.idx] = f.committed_at;

@@ -51,6 +51,7 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
+	fixes_load_delete_files(ld);
 	CommandCounterIncrement();
 }
 

@@ -144,16 +144,23 @@ exec_reader(const char *prog, char *const argv[], int in_fd, int out_fd,
 	_exit(127);
 }
 
-/*
- * Start "fixes-reader MODE PATH [ARG]".  With input, the caller writes to
- * its standard input (fixes_reader_write) and then closes it.
- */
 FixesReader *
 fixes_reader_start(const char *mode, const char *path, const char *arg, bool input)
 {
+	return fixes_reader_start_ext(mode, path, arg, NULL, input);
+}
+
+/*
+ * Start "fixes-reader MODE PATH [ARG [ARG2]]".  With input, the caller
+ * writes to its standard input (fixes_reader_write) and then closes it.
+ */
+FixesReader *
+fixes_reader_start_ext(const char *mode, const char *path, const char *arg, const char *arg2,
+					   bool input)
+{
 	FixesReader *r = palloc0(sizeof(FixesReader));
 	char	   *prog = psprintf("%s/%s", pkglib_path, READER_NAME);
-	char	   *argv[5];
+	char	   *argv[6];
 	int			outp[2];
 	int			inp[2] = {-1, -1};
 	int			slot = -1;
@@ -183,7 +190,8 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
 	argv[1] = (char *) mode;
 	argv[2] = (char *) path;
 	argv[3] = (char *) arg;
-	argv[4] = NULL;
+	argv[4] = (char *) arg2;
+	argv[5] = NULL;
 
 	r->path = path;
 	r->cap = READER_BUFSIZE;
