@@ -439,6 +439,9 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_HEAD:
 			case WIRE_TAG:
 			case WIRE_COMMIT:
+			case WIRE_FILES:
+			case WIRE_BLOB:
+			case WIRE_DIR:
 				return type;
 			default:
 				fixes_reader_protocol_error(r, "A record has an unknown type.");
