@@ -15,7 +15,7 @@ OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 DATA       = fixes--1.0.sql fixes--1.1.sql fixes--1.0--1.1.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload
+REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload files
 ISOLATION    = load_concurrency
 
 PG_CONFIG   ?= pg_config

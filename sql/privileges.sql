@@ -24,7 +24,7 @@ RESET ROLE;
 -- a stray GRANT does not widen it: the C code checks the role again
 GRANT EXECUTE ON FUNCTION fixes_git_commits(text, text) TO regress_fixes_user;
 GRANT EXECUTE ON FUNCTION fixes_git_tags(text) TO regress_fixes_user;
-GRANT EXECUTE ON FUNCTION fixes_load(text, text, text, text) TO regress_fixes_user;
+GRANT EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text) TO regress_fixes_user;
 SET ROLE regress_fixes_user;
 SELECT count(*) FROM fixes_git_commits(:'basic');
 SELECT count(*) FROM fixes_git_tags(:'basic');
@@ -39,6 +39,6 @@ RESET ROLE;
 
 REVOKE EXECUTE ON FUNCTION fixes_git_commits(text, text) FROM regress_fixes_user;
 REVOKE EXECUTE ON FUNCTION fixes_git_tags(text) FROM regress_fixes_user;
-REVOKE EXECUTE ON FUNCTION fixes_load(text, text, text, text) FROM regress_fixes_user;
+REVOKE EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text) FROM regress_fixes_user;
 DROP ROLE regress_fixes_user;
 DROP ROLE regress_fixes_reader;

@@ -47,6 +47,11 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path)
 	if (rc < 0)
 		fail_git(rc, "XX001", "could not read the commit of the reference of repository \"%s\"", r->path);
 	rc = git_commit_tree(&tree, commit);
+	if (rc == GIT_ENOTFOUND)
+		fail("58P01",
+			 "The repository is a partial clone without the tree of the reference's commit; nothing is fetched.",
+			 "Fetch it in the repository, or load without maintainers.",
+			 "the tree of the reference is missing from repository \"%s\"", r->path);
 	if (rc < 0)
 		fail_git(rc, "XX001", "could not read the tree of the reference of repository \"%s\"", r->path);
 	rc = git_tree_entry_bypath(&entry, tree, path);
