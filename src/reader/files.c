@@ -130,6 +130,24 @@ side_binary(const Side *s)
 	return n > 0 && memchr(s->data, '\0', n) != NULL;
 }
 
+/* the lines of a side, as a diff against nothing counts them (a last line without '\n' too) */
+static uint32_t
+count_lines(const Side *s)
+{
+	uint32_t	n = 0;
+	const char *p = s->data;
+	const char *end = s->data + s->size;
+
+	while (p < end && (p = memchr(p, '\n', (size_t) (end - p))) != NULL)
+	{
+		n++;
+		p++;
+	}
+	if (s->size > 0 && s->data[s->size - 1] != '\n')
+		n++;
+	return n;
+}
+
 static int
 count_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 		   const git_diff_line *line, void *payload)
@@ -158,10 +176,14 @@ file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
 		rows_add(FILE_MISSING, 0, 0, name, name_len);
 	else if (side_binary(&a) || side_binary(&b))
 		rows_add(FILE_BINARY, 0, 0, name, name_len);
+	else if (old == NULL || new == NULL)
+	{
+		/* an addition or a deletion: every line of the one side */
+		rows_add(FILE_TEXT, count_lines(&b), count_lines(&a), name, name_len);
+	}
 	else
 	{
-		if (old == NULL || new == NULL ||
-			!git_oid_equal(git_tree_entry_id(old), git_tree_entry_id(new)))
+		if (!git_oid_equal(git_tree_entry_id(old), git_tree_entry_id(new)))
 		{
 			git_diff_options opts;
 			int			rc;
