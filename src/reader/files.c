@@ -148,16 +148,14 @@ count_lines(const Side *s)
 	return n;
 }
 
+/* without context lines, a hunk's old and new lines are the lines deleted and added */
 static int
-count_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
-		   const git_diff_line *line, void *payload)
+count_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
 {
 	uint32_t   *counts = payload;
 
-	if (line->origin == GIT_DIFF_LINE_ADDITION)
-		counts[0]++;
-	else if (line->origin == GIT_DIFF_LINE_DELETION)
-		counts[1]++;
+	counts[0] += (uint32_t) hunk->new_lines;
+	counts[1] += (uint32_t) hunk->old_lines;
 	return 0;
 }
 
@@ -193,7 +191,7 @@ file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
 			opts.interhunk_lines = 0;
 			opts.flags = GIT_DIFF_FORCE_TEXT;
 			rc = git_diff_buffers(a.data, a.size, NULL, b.data, b.size, NULL, &opts,
-								  NULL, NULL, NULL, count_line, counts);
+								  NULL, NULL, count_hunk, NULL, counts);
 			if (rc < 0)
 				fail_git(rc, "XX000", "could not compare two versions of a file of repository \"%s\"",
 						 r->path);
