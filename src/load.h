@@ -173,6 +173,7 @@ typedef struct FixesLoad
 	int64		old_missing_blobs;
 	int64		old_missing_trees;
 	int64		maint_hash;
+	bool		reattribute;	/* a refresh under another MAINTAINERS */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
 	Tuplestorestate *file_rows; /* rows of fixes_commit_files */
 	TupleDesc	files_desc;

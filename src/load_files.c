@@ -3,10 +3,11 @@
  * and its subsystems
  *
  * Settings: files and maintainers are kept per repository in
- * fixes_repositories; NULL keeps the current one.  A change of either, or
- * of the MAINTAINERS file (its content or the directories its patterns
- * name), makes the load a full one, so that every commit is recorded the
- * same way.
+ * fixes_repositories; NULL keeps the current one.  A change of either makes
+ * the load a full one, so that every commit is recorded the same way.  A
+ * change of the MAINTAINERS file itself (its content, or the directories
+ * its patterns name) does not: a refresh attributes the commits of the
+ * previous load again from their recorded files.
  *
  * Phase read: the reader sends each commit's files right after it
  * (reader/files.c); their rows are kept in a tuplestore (written after the
@@ -371,8 +372,14 @@ fixes_load_read_maintainers(FixesLoad *ld)
 	ss->in_commit = palloc0(sizeof(bool) * (ss->m.nsections + 1));
 	ss->commit_secs = palloc(sizeof(int) * (ss->m.nsections + 1));
 	ld->subsys = ss;
-	if (ld->old_maint_hash_null || ld->old_maint_hash != ld->maint_hash)
+	/*
+	 * Another MAINTAINERS (the same setting): a refresh reads only the new
+	 * commits, and attributes the old ones again from their recorded files.
+	 */
+	if (ld->old_maint_hash_null)
 		ld->old_usable = false;
+	else if (ld->old_maint_hash != ld->maint_hash)
+		ld->reattribute = true;
 }
 
 static void
@@ -593,6 +600,78 @@ pair_cmp(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/*
+ * A refresh under another MAINTAINERS: the sections of the commits loaded
+ * before, from their rows of fixes_commit_files (read in batches through a
+ * cursor, each distinct path matched once), into the pairs.
+ */
+static void
+reattribute_old_commits(FixesLoad *ld)
+{
+	FixesSubsystems *ss = ld->subsys;
+	char	   *sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+							   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx",
+							   ld->schema);
+	Oid			argtypes[2] = {INT4OID, INT4OID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
+	SPIPlanPtr	plan = SPI_prepare(sql, 2, argtypes);
+	Portal		portal;
+	int64		cur = -1;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	portal = SPI_cursor_open(NULL, plan, args, NULL, true);
+	ss->ncommit = 0;
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		MemoryContextSwitchTo(cxt);
+		if (SPI_processed == 0)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[i];
+			bool		isnull;
+			int32		idx = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+			text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+			PathEntry  *e;
+
+			if (idx != cur)
+			{
+				for (int k = 0; k < ss->ncommit; k++)
+				{
+					add_pair(ld, (uint32) cur, ss->commit_secs[k]);
+					ss->in_commit[ss->commit_secs[k]] = false;
+				}
+				ss->ncommit = 0;
+				cur = idx;
+			}
+			e = path_sections(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
+			for (int k = 0; k < e->n; k++)
+			{
+				int			sec = ss->secs[e->start + k];
+
+				if (!ss->in_commit[sec])
+				{
+					ss->in_commit[sec] = true;
+					ss->commit_secs[ss->ncommit++] = sec;
+				}
+			}
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	for (int k = 0; k < ss->ncommit; k++)
+	{
+		add_pair(ld, (uint32) cur, ss->commit_secs[k]);
+		ss->in_commit[ss->commit_secs[k]] = false;
+	}
+	ss->ncommit = 0;
+	SPI_cursor_close(portal);
+	SPI_freeplan(plan);
+}
+
 /* write the rows this load read (after the commits) */
 void
 fixes_load_write_files(FixesLoad *ld)
@@ -629,8 +708,16 @@ fixes_load_write_files(FixesLoad *ld)
 	if (ld->subsys == NULL)
 		return;
 
-	/* the sections: rewritten by a full load (a refresh has the same MAINTAINERS) */
-	if (!ld->incremental)
+	/* a refresh under another MAINTAINERS: every attribution again */
+	if (ld->incremental && ld->reattribute)
+	{
+		delete_repo_rows(ld, "fixes_commit_subsystems");
+		delete_repo_rows(ld, "fixes_subsystems");
+		CommandCounterIncrement();
+		reattribute_old_commits(ld);
+	}
+	/* the sections: written by a full load, or under another MAINTAINERS */
+	if (!ld->incremental || ld->reattribute)
 	{
 		int			c_repo,
 					c_id,

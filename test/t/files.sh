@@ -39,6 +39,31 @@ SQL
         echo "FAIL: the load of partial.git changed its object database (a fetch?)"
         fail=1
     fi
+
+    # a refresh after a commit that changes MAINTAINERS: only the new commit is read, and
+    # every commit is attributed again under the new file
+    work=$(mktemp -d /tmp/fixes-t-files.XXXXXX)
+    trap 'rm -rf "$work"' EXIT
+    git clone -q "$fixtures/files.git" "$work/m"
+    chmod -R a+rX "$work"
+    psql_q -At -v path="$work/m" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT repository, commits FROM fixes_load(:'path', name => 'mchange', files => true, maintainers => 'MAINTAINERS');
+SQL
+    printf '\nEXT4 INODES\nF:\tfs/ext4/inode.c\n\nIPV4 OFF\nF:\tnet/ipv4/t*\nX:\tnet/\n' >>"$work/m/MAINTAINERS"
+    git -C "$work/m" -c user.name=T -c user.email=t@example.org commit -q -am "MAINTAINERS: two sections more"
+    chmod -R a+rX "$work"
+    got=$(psql_q -At -v path="$work/m" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+BEGIN;
+SELECT commits FROM fixes_load(:'path', name => 'mchange');
+SELECT n_tup_ins FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commits';
+COMMIT;
+SQL
+)
+    if [ "$(echo $got)" != "20 1" ]; then
+        echo "FAIL: the refresh after a change of MAINTAINERS: got \"$(echo $got)\", want \"20 1\" (commits, commits written)"
+        fail=1
+    fi
+    oracle --repo "$work/m" --name mchange --maintainers MAINTAINERS || fail=1
 fi
 
 if [ $have_mh = 1 ]; then
