@@ -2,6 +2,10 @@
 #
 #   make && make install          build and install into the server of $(PG_CONFIG)
 #   make installcheck             regression tests against a running server (PGHOST/PGPORT)
+#                                 on the fixture repositories that test/fixtures/build DIR
+#                                 made: FIXES_FIXTURES=DIR make installcheck (default
+#                                 /tmp/fixes-fixtures); test/lib/regress-launcher keeps DIR
+#                                 out of the test output
 #   make demo [REPO=/path.git]    scripts/demo: install deps, build, sandbox server, show results
 #   make test                     scripts/test: the whole test suite (what CI runs)
 #   make dist                     fixes-$(DISTVERSION).tar.gz of HEAD (git archive), for PGXN
@@ -17,6 +21,10 @@ PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload files
 ISOLATION    = load_concurrency
+FIXES_FIXTURES ?= /tmp/fixes-fixtures
+export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))
+REGRESS_OPTS   = --launcher=$(CURDIR)/test/lib/regress-launcher
+ISOLATION_OPTS = --launcher=$(CURDIR)/test/lib/regress-launcher
 
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)

@@ -30,6 +30,15 @@ TARGETS = {
 
 # the loads with files and subsystems (issue 14); make-history writes a MAINTAINERS file
 FILES_ARGS = ", files => true, maintainers => 'MAINTAINERS'"
+# look-ups by commit id (issue 12): key, title, target in ms; each statement is built by lookup_sql
+LOOKUPS = [
+    ('full_id', 'look-up of a commit by full id', 1.0),
+    ('prefix', 'look-up of commits by an 8-hex prefix (LIKE)', 2.0),
+    ('join_ids', 'join of 100 ids with fixes_commits', 5.0),
+    ('join_fixing', 'join of 100 ids with fixes_edges.fixing_commit', 5.0),
+    ('join_target', 'join of 100 ids with fixes_edges.target_commit', 5.0),
+]
+LOOKUP_RUNS = 5      # timed runs of each look-up, after one that warms; the best is reported
 
 
 # what the refresh check compares: the refreshed repository against a cold load of the same copy
@@ -156,6 +165,49 @@ class Sample(list):
 
     def med(self):
         return statistics.median(self) if self else None
+
+
+def values_list(ids):
+    return 'VALUES ' + ', '.join('(%s)' % lit(i) for i in ids)
+
+
+def lookup_sql(key, ids):
+    """the statement of a look-up, over ids picked from the loaded repository"""
+    if key == 'full_id':
+        return ('SELECT commit_id, release, subject FROM fixes_commits WHERE commit_id = %s'
+                % lit(ids['one']))
+    if key == 'prefix':
+        return ('SELECT commit_id, release, subject FROM fixes_commits WHERE commit_id LIKE %s'
+                % lit(ids['prefix'] + '%'))
+    if key == 'join_ids':
+        return ('SELECT v.id, c.release, c.subject FROM (%s) AS v(id) '
+                'JOIN fixes_commits c ON c.commit_id = v.id' % values_list(ids['commits']))
+    if key == 'join_fixing':
+        return ('SELECT e.fixing_commit, e.line, e.status, e.target_commit FROM (%s) AS v(id) '
+                'JOIN fixes_edges e ON e.fixing_commit = v.id' % values_list(ids['fixing']))
+    if key == 'join_target':
+        return ('SELECT e.target_commit, e.fixing_commit, e.fixed_at FROM (%s) AS v(id) '
+                'JOIN fixes_edges e ON e.target_commit = v.id' % values_list(ids['target']))
+    raise KeyError(key)
+
+
+def plan_summary(lines):
+    """the scans of an EXPLAIN (COSTS OFF): 'Nested Loop, Index Scan fixes_commits_commit_id_idx'"""
+    out = []
+    for line in lines:
+        t = line.strip().lstrip('->').strip()
+        m = re.match(r'(Index Only Scan|Index Scan|Bitmap Index Scan) (?:using|on) (\S+)', t)
+        if m:
+            out.append('%s %s' % m.groups())
+            continue
+        m = re.match(r'(Seq Scan|Bitmap Heap Scan) on (\S+)', t)
+        if m:
+            out.append('%s %s' % m.groups())
+            continue
+        m = re.match(r'(Nested Loop|Hash Join|Merge Join)\b', t)
+        if m:
+            out.append(m.group(1))
+    return ', '.join(out) or '?'
 
 
 def repeat(fn, runs, what):
@@ -324,6 +376,61 @@ class Bench:
         log('check: the refreshed rows equal those of a cold load of the copy')
         return 'identical'
 
+    def lookups(self, label):
+        """after the first cold load and its reload (only this repository is loaded): ANALYZE, then
+        each look-up's plan, and its time, best of LOOKUP_RUNS warm runs; {key: dict}"""
+        out = {}
+        try:
+            self.pg.run('ANALYZE fixes_commits, fixes_edges;', db=self.db)
+            # ids spread evenly over the history: 100 commits, 100 fixing commits, 100 targets
+            got = self.pg.run('''
+                SELECT 'c', commit_id FROM fixes_commits
+                 WHERE commit_idx %% greatest((SELECT count(*) FROM fixes_commits) / 100, 1) = 0
+                 ORDER BY commit_idx LIMIT 100;
+                %s;
+                %s;
+            ''' % (every_hundredth('f', 'fixing_commit'), every_hundredth('t', 'target_commit')), db=self.db)
+        except SqlError as e:
+            msg = '%s, look-ups: could not prepare: %s' % (label, ' '.join(str(e).split()))
+            self.notes.append(msg)
+            log(msg)
+            return out
+        pick = {'c': [], 'f': [], 't': []}
+        for line in got.split('\n'):
+            if '|' in line:
+                k, v = line.split('|', 1)
+                pick[k].append(v)
+        ids = {'commits': spread(pick['c'], 100), 'fixing': spread(pick['f'], 100),
+               'target': spread(pick['t'], 100)}
+        if not ids['commits']:
+            self.notes.append('%s, look-ups: no commits loaded' % label)
+            return out
+        ids['one'] = ids['commits'][len(ids['commits']) // 2]
+        ids['prefix'] = ids['commits'][len(ids['commits']) // 3][:8]
+        stmts = [lookup_sql(key, ids) for key, _, _ in LOOKUPS]
+        try:
+            plans, _, _, _ = self.pg.session(self.db, ['EXPLAIN (COSTS OFF) ' + q for q in stmts])
+            # each look-up once to warm, then LOOKUP_RUNS times; in one connection
+            res, _, _, _ = self.pg.session(self.db, stmts + stmts * LOOKUP_RUNS)
+        except SqlError as e:
+            msg = '%s, look-ups failed: %s' % (label, ' '.join(str(e).split()))
+            self.notes.append(msg)
+            log(msg)
+            return out
+        n = len(stmts)
+        for i, (key, title, target) in enumerate(LOOKUPS):
+            times = [res[n + k * n + i]['ms'] for k in range(LOOKUP_RUNS)]
+            best = min(times)
+            out[key] = dict(ms=best, times=times, rows=len(res[i]['rows']), target=target,
+                            plan=plan_summary(' '.join(r) for r in plans[i]['rows']),
+                            size=len(ids['commits']) if key == 'join_ids' else
+                            len(ids['fixing']) if key == 'join_fixing' else
+                            len(ids['target']) if key == 'join_target' else 1)
+            log('%-44s %7.2f ms  (best of %d: %s; %d rows; %s)' % (
+                title, best, LOOKUP_RUNS, ', '.join('%.2f' % t for t in times), out[key]['rows'],
+                out[key]['plan']))
+        return out
+
     def size(self, label, path, grown, grown_n):
         a = self.a
         runs = a.runs
@@ -345,7 +452,7 @@ class Bench:
         if not self.reset_db():
             R['reader'] = Sample()
             R.update(cold=Sample(), reload=Sample(), per_release=Sample(), buggiest=Sample(),
-                     refresh=Sample(), cold_rows=[], reload_rows=[], refresh_rows=[])
+                     refresh=Sample(), cold_rows=[], reload_rows=[], refresh_rows=[], lookups={})
             return R
         R['reader'] = repeat(count, runs, 'fixes_git_commits')
         log('fixes_git_commits count(*)   %8.2f s  %s (%s rows)' % (R['reader'].med() or 0, fmt_list(R['reader']),
@@ -353,7 +460,7 @@ class Bench:
 
         cold, reload, perrel, bugg, refresh = Sample(), Sample(), Sample(), Sample(), Sample()
         R.update(cold=cold, reload=reload, per_release=perrel, buggiest=bugg, refresh=refresh,
-                 cold_rows=[], reload_rows=[], refresh_rows=[])
+                 cold_rows=[], reload_rows=[], refresh_rows=[], lookups={})
         for it in range(runs):
             if not self.reset_db():
                 break
@@ -382,6 +489,8 @@ class Bench:
                 R['buggiest_top'] = res[1]['rows'][0] if res[1]['rows'] else None
             except SqlError as e:
                 perrel.errors.append(str(self.failed(e)))
+            if it == 0:
+                R['lookups'] = self.lookups(label)
             if grown:
                 try:
                     g = self.load(grown, label, 'refresh +%d (%d)' % (grown_n, it + 1))
@@ -434,6 +543,21 @@ class Bench:
                     frefresh.errors.append(str(e))
             if c['sec'] >= LONG:
                 break
+
+
+def every_hundredth(tag, col):
+    """SQL: 100 distinct values of fixes_edges.col, evenly spaced in their order, tagged"""
+    return ("SELECT %s, v FROM (SELECT v, row_number() OVER (ORDER BY v) AS r, count(*) OVER () AS n "
+            "FROM (SELECT DISTINCT %s AS v FROM fixes_edges WHERE %s IS NOT NULL) d) x "
+            "WHERE (r - 1) %% greatest(n / 100, 1) = 0 ORDER BY v LIMIT 100" % (lit(tag), col, col))
+
+
+def spread(items, n):
+    """n items of a list, evenly spaced (all of them when it is shorter)"""
+    items = sorted(set(items))
+    if len(items) <= n:
+        return items
+    return [items[(k * len(items)) // n] for k in range(n)]
 
 
 def mib(b):
@@ -507,6 +631,15 @@ def report(results, a, meta, notes, loader_errors):
                        ('buggiest', '`SELECT * FROM fixes_buggiest_commits LIMIT 30` warm')):
         row(title, ['%s%s' % (fmt_time(r[key], 'ms'), verdict(r[key].med() <= 0.3) if r[key] else '')
                     for r in results], '≤ 300 ms')
+    for key, title, target in LOOKUPS:
+        cells = []
+        for r in results:
+            lk = r.get('lookups', {}).get(key)
+            cells.append('%.2f ms (%s row%s; %s)%s' % (lk['ms'], '{:,}'.format(lk['rows']),
+                                                        '' if lk['rows'] == 1 else 's', lk['plan'],
+                                                        verdict(lk['ms'] <= lk['target']))
+                         if lk else '-')
+        row('%s, best of %d warm' % (title, LOOKUP_RUNS), cells, '≤ %g ms' % target)
     cells = []
     for r in results:
         s = r['refresh']
@@ -570,6 +703,11 @@ def report(results, a, meta, notes, loader_errors):
             summary.append('%s: %.1f ms' % (TARGETS[key], big[key].med() * 1000) + verdict(big[key].med() <= 0.3))
     if big['refresh']:
         summary.append('%s: %.2f s' % (TARGETS['refresh'], big['refresh'].med()) + verdict(big['refresh'].med() <= 2))
+    for key, title, target in LOOKUPS:
+        lk = big.get('lookups', {}).get(key)
+        if lk:
+            summary.append('%s ≤ %g ms: %.2f ms (best of %d warm)' % (title, target, lk['ms'], LOOKUP_RUNS)
+                           + verdict(lk['ms'] <= target))
 
     if big.get('files_cold') and big.get('numstat'):
         ratio = big['files_cold'].med() / big['numstat'].med()
@@ -637,6 +775,16 @@ def method_notes(a, results):
         'is that load\'s. VmHWM counts the shared-buffer pages the backend touched (shared_buffers is in '
         'the settings above) as well as its private memory; the private part alone is shown as the peak '
         '`RssAnon`, polled from /proc/PID/status every 10 ms during the call.',
+        'Look-ups by commit id: after the first cold load and its reload, `ANALYZE fixes_commits, '
+        'fixes_edges` (what autovacuum does within a minute or so of a load; before it, a join of many '
+        'ids may be planned as a scan of the whole table), then in one connection each look-up once to '
+        'warm and %d times more, the best of those reported (psql `\\timing`, all rows fetched): a full '
+        'id (`commit_id = ...`), an 8-hex prefix (`commit_id LIKE \'abcd1234%%\'`), and joins of a '
+        '`VALUES` list of 100 ids with `fixes_commits.commit_id`, `fixes_edges.fixing_commit` and '
+        '`fixes_edges.target_commit`; the ids are spread evenly over the history (every hundredth '
+        'commit by `commit_idx`, every hundredth distinct fixing and target commit by id). The scans of '
+        'each plan (`EXPLAIN (COSTS OFF)`) are shown with its time; the targets of the edges joins are '
+        'those of the commits join (none was set for them).' % LOOKUP_RUNS,
         'Refresh: `git clone --mirror --shared` of the base repository (the cached one stays as built), '
         '`bench/grow-history COPY N` with N = 1% of the commits (deterministic commits after the last one, '
         '~9% with Fixes: trailers, topic merges, one new release tag), then, right after a cold load of '

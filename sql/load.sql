@@ -1,14 +1,19 @@
 -- fixes_load() and the views over the fixture releases.git, whose every
 -- count is known by construction (test/fixtures/README.md, "releases.git")
-CREATE EXTENSION IF NOT EXISTS fixes;
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION fixes;
 SET timezone = 'UTC';
 \pset null '(null)'
-\set releases '/tmp/fixes-fixtures/releases.git'
+\set VERBOSITY verbose
+\getenv fixtures FIXES_FIXTURES
+\set releases :fixtures '/releases.git'
 
 SELECT repository, commits, releases, edges, resolved, seconds > 0 AS timed
   FROM fixes_load(:'releases');
 
-SELECT name, path, ref, release_pattern, head_commit, commits, releases, edges, resolved
+SELECT name, replace(path, :'fixtures', '$FIXES_FIXTURES') AS path, ref, release_pattern, head_commit, commits, releases, edges, resolved
   FROM fixes_repositories;
 
 -- v1.0 < v1.1 < v2.0; the rc tags and the unreachable v1.0.1 are not releases
@@ -67,5 +72,5 @@ SELECT count(*) AS unreleased FROM fixes_commits c JOIN fixes_repositories r USI
  WHERE r.name = 'none' AND c.release IS NULL;
 
 -- an empty repository loads as zero commits, with a NOTICE
-SELECT repository, commits, releases, edges FROM fixes_load('/tmp/fixes-fixtures/empty.git');
+SELECT repository, commits, releases, edges FROM fixes_load(:'fixtures' || '/empty.git');
 SELECT name, head_commit, commits FROM fixes_repositories ORDER BY name;

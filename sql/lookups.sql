@@ -12,17 +12,16 @@
 -- times these same look-ups.
 
 -- a fresh install, without the rows of earlier tests (ids would show twice)
+SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
 CREATE EXTENSION fixes;
 CREATE EXTENSION IF NOT EXISTS amcheck;
 SET timezone = 'UTC';
 \pset null '(null)'
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
-\if :{?fixtures}
-\else
-\set fixtures /tmp/fixes-fixtures
-\endif
-\set releases :fixtures/releases.git
+\set releases :fixtures '/releases.git'
 
 -- the indexes of the extension's tables, and their definitions
 SELECT x.indrelid::regclass AS "table", x.indexrelid::regclass AS index,

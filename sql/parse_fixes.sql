@@ -1,6 +1,9 @@
 -- fixes_parse_fixes(): every Fixes: trailer variant, and what must not parse
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION fixes;
 \pset null '(null)'
-CREATE EXTENSION IF NOT EXISTS fixes;
 
 -- one message with every variant, one per line; line numbers are 1-based
 SELECT line, abbrev, quoted_subject, raw

@@ -1,9 +1,14 @@
 -- fixes_git_commits() and fixes_git_tags() over the fixture basic.git
 -- (see test/fixtures/README.md for every commit and tag it holds)
-CREATE EXTENSION IF NOT EXISTS fixes;
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS fixes CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION fixes;
 SET timezone = 'UTC';
 \pset null '(null)'
-\set basic '/tmp/fixes-fixtures/basic.git'
+\set VERBOSITY verbose
+\getenv fixtures FIXES_FIXTURES
+\set basic :fixtures '/basic.git'
 
 -- every commit reachable from HEAD, newest first like git log; b03 is dated 1969
 SELECT left(commit_id, 12) AS id, cardinality(parent_ids) AS parents,
@@ -52,9 +57,9 @@ SELECT tag, left(commit_id, 12) AS commit, annotated, tagged_at, tagger
   FROM fixes_git_tags(:'basic');
 
 -- an empty repository: no rows, and a NOTICE rather than an error
-SELECT count(*) FROM fixes_git_commits('/tmp/fixes-fixtures/empty.git');
-SELECT count(*) FROM fixes_git_tags('/tmp/fixes-fixtures/empty.git');
+SELECT count(*) FROM fixes_git_commits(:'fixtures' || '/empty.git');
+SELECT count(*) FROM fixes_git_tags(:'fixtures' || '/empty.git');
 
 -- a work tree path is found through its .git directory: the loader's
 -- fixture releases.git is bare, the reader accepts both
-SELECT count(*) FROM fixes_git_commits('/tmp/fixes-fixtures/releases.git');
+SELECT count(*) FROM fixes_git_commits(:'fixtures' || '/releases.git');

@@ -9,6 +9,7 @@
 
 #include "fmgr.h"
 
+#include "progress.h"
 #include "reader_proc.h"
 
 PG_MODULE_MAGIC;
@@ -19,4 +20,5 @@ void
 _PG_init(void)
 {
 	fixes_reader_define_gucs();
+	fixes_progress_define_gucs();
 }

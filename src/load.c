@@ -34,6 +34,7 @@
 #include "utils/timestamp.h"
 
 #include "load.h"
+#include "spi_call.h"
 #include "walk.h"
 
 PG_FUNCTION_INFO_V1(fixes_load);
@@ -139,8 +140,7 @@ repository_id(FixesLoad *ld)
 	args[0] = CStringGetTextDatum(ld->name);
 	args[1] = CStringGetTextDatum(ld->path);
 	args[2] = CStringGetTextDatum(ld->ref);
-	if (SPI_execute_with_args(sql, 3, argtypes, args, NULL, false, 1) != SPI_OK_INSERT_RETURNING ||
-		SPI_processed != 1)
+	if (fixes_spi_execute(sql, 3, argtypes, args, NULL, 1, SPI_OK_INSERT_RETURNING) != 1)
 		elog(ERROR, "could not register repository \"%s\"", ld->name);
 	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -168,8 +168,7 @@ check_write_privileges(void)
 		" WHERE c.relkind = 'r' AND c.relname <> 'fixes_overrides' "
 		" ORDER BY c.relname";
 
-	if (SPI_execute(sql, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the tables of extension fixes");
+	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -249,6 +248,7 @@ read_repository(FixesLoad *ld)
 		uint32		len;
 		WireHead	head;
 
+		fixes_progress_phase(&ld->progress, "opening the repository");
 		reader = fixes_reader_start("head", ld->path, ld->ref, false);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
@@ -378,6 +378,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	lock_repository(ld->name);
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
+	fixes_progress_start(&ld->progress, ld->name);
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
@@ -406,6 +407,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_finish_files(ld);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
+	fixes_progress_end(&ld->progress);
 
 	fixes_decoder_report(&ld->decoder, ld->path);
 	fixes_load_files_report(ld);

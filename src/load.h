@@ -16,6 +16,7 @@
 
 #include "arena.h"
 #include "graph.h"
+#include "progress.h"
 #include "tags.h"
 #include "text_decode.h"
 
@@ -105,6 +106,7 @@ typedef struct FixesLoad
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
 	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
+	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
 

@@ -128,11 +128,13 @@ fixes_load_read(FixesLoad *ld)
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
 								   ALLOCSET_DEFAULT_SIZES);
+	fixes_progress_phase(&ld->progress, "reading history");
 	while (fixes_walk_next(ld->walk, &c))
 	{
 		MemoryContext old;
 		FixesCommitFields f;
 
+		fixes_progress_tick(&ld->progress);
 		fixes_load_ensure_room(ld, c.idx);
 		old = MemoryContextSwitchTo(rowcxt);
 		fixes_commit_fields(&ld->decoder, &c, &f);

@@ -26,6 +26,7 @@
 #include "utils/timestamp.h"
 
 #include "load.h"
+#include "spi_call.h"
 #include "oid_prefix.h"
 
 /* a quoted subject to look for among all commits: edges whose abbrev matched nothing */
@@ -243,8 +244,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 				   "(SELECT commit_idx, subject FROM %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 				   ld->schema);
-	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read commit subjects");
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 
 	out = palloc(sizeof(Fetched) * Max(SPI_processed, 1));
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -374,7 +374,10 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	Portal		portal;
+	MemoryContext cxt;
 
+	/* SPI's cursor calls return in its procedure context: come back to ours */
+	cxt = CurrentMemoryContext;
 	portal = SPI_cursor_open_with_args(NULL, sql, 1, argtypes, args, NULL, false, 0);
 	for (;;)
 	{
@@ -420,4 +423,5 @@ fixes_load_read_old_edges(FixesLoad *ld)
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_cursor_close(portal);
+	MemoryContextSwitchTo(cxt);
 }

@@ -75,4 +75,5 @@ fixes_load_phase(FixesLoad *ld, const char *done)
 		elog(DEBUG1, "fixes_load %s: %s in %.3f s", ld->name, done,
 			 (double) (now - ld->phase_start) / USECS_PER_SEC);
 	ld->phase_start = now;
+	fixes_progress_phase(&ld->progress, done);
 }

@@ -22,6 +22,7 @@
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load.h"
+#include "spi_call.h"
 
 static int
 uint64_cmp(const void *a, const void *b)
@@ -180,7 +181,6 @@ update_affected(FixesLoad *ld)
 	{
 		Datum		values[6];
 		char		nulls[6];
-		int			rc;
 
 		if (!affected[t])
 			continue;
@@ -189,23 +189,21 @@ update_affected(FixesLoad *ld)
 		if (ld->fixes[t] > 0)
 		{
 			if (upsert == NULL)
-				upsert = SPI_prepare(psprintf("INSERT INTO %s.fixes_fixed_commits AS f "
+				upsert = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_fixed_commits AS f "
 											  "(repository_id, commit_idx, commit_id, fixes, first_fixed_at, last_fixed_at) "
 											  "VALUES ($1, $2, $3, $4, $5, $6) "
 											  "ON CONFLICT (repository_id, commit_idx) DO UPDATE "
 											  "SET fixes = EXCLUDED.fixes, first_fixed_at = EXCLUDED.first_fixed_at, "
 											  "last_fixed_at = EXCLUDED.last_fixed_at", nsp), 6, types);
-			rc = SPI_execute_plan(upsert, values, nulls, false, 0);
+			fixes_spi_execute_plan(upsert, values, nulls, SPI_OK_INSERT);
 		}
 		else
 		{
 			if (delete == NULL)
-				delete = SPI_prepare(psprintf("DELETE FROM %s.fixes_fixed_commits "
+				delete = fixes_spi_prepare(psprintf("DELETE FROM %s.fixes_fixed_commits "
 											  "WHERE repository_id = $1 AND commit_idx = $2", nsp), 2, types);
-			rc = SPI_execute_plan(delete, values, nulls, false, 0);
+			fixes_spi_execute_plan(delete, values, nulls, SPI_OK_DELETE);
 		}
-		if (rc < 0)
-			elog(ERROR, "could not write fixes_fixed_commits: %s", SPI_result_code_string(rc));
 	}
 	pfree(affected);
 }

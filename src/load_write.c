@@ -26,6 +26,7 @@
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load.h"
+#include "spi_call.h"
 
 static void
 delete_rows(FixesLoad *ld, const char *table)
@@ -35,8 +36,7 @@ delete_rows(FixesLoad *ld, const char *table)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete the rows of %s", table);
+	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
 
 /*
@@ -147,21 +147,13 @@ release_of(FixesLoad *ld, uint32 idx, bool *isnull)
 static SPIPlanPtr
 prepare_update(FixesLoad *ld, const char *fmt, int nargs, Oid *types)
 {
-	SPIPlanPtr	plan = SPI_prepare(psprintf(fmt, ld->schema),
-								   nargs, types);
-
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	return plan;
+	return fixes_spi_prepare(psprintf(fmt, ld->schema), nargs, types);
 }
 
 static void
 execute_update(SPIPlanPtr plan, Datum *args, const char *nulls)
 {
-	int			rc = SPI_execute_plan(plan, args, nulls, false, 0);
-
-	if (rc != SPI_OK_UPDATE)
-		elog(ERROR, "SPI_execute_plan failed: %s", SPI_result_code_string(rc));
+	fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
 }
 
 static int
@@ -206,12 +198,11 @@ update_moved_commits(FixesLoad *ld)
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = PointerGetDatum(construct_array(elems, (int) ld->nmoved, INT4OID, sizeof(int32),
 											  true, TYPALIGN_INT));
-	if (SPI_execute_with_args(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
-									   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
-									   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
-									   "ORDER BY u.n", nsp),
-							  2, find_types, args, NULL, false, 0) != SPI_OK_SELECT ||
-		SPI_processed != (uint64) ld->nmoved)
+	if (fixes_spi_execute(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
+								   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
+								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
+								   "ORDER BY u.n", nsp),
+						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) ld->nmoved)
 		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
 	tids = palloc_extended(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
 	for (uint64 r = 0; r < SPI_processed; r++)
@@ -270,8 +261,10 @@ fixes_load_write_commits(FixesLoad *ld)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table fixes_commits changed during the load")));
+	fixes_progress_phase(&ld->progress, "writing commits");
 	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
 	{
+		fixes_progress_tick(&ld->progress);
 		if ((++n & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		slot_getallattrs(slot);
@@ -466,6 +459,5 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[9] = Int64GetDatum(ld->resolved);
 	args[10] = Int64GetDatum(ld->missing_parents);
 	args[11] = Int64GetDatum(ld->tags_hash);
-	if (SPI_execute_with_args(sql, 12, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not update repository %d", ld->repository_id);
+	fixes_spi_execute(sql, 12, argtypes, args, nulls, 0, SPI_OK_UPDATE);
 }

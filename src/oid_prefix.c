@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "oid.h"
 #include "oid_prefix.h"
 
 uint64_t
@@ -46,18 +47,6 @@ fixes_prefix_sort(fixes_prefix_entry *entries, fixes_prefix_entry *tmp, size_t n
 	/* an even number of passes leaves the result in entries */
 }
 
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* does the hex abbreviation (any length up to 40) prefix the 20-byte id? */
 int
 fixes_hex_prefix_matches(const unsigned char *raw_id, const char *hex, size_t hex_len)
@@ -66,7 +55,7 @@ fixes_hex_prefix_matches(const unsigned char *raw_id, const char *hex, size_t he
 	{
 		int			nibble = (i % 2 == 0) ? raw_id[i / 2] >> 4 : raw_id[i / 2] & 0x0f;
 
-		if (hex_value(hex[i]) != nibble)
+		if (fixes_hex_digit(hex[i]) != nibble)
 			return 0;
 	}
 	return hex_len <= 40;
@@ -89,7 +78,7 @@ fixes_prefix_range(const fixes_prefix_entry *entries, size_t n,
 
 	for (size_t i = 0; i < digits; i++)
 	{
-		int			v = hex_value(hex[i]);
+		int			v = fixes_hex_digit(hex[i]);
 
 		if (v < 0)
 		{

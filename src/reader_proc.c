@@ -472,10 +472,15 @@ fixes_reader_finish(FixesReader *r)
 	fixes_reader_close_input(r);
 	if (r->pid > 0)
 	{
-		while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
+		struct rusage ru;
+
+		while (wait4(r->pid, &status, 0, &ru) < 0 && errno == EINTR)
 			;
 		forget_live(r->pid);
 		r->pid = 0;
+		elog(DEBUG1, "the reader of repository \"%s\" used %ld kB at most (ru_maxrss), %.3f s CPU",
+			 r->path, ru.ru_maxrss,
+			 ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	}
 	if (r->out_fd >= 0)
 		close(r->out_fd);

@@ -18,6 +18,7 @@
 #include "utils/memutils.h"
 
 #include "load.h"
+#include "spi_call.h"
 #include "release_marking.h"
 
 #define SNAPSHOT_FORMAT 1
@@ -44,8 +45,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash "
 				   "FROM %s.fixes_repositories WHERE repository_id = $1", ld->schema);
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
-		SPI_processed != 1)
+	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
@@ -72,8 +72,7 @@ read_old_releases(FixesLoad *ld)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the releases of repository %d", ld->repository_id);
+	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;
 	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
 	for (int i = 0; i < ld->n_old_releases; i++)
@@ -150,8 +149,7 @@ fixes_snapshot_read(FixesLoad *ld)
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
 				   ld->schema);
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the graph of repository %d", ld->repository_id);
+	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ok = false;
 	else
@@ -244,15 +242,12 @@ fixes_snapshot_write(FixesLoad *ld)
 
 	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
 				   ld->schema);
-	if (SPI_execute_with_args(sql, 2, del_types, del_args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete the graph of repository %d", ld->repository_id);
+	fixes_spi_execute(sql, 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
 
 	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
 				   "subject_hashes, parent_counts, parents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
 				   ld->schema);
-	plan = SPI_prepare(sql, 8, ins_types);
-	if (plan == NULL)
-		elog(ERROR, "could not prepare: %s", sql);
+	plan = fixes_spi_prepare(sql, 8, ins_types);
 
 	for (int32 chunk = first; (uint64) chunk * CHUNK_COMMITS < g->n; chunk++)
 	{
@@ -286,8 +281,7 @@ fixes_snapshot_write(FixesLoad *ld)
 		args[5] = PointerGetDatum(make_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(make_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(make_bytea(parents, npar * sizeof(uint32)));
-		if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "could not write the graph of repository %d", ld->repository_id);
+		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		MemoryContextSwitchTo(old);
 		pfree(ids);
 		pfree(counts);

@@ -142,7 +142,7 @@ grep -q 'ERROR:' <<<"$out" && grep -q -i 'out of memory' <<<"$out" || fail "cycl
 
 # a reader killed in the middle of a load (blocked on the FIFO, so it is surely running)
 kill_reader() {
-    local sig=$1 expect=$2 app="hostile_kill_$1" pid="" bpid="" out i
+    local sig=$1 expect=$2 app="hostile_kill_$1" pid="" bpid="" out i title
     psql -X -At -d "$db" -c "SET application_name = '$app'" \
          -c "SELECT * FROM fixes_load('$work/fifo.git', name => 'victim')" >"$work/kill.out" 2>&1 &
     local psql_pid=$!
@@ -153,6 +153,10 @@ kill_reader() {
         sleep 0.05
     done
     if [ -z "$pid" ]; then fail "SIG$sig: no reader process found"; kill "$psql_pid"; return; fi
+    # another session sees where the load is in the backend's process title
+    title=$(ps -o args= -p "$bpid")
+    echo "process title of the loading backend: $title"
+    grep -q 'fixes_load victim: ' <<<"$title" || fail "the process title does not show the load: $title"
     kill -s "$sig" "$pid"
     wait "$psql_pid" || true
     out=$(cat "$work/kill.out")

@@ -1,0 +1,76 @@
+/*
+ * spi_call.c — every SQL statement of a load, through one door
+ *
+ * SPI returns from each call in its own procedure context, not in the
+ * caller's: these wrappers switch back, so that what a load allocates after
+ * a statement stays in the load's memory context.  A statement whose result
+ * is not the one expected is an internal error naming the statement: the
+ * tables are the extension's own, so it means they were altered.
+ */
+#include "postgres.h"
+
+#include "utils/plancache.h"
+
+#include "spi_call.h"
+
+static void
+unexpected(int rc, int expected, const char *sql)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("a statement of fixes_load() returned %s instead of %s",
+					SPI_result_code_string(rc), SPI_result_code_string(expected)),
+			 errdetail("The statement was: %s", sql),
+			 errhint("The extension's tables may have been altered: DROP EXTENSION fixes; CREATE EXTENSION fixes.")));
+}
+
+/*
+ * Run sql with its arguments ($1 ...); its result must be expected.
+ * Returns the number of rows it processed (SPI_tuptable holds them).
+ */
+uint64
+fixes_spi_execute(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
+				  long count, int expected)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	int			rc = SPI_execute_with_args(sql, nargs, types, values, nulls, false, count);
+
+	MemoryContextSwitchTo(cxt);
+	if (rc != expected)
+		unexpected(rc, expected, sql);
+	return SPI_processed;
+}
+
+SPIPlanPtr
+fixes_spi_prepare(const char *sql, int nargs, Oid *types)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	MemoryContextSwitchTo(cxt);
+	if (plan == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not prepare a statement of fixes_load(): %s",
+						SPI_result_code_string(SPI_result)),
+				 errdetail("The statement was: %s", sql)));
+	return plan;
+}
+
+uint64
+fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int expected)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	int			rc = SPI_execute_plan(plan, values, nulls, false, 0);
+
+	MemoryContextSwitchTo(cxt);
+	if (rc != expected)
+	{
+		List	   *sources = SPI_plan_get_plan_sources(plan);
+		const char *sql = sources != NIL ?
+			((CachedPlanSource *) linitial(sources))->query_string : "(unknown)";
+
+		unexpected(rc, expected, sql);
+	}
+	return SPI_processed;
+}

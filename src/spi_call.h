@@ -1,0 +1,15 @@
+/*
+ * spi_call.h — every SQL statement of a load, through one door
+ */
+#ifndef FIXES_SPI_CALL_H
+#define FIXES_SPI_CALL_H
+
+#include "executor/spi.h"
+
+extern uint64 fixes_spi_execute(const char *sql, int nargs, Oid *types, Datum *values,
+								const char *nulls, long count, int expected);
+extern SPIPlanPtr fixes_spi_prepare(const char *sql, int nargs, Oid *types);
+extern uint64 fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
+									 int expected);
+
+#endif							/* FIXES_SPI_CALL_H */
