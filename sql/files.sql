@@ -9,8 +9,9 @@ RESET client_min_messages;
 CREATE EXTENSION fixes;
 SET timezone = 'UTC';
 \pset null '(null)'
-\set VERBOSITY default
-\set fx '/tmp/fixes-fixtures'
+\set VERBOSITY verbose
+\getenv fixtures FIXES_FIXTURES
+\set fx :fixtures
 
 -- what a load left for one name
 CREATE TEMP VIEW kept AS
