@@ -371,7 +371,8 @@ else
     head -n 40 "$work/dump.diff"
 fi
 check "rows of fixes_commits, fixes_edges, fixes_graph written by an unchanged refresh" \
-    "$(writes_of "$work/inc.6" | tr ',' '\n' | grep -E 'fixes_(commits|edges|graph) ' | paste -sd, -)" \
+    "$(writes_of "$work/inc.6" | tr ',' '\n' | sed 's/^ *//' | grep -E '^fixes_(commits|edges|graph) ' |
+       paste -sd, - | sed 's/,/, /g')" \
     "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0"
 
 # 7: history rewritten: main back to v2.0 (C11) and one other commit on it
