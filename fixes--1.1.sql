@@ -349,6 +349,204 @@ SELECT p.name AS repository,
 COMMENT ON VIEW @extschema@.fixes_unresolved IS
 'the Fixes edges that are ambiguous or not found, with the fixing commit';
 
+-- ---- issue 13: stable branches ----
+-- fixes_load() reads, besides the mainline (the commits reachable from ref),
+-- the stable scope: the commits reachable from the branches and remote-
+-- tracking branches that stable_branches matches and not from ref.  Every
+-- mainline answer (fixes_per_release, fixes_buggiest_commits,
+-- fixes_unresolved) counts the mainline only, with or without stable
+-- branches.  See "## Stable branches" in README.md.
+
+ALTER TABLE @extschema@.fixes_repositories
+    ADD COLUMN stable_branches text;
+
+COMMENT ON COLUMN @extschema@.fixes_repositories.stable_branches IS
+'the stable_branches expression of the last load (NULL: none)';
+
+ALTER TABLE @extschema@.fixes_commits
+    ADD COLUMN mainline boolean NOT NULL DEFAULT true;
+
+COMMENT ON COLUMN @extschema@.fixes_commits.mainline IS
+'reachable from the loaded ref (false: only from a stable branch)';
+
+-- The counters of fixes_per_release are the mainline's: NULL for a stable
+-- release, whose counters (commits, backports, bugs_fixed and the two
+-- below) are those of fixes_per_stable_release.
+ALTER TABLE @extschema@.fixes_releases
+    ADD COLUMN mainline boolean NOT NULL DEFAULT true,
+    ADD COLUMN series text,
+    ADD COLUMN backports bigint,
+    ADD COLUMN regressions_introduced bigint,
+    ADD COLUMN known_bugs bigint,
+    ALTER COLUMN fixing_commits DROP NOT NULL,
+    ALTER COLUMN commits_fixed DROP NOT NULL,
+    ALTER COLUMN bugs_introduced DROP NOT NULL,
+    ALTER COLUMN buggy_commits_introduced DROP NOT NULL,
+    ALTER COLUMN fixed_same_release DROP NOT NULL;
+
+COMMENT ON COLUMN @extschema@.fixes_releases.mainline IS
+'the release''s commit is mainline (false: a stable release)';
+COMMENT ON COLUMN @extschema@.fixes_releases.series IS
+'a mainline release: itself; a stable release: the newest mainline release, in version order, whose commit is an ancestor of its commit (NULL: none)';
+
+CREATE TABLE @extschema@.fixes_backports (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    line            integer NOT NULL,
+    upstream_idx    integer,
+    status          text NOT NULL
+                    CHECK (status IN ('resolved', 'ambiguous', 'not_found')),
+    abbrev          text COLLATE "C" NOT NULL,
+    raw             text NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx, line),
+    CHECK ((status = 'resolved') = (upstream_idx IS NOT NULL))
+);
+
+CREATE INDEX fixes_backports_upstream_idx
+    ON @extschema@.fixes_backports (repository_id, upstream_idx);
+
+COMMENT ON TABLE @extschema@.fixes_backports IS
+'one row per backport line (commit <id> upstream, [ Upstream commit <id> ], (cherry picked from commit <id>)) of a stable commit, resolved against the mainline';
+COMMENT ON INDEX @extschema@.fixes_backports_upstream_idx IS
+'the backports of a mainline commit';
+
+-- The series rows of fixes_affected, computed by fixes_load() (its mainline
+-- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only: a
+-- kernel-sized history has millions of them; the view gives ids and names.
+CREATE TABLE @extschema@.fixes_affected_series (
+    repository_id   integer NOT NULL,
+    fixing_idx      integer NOT NULL,
+    target_idx      integer NOT NULL,
+    series_rank     integer NOT NULL,
+    introduced_rank integer NOT NULL,
+    fixed_rank      integer,
+    fix_backport_idx integer,
+    PRIMARY KEY (repository_id, fixing_idx, target_idx, series_rank)
+);
+
+COMMENT ON TABLE @extschema@.fixes_affected_series IS
+'per resolved mainline Fixes pair and stable series that shipped the bug: the release ranks where it came in and where the fix landed, and the commit index of that fix (the series rows of fixes_affected)';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backports', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_affected_series', '');
+
+CREATE FUNCTION @extschema@.fixes_parse_backports(
+    message text,
+    OUT line integer,
+    OUT abbrev text,
+    OUT raw text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_backports'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_backports(text) IS
+'one row per line of a commit message that names the upstream commit of a backport';
+
+-- fixes_load() gains stable_branches: its 7-argument definition (with files
+-- and maintainers) is in the issue-14 block below.
+
+-- the mainline answers: mainline releases, mainline fixing commits
+CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
+ ORDER BY p.name, r.release_rank;
+
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status <> 'resolved' AND c.mainline
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+CREATE VIEW @extschema@.fixes_affected AS
+SELECT p.name AS repository,
+       m.fixing_commit,
+       m.target_commit,
+       NULL::text AS series,
+       m.target_release AS introduced_in,
+       m.fixing_release AS fixed_in,
+       NULL::text COLLATE "C" AS fix_backport
+  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
+               e.target_release, e.fixing_release
+          FROM @extschema@.fixes_edges e
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+         WHERE e.status = 'resolved' AND c.mainline) m
+  JOIN @extschema@.fixes_releases t
+    ON t.repository_id = m.repository_id AND t.tag = m.target_release
+  LEFT JOIN @extschema@.fixes_releases f
+    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
+ WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+UNION ALL
+SELECT p.name,
+       f.commit_id,
+       t.commit_id,
+       s.tag,
+       i.tag,
+       x.tag,
+       b.commit_id
+  FROM @extschema@.fixes_affected_series a
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
+  JOIN @extschema@.fixes_commits f
+    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
+  JOIN @extschema@.fixes_commits t
+    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+  JOIN @extschema@.fixes_releases i
+    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
+  LEFT JOIN @extschema@.fixes_releases x
+    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
+  LEFT JOIN @extschema@.fixes_commits b
+    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
+
+COMMENT ON VIEW @extschema@.fixes_affected IS
+'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
+
+CREATE VIEW @extschema@.fixes_per_stable_release AS
+SELECT p.name AS repository,
+       r.series,
+       r.tag AS release,
+       r.released_at,
+       r.commits,
+       r.backports,
+       r.bugs_fixed,
+       r.regressions_introduced,
+       r.known_bugs
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE NOT r.mainline
+ ORDER BY p.name, r.series, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_per_stable_release IS
+'per stable release: its commits, those with a resolved backport line, and the series rows of fixes_affected fixed in it, introduced in it and still shipped by it';
+-- ---- end of issue 13 ----
+
+
 -- ---- issue 14: files and subsystems ----
 -- What each commit changed (fixes_load(files => true)), the subsystems of
 -- the project's MAINTAINERS file (fixes_load(maintainers => 'MAINTAINERS')),
@@ -415,7 +613,8 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_files', '')
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_subsystems', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_subsystems', '');
 
--- fixes_load gains stable_branches (issue 13), files and maintainers
+-- fixes_load gains stable_branches (issue 13), files and maintainers: the
+-- 4-argument function goes, with what was granted on it
 DROP FUNCTION @extschema@.fixes_load(text, text, text, text);
 
 CREATE FUNCTION @extschema@.fixes_load(
@@ -439,7 +638,7 @@ SET search_path = pg_catalog, pg_temp
 SET jit = off;
 
 COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) IS
-'read the repository at path into the fixes_* tables (replacing an earlier load of the same name); files => true records the changed files of each commit, maintainers names the MAINTAINERS file of the ref''s tree (NULL keeps the current setting)';
+'read the repository at path into the fixes_* tables (replacing an earlier load of the same name); stable_branches: a regular expression over full branch ref names whose commits not on ref form the stable scope; files => true records the changed files of each commit, maintainers names the MAINTAINERS file of the ref''s tree (NULL keeps the current setting)';
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) TO pg_read_server_files;
@@ -474,8 +673,12 @@ SELECT p.name AS repository,
 
 CREATE VIEW @extschema@.fixes_per_subsystem AS
 WITH members AS (
+    -- mainline commits only, as every mainline answer
     SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
       FROM @extschema@.fixes_commit_subsystems cs
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
+     WHERE c.mainline
 ), introduced AS (
     SELECT m.repository_id, m.subsystem_id,
            count(*) AS bugs_introduced,
@@ -487,7 +690,9 @@ WITH members AS (
         ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
       JOIN @extschema@.fixes_commits c
         ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
-     WHERE e.status = 'resolved'
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.status = 'resolved' AND fc.mainline
      GROUP BY m.repository_id, m.subsystem_id
 ), fixed AS (
     SELECT m.repository_id, m.subsystem_id,
@@ -543,8 +748,10 @@ WITH repo AS (
            COALESCE(NULLIF(array_to_string(
                (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
                '/'), ''), '.') AS prefix
-      FROM @extschema@.fixes_commit_files f, repo
+      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
      WHERE f.repository_id = repo.repository_id
+       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
+       AND c.mainline
 ), introduced AS (
     SELECT m.prefix,
            count(*) AS bugs_introduced,
@@ -555,7 +762,9 @@ WITH repo AS (
       JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
       JOIN @extschema@.fixes_commits c
         ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved'
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND fc.mainline
      GROUP BY m.prefix
 ), fixed AS (
     SELECT m.prefix,

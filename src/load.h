@@ -4,8 +4,10 @@
  * snapshot (snapshot.c: the graph of the previous load) → read (load_read.c:
  * the new commits) → releases (load_releases.c) → commits written
  * (load_write.c) → resolve (load_resolve.c) → edges, releases and snapshot
- * written (load_write.c, snapshot.c).  Per-commit facts are flat arrays
- * indexed by the graph's commit index; strings live in arenas.
+ * written (load_write.c, snapshot.c) → with stable branches, the stable
+ * scope, appended to the graph after the mainline (load_stable.c).  Per-
+ * commit facts are flat arrays indexed by the graph's commit index;
+ * strings live in arenas.
  */
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
@@ -72,6 +74,19 @@ typedef struct FixesEdge
 	Size		raw_off;
 } FixesEdge;
 
+/* a backport line of a stable commit (fixes_backports) */
+typedef struct FixesBackportLine
+{
+	uint32		commit;			/* the stable commit's index */
+	int32		line;
+	uint32		upstream;		/* FIXES_NO_IDX unless resolved */
+	uint8		status;			/* FixesEdgeStatus */
+	uint8		abbrev_len;
+	uint32		raw_len;
+	Size		abbrev_off;		/* in edge_text, lower-cased */
+	Size		raw_off;
+} FixesBackportLine;
+
 /* the counts of fixes_per_release for one release */
 typedef struct FixesReleaseStats
 {
@@ -97,10 +112,12 @@ typedef struct FixesLoad
 	char	   *ref;
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
+	char	   *stable_re;		/* stable_branches; NULL: none */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
+	bool		has_stable;		/* the tables of version 1.1 hold the stable scope */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
@@ -141,6 +158,17 @@ typedef struct FixesLoad
 	int64		nedges;
 	int64		edges_cap;
 	FixesArena	edge_text;
+
+	/* the branches that stable_branches matches (load_stable.c) */
+	FixesBranch *branches;
+	int			nbranches;
+	FixesOid   *stable_heads;	/* their commits */
+	int			nstable_heads;
+	bool		stable_phase;	/* fixes_load_read reads the stable scope */
+	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
+	FixesBackportLine *backports;
+	int64		nbackports;
+	int64		backports_cap;
 
 	/* phase releases */
 	FixesTag   *tags;
@@ -207,6 +235,11 @@ extern bool fixes_snapshot_covers_scope(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
+extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
+extern void fixes_load_stable_check(FixesLoad *ld);
+extern void fixes_load_stable_branches(FixesLoad *ld);
+extern void fixes_load_delete_stable(FixesLoad *ld);
+extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);

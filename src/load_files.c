@@ -293,8 +293,11 @@ fixes_load_read_maintainers(FixesLoad *ld)
 		WireBlob	blob;
 		char		type;
 		int			dcap = 256;
+		const char *args[2];
 
-		reader = fixes_reader_start_ext("blob", ld->path, pstrdup(hex), ld->maintainers, false);
+		args[0] = pstrdup(hex);
+		args[1] = ld->maintainers;
+		reader = fixes_reader_start_args("blob", ld->path, args, 2, false);
 		fixes_reader_expect(reader, WIRE_BLOB, &payload, &len);
 		if (wire_decode_blob(payload, len, &blob) != 0)
 			fixes_reader_protocol_error(reader, "A blob record is malformed.");
@@ -455,8 +458,8 @@ fixes_load_files_begin(FixesLoad *ld)
 	ld->c_files = fixes_attnum(ld->commits_desc, "files");
 	ld->c_added = fixes_attnum(ld->commits_desc, "added");
 	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
-	if (!ld->files)
-		return;
+	if (!ld->files || ld->stable_phase)
+		return;					/* the stable scope's files are not read */
 	rel = table_open(fixes_table_oid(ld->nsp, "fixes_commit_files"), AccessShareLock);
 	ld->files_desc = CreateTupleDescCopy(RelationGetDescr(rel));
 	table_close(rel, AccessShareLock);

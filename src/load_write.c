@@ -52,6 +52,11 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
 	fixes_load_delete_files(ld);
+	if (ld->has_stable)
+	{
+		delete_rows(ld, "fixes_backports");
+		delete_rows(ld, "fixes_affected_series");
+	}
 	CommandCounterIncrement();
 }
 
@@ -69,6 +74,8 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_annotated,
 				c_at,
 				c_commits,
+				c_mainline = -1,
+				c_series = -1,
 				c_stat[6];
 	static const char *const stat_names[6] = {"fixing_commits", "bugs_fixed", "commits_fixed",
 	"bugs_introduced", "buggy_commits_introduced", "fixed_same_release"};
@@ -89,6 +96,11 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_commits = fixes_attnum(desc, "commits");
 	for (int c = 0; c < 6; c++)
 		c_stat[c] = fixes_attnum(desc, stat_names[c]);
+	if (ld->has_stable)
+	{
+		c_mainline = fixes_attnum(desc, "mainline");
+		c_series = fixes_attnum(desc, "series");
+	}
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -118,6 +130,13 @@ fixes_load_write_releases(FixesLoad *ld)
 		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
+		if (c_mainline >= 0)
+		{
+			/* a mainline release: its series is itself */
+			values[c_mainline] = BoolGetDatum(true);
+			values[c_series] = values[c_tag];
+			nulls[c_mainline] = nulls[c_series] = false;
+		}
 		if (fixes_time_to_timestamptz(tag->time, &at))
 		{
 			values[c_at] = TimestampTzGetDatum(at);
@@ -453,7 +472,7 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[4] = ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head));
 	nulls[4] = ld->empty ? 'n' : ' ';
 	args[5] = Float8GetDatum(seconds);
-	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->graph->n);
+	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
 	args[7] = Int32GetDatum(ld->nreleases);
 	args[8] = Int64GetDatum(ld->nedges);
 	args[9] = Int64GetDatum(ld->resolved);

@@ -89,6 +89,47 @@ fixes_walk_start(FixesWalk *w, const FixesOid *head)
 }
 
 /*
+ * Walk the history of several start points at once, without the commits
+ * the graph holds (a load's stable scope: the mainline is known).  The
+ * starts the graph holds already, and repeated ones, are dropped; the
+ * others are discovered in the order given.  Returns false when nothing is
+ * left to walk.
+ */
+bool
+fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
+{
+	const char **hex = palloc(sizeof(char *) * Max(nheads, 1));
+	int			n = 0;
+	FixesGraph *seen = fixes_graph_create(CurrentMemoryContext);
+
+	for (int i = 0; i < nheads; i++)
+	{
+		bool		found;
+
+		if (fixes_graph_lookup(w->graph, &heads[i]) != FIXES_NO_IDX)
+			continue;
+		(void) fixes_graph_add(seen, &heads[i], &found);
+		if (found)
+			continue;
+		hex[n] = palloc(FIXES_OID_HEXSZ + 1);
+		fixes_format_oid((char *) hex[n], &heads[i]);
+		n++;
+	}
+	if (n == 0)
+		return false;
+	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, hex, n, true);
+	send_known(w);
+	for (int i = 0; i < nheads; i++)
+	{
+		bool		found;
+
+		if (fixes_graph_lookup(seen, &heads[i]) != FIXES_NO_IDX)
+			(void) fixes_graph_add(w->graph, &heads[i], &found);
+	}
+	return true;
+}
+
+/*
  * Walk the history of ref (fixes_git_commits).  Returns false when ref is
  * the unborn HEAD of an empty repository.
  */

@@ -148,6 +148,17 @@ wire_decode_tag(const void *payload, size_t len, WireTag *out)
 }
 
 int
+wire_decode_branch(const void *payload, size_t len, WireBranch *out)
+{
+	WireCursor	c;
+
+	cursor_init(&c, payload, len);
+	get_oid(&c, &out->commit);
+	get_str(&c, &out->name);
+	return finish(&c);
+}
+
+int
 wire_decode_commit(const void *payload, size_t len, WireCommit *out)
 {
 	WireCursor	c;

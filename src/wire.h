@@ -10,6 +10,8 @@
  *   'H' head:    u8 found (0: the ref is an unborn HEAD), u8 shallow, oid[20]
  *   'T' tag:     oid[20] commit, u8 annotated, u8 has_time, i64 time,
  *                str name (without "refs/tags/"), str tagger ("" if none)
+ *   'B' branch:  oid[20] commit, str name (the full ref name: refs/heads/...
+ *                or refs/remotes/...); sent by `head` after the tags
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
@@ -19,7 +21,7 @@
  *                u32 deleted, str path; counts are 0 unless kind is
  *                FILE_TEXT, and there are no rows unless state is
  *                FILES_DIFFED
- *   'B' blob:    the content of a file (fixes-reader blob): u8 found
+ *   'O' blob:    the content of a file (fixes-reader blob): u8 found
  *                (0: no such file), u8 is_tree (the path names a
  *                directory), then the content to the end of the payload
  *   'D' dir:     str path of a directory of the tree (fixes-reader blob
@@ -43,9 +45,10 @@
 
 #define WIRE_HEAD		'H'
 #define WIRE_TAG		'T'
+#define WIRE_BRANCH		'B'
 #define WIRE_COMMIT		'C'
 #define WIRE_FILES		'F'
-#define WIRE_BLOB		'B'
+#define WIRE_BLOB		'O'
 #define WIRE_DIR		'D'
 #define WIRE_MESSAGE	'M'
 #define WIRE_ERROR		'E'
@@ -84,6 +87,12 @@ typedef struct WireTag
 	WireStr		name;
 	WireStr		tagger;
 } WireTag;
+
+typedef struct WireBranch
+{
+	FixesOid	commit;
+	WireStr		name;
+} WireBranch;
 
 typedef struct WireCommit
 {
@@ -139,6 +148,7 @@ typedef struct WireMessage
 /* decoders: 0 on success, -1 when the payload is malformed */
 extern int	wire_decode_head(const void *payload, size_t len, WireHead *out);
 extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
+extern int	wire_decode_branch(const void *payload, size_t len, WireBranch *out);
 extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
 /* the whole record is checked; then wire_files_next() gives each row */
 extern int	wire_decode_files(const void *payload, size_t len, WireFiles *out);

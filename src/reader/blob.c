@@ -1,7 +1,7 @@
 /*
  * blob.c — fixes-reader blob PATH COMMITHEX FILEPATH: one file of a tree
  *
- * Sends a 'B' record with the content of FILEPATH in the tree of commit
+ * Sends an 'O' record with the content of FILEPATH in the tree of commit
  * COMMITHEX (or found = 0, or is_tree when it names a directory), then a 'D'
  * record per directory of that tree, so that the backend knows which
  * MAINTAINERS patterns name a directory (get_maintainer.pl reads them as if

@@ -2,14 +2,16 @@
  * main.c — fixes-reader MODE PATH [ARG]: one read of a repository
  *
  *   fixes-reader tags PATH        the tags
- *   fixes-reader head PATH REF    the commit REF names, then the tags
+ *   fixes-reader head PATH REF    the commit REF names, then the tags, then
+ *                                 the branches and remote-tracking branches
  *   fixes-reader log PATH REF     the commit REF names, then its history
- *   fixes-reader walk PATH HEX    the history of commit HEX, without the
- *                                 commits whose ids come on standard input
- *   fixes-reader walk-files PATH HEX   the same, each commit followed by
+ *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
+ *                                 more), without the commits whose ids
+ *                                 come on standard input
+ *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
- *                                 and the tree's directories ('B', 'D')
+ *                                 and the tree's directories ('O', 'D')
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -121,11 +123,16 @@ main(int argc, char **argv)
 	Repo		r;
 	git_oid		head;
 	bool		found;
+	bool		is_walk;
 
 	out_init();
-	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && argc != 4) ||
+	is_walk = argc >= 2 &&
+		(strcmp(argv[1], "walk") == 0 || strcmp(argv[1], "walk-files") == 0);
+	if (argc < 3 ||
+		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk && argc != 4) ||
+		(is_walk && argc < 4) ||
 		(strcmp(argv[1], "blob") == 0 && argc != 5))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk|walk-files PATH [REF], fixes-reader blob PATH HEX FILE");
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader blob PATH HEX FILE");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -149,11 +156,14 @@ main(int argc, char **argv)
 	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
 		OidSet	   *known = read_known();
+		int			nheads = argc - 3;
+		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
 
 		repo_open(&r, argv[2]);
-		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
-			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		walk_history(&r, &head, known, strcmp(mode, "walk-files") == 0);
+		for (int h = 0; h < nheads; h++)
+			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
+				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
+		walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
 	}
 	else if (strcmp(mode, "blob") == 0)
 	{
@@ -172,9 +182,12 @@ main(int argc, char **argv)
 			found = repo_resolve(&r, argv[3], &head);
 			send_head(&r, found, &head);
 			if (strcmp(mode, "head") == 0)
+			{
 				send_tags(&r);
+				send_branches(&r);
+			}
 			else if (found)
-				walk_history(&r, &head, oidset_new(0), false);
+				walk_history(&r, &head, 1, oidset_new(0), false);
 		}
 		else
 			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);

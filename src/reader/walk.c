@@ -137,8 +137,13 @@ files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
 	send_files(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
 }
 
+/*
+ * The history of heads (in this order: the first is discovered first),
+ * without the commits in known; with files, each commit is followed by its
+ * 'F' record.
+ */
 void
-walk_history(Repo *r, const git_oid *head, OidSet *known, bool files)
+walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files)
 {
 	Heap		heap = {0};
 	uint64_t	seq = 0;
@@ -147,20 +152,25 @@ walk_history(Repo *r, const git_oid *head, OidSet *known, bool files)
 	fixes_raw_commit raw;
 	Node		node;
 
-	if (oidset_contains(known, head->id))
-		return;
-	node.obj = read_commit(r, head, &raw);
-	if (node.obj == NULL)
+	for (int h = 0; h < nheads; h++)
 	{
-		char		hex[GIT_OID_HEXSZ + 1];
+		const git_oid *head = &heads[h];
 
-		git_oid_tostr(hex, sizeof(hex), head);
-		fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		if (oidset_contains(known, head->id))
+			continue;
+		node.obj = read_commit(r, head, &raw);
+		if (node.obj == NULL)
+		{
+			char		hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), head);
+			fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		}
+		oidset_add(known, head->id);
+		node.time = raw.committer.time;
+		node.seq = seq++;
+		heap_push(&heap, &node);
 	}
-	oidset_add(known, head->id);
-	node.time = raw.committer.time;
-	node.seq = seq++;
-	heap_push(&heap, &node);
 
 	while (heap.len > 0)
 	{

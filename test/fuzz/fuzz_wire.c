@@ -1,7 +1,7 @@
 /* fuzz_wire.c — libFuzzer harness: the decoders of the reader's stream (wire.c)
  *
  * The first byte chooses the record type (head, tag, commit, files, blob,
- * directory, message), the rest is the payload.  A decoder
+ * directory, branch, message), the rest is the payload.  A decoder
  * must accept or refuse without reading outside the payload (ASan), and what it
  * accepts must lie inside the payload. */
 #include "wire.h"
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 7)
+	switch (data[0] % 8)
 	{
 		case 0:
 			{
@@ -105,6 +105,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				{
 					REQUIRE(inside(d.s, d.len, p, len));
 					REQUIRE(memchr(d.s, 0, d.len) == NULL);
+				}
+				break;
+			}
+		case 7:
+			{
+				WireBranch b;
+
+				if (wire_decode_branch(p, len, &b) == 0)
+				{
+					REQUIRE(len == FIXES_OID_RAWSZ + 4 + (size_t) b.name.len);
+					REQUIRE(inside(b.name.s, b.name.len, p, len));
 				}
 				break;
 			}

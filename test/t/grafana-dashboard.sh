@@ -18,20 +18,14 @@
 # Exit 0 pass, 1 fail (databases and roles kept for inspection), 77 skip (no releases.git).
 set -euo pipefail
 shopt -s inherit_errexit
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=${FIXES_ROOT:-$(cd "$here/../.." && pwd)}
-fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
 dashboard=${FIXES_GRAFANA_DASHBOARD:-$top/grafana/fixes-dashboard.json}
 readme=$top/grafana/README.md
 helper=$top/test/grafana_queries.py
 repo=$fixtures/releases.git
-export PGCLIENTENCODING=UTF8 PGTZ=UTC
-
-if [ ! -d "$repo" ]; then
-    echo "SKIP: $repo not found (build the fixtures: test/fixtures/build $fixtures)"
-    exit 77
-fi
+export PGTZ=UTC
+need_fixture releases.git
 for f in "$dashboard" "$readme" "$helper"; do
     [ -f "$f" ] || { echo "FAIL: $f not found"; exit 1; }
 done
@@ -39,8 +33,8 @@ done
 su_psql() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 drop_all() {
-    PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists fixes_t_grafana
-    PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists fixes_t_grafana_schema
+    drop_db fixes_t_grafana
+    drop_db fixes_t_grafana_schema
     su_psql -d postgres -c 'SET client_min_messages = warning' \
         -c 'DROP ROLE IF EXISTS fixes_t_grafana_ro' -c 'DROP ROLE IF EXISTS fixes_t_grafana_ro_s'
 }
