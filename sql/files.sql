@@ -125,3 +125,39 @@ SELECT c.commit_idx, f.path, f.added, f.deleted
 SELECT repository FROM fixes_load(:'fx' || '/partial-trees.git', files => true, maintainers => 'MAINTAINERS');
 
 DROP VIEW kept;
+
+------------------------------------------------------------------------------
+-- files with stable branches (issues 13 and 14 together): the files of the
+-- mainline only, and the per-directory counts of the mainline, as a load
+-- without stable branches gives them (S05's Fixes: line names a mainline
+-- commit: a stable fixing commit counts nowhere)
+------------------------------------------------------------------------------
+SELECT repository, commits FROM fixes_load(:'fx' || '/stable.git', name => 'st_main', files => true);
+SELECT repository, commits FROM fixes_load(:'fx' || '/stable.git', name => 'st_all', files => true,
+    stable_branches => '^refs/(heads|remotes/origin)/stable-');
+SELECT c.mainline, count(*) AS commits, count(c.files) AS with_sizes,
+       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM fixes_commit_files f
+                                       WHERE f.repository_id = c.repository_id
+                                         AND f.commit_idx = c.commit_idx)) AS with_rows
+  FROM fixes_commits c JOIN fixes_repositories r USING (repository_id)
+ WHERE r.name = 'st_all'
+ GROUP BY c.mainline ORDER BY c.mainline;
+SELECT count(*) AS stable_edges_into_mainline
+  FROM fixes_edges e
+  JOIN fixes_commits c ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN fixes_repositories r ON r.repository_id = e.repository_id
+ WHERE r.name = 'st_all' AND NOT c.mainline AND e.status = 'resolved';
+SELECT prefix, commits, fixing_commits, buggy_commits, bugs_introduced, bugs_fixed,
+       round(median_lifetime_days::numeric, 6) AS median_lifetime_days
+  FROM fixes_per_path_prefix('st_all', 1);
+(SELECT * FROM fixes_per_path_prefix('st_all', 1) EXCEPT ALL SELECT * FROM fixes_per_path_prefix('st_main', 1))
+UNION ALL
+(SELECT * FROM fixes_per_path_prefix('st_main', 1) EXCEPT ALL SELECT * FROM fixes_per_path_prefix('st_all', 1));
+-- a refresh with both keeps the mainline's file rows and the stable commits
+SELECT repository, commits FROM fixes_load(:'fx' || '/stable.git', name => 'st_all',
+    stable_branches => '^refs/(heads|remotes/origin)/stable-');
+SELECT (SELECT count(*) FROM fixes_commit_files f WHERE f.repository_id = r.repository_id) AS file_rows,
+       (SELECT count(*) FROM fixes_commits c
+         WHERE c.repository_id = r.repository_id AND NOT c.mainline) AS stable_commits
+  FROM fixes_repositories r WHERE r.name = 'st_all';
+SELECT fixes_unload('st_main'), fixes_unload('st_all');
