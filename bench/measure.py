@@ -27,12 +27,16 @@ TARGETS = {
     'refresh': 'refresh after +1% commits ≤ 1 s',
     'new_data': 'the data of issue 16 (trailers, revert edges) adds ≤ 20% to a cold load',
     'lifetimes': 'fixes_bug_lifetimes and fixes_lifetime_per_release warm ≤ 300 ms',
+    'files_cold': 'fixes_load(files => true, maintainers) cold ≤ 1.0× git log --numstat --no-renames',
+    'files_refresh': 'refresh with files after +1% commits ≤ 1.5 s',
+    'files_hwm': 'peak backend memory with files (VmHWM) ≤ 512 MiB',
+    'files_views': 'fixes_per_subsystem and fixes_per_path_prefix warm ≤ 1 s',
 }
 
 # a database of the default version less what holds the data of issue 16 (trailers, revert
 # edges): the loader is schema-driven (src/load_schema.c) and writes none of it there
 WITHOUT_ISSUE16 = ''.join('ALTER EXTENSION fixes DROP %s %s; DROP %s %s;' % (k, o, k, o) for k, o in (
-    ('VIEW', 'fixes_trailers_per_release'), ('VIEW', 'fixes_reverted_commits'),
+    ('VIEW', 'fixes_trailers_per_release'), ('VIEW', 'fixes_affected'), ('VIEW', 'fixes_per_subsystem'), ('VIEW', 'fixes_reverted_commits'),
     ('VIEW', 'fixes_bug_lifetimes'), ('VIEW', 'fixes_unresolved'), ('TABLE', 'fixes_release_trailers'),
     ('TABLE', 'fixes_trailer_keys'), ('TABLE', 'fixes_trailers'))) + \
     'ALTER TABLE fixes_edges DROP COLUMN kind;'
@@ -45,6 +49,9 @@ VIEWS_11 = [
     ('reverted', 'SELECT * FROM fixes_reverted_commits'),
 ]
 
+
+# the loads with files and subsystems (issue 14); make-history writes a MAINTAINERS file
+FILES_ARGS = ", files => true, maintainers => 'MAINTAINERS'"
 # look-ups by commit id (issue 12): key, title, target in ms; each statement is built by lookup_sql
 LOOKUPS = [
     ('full_id', 'look-up of a commit by full id', 1.0),
@@ -252,6 +259,13 @@ def time_git_log(path):
     return time.perf_counter() - t0
 
 
+def time_git_numstat(path):
+    t0 = time.perf_counter()
+    subprocess.run(['git', '-c', 'core.commitGraph=false', '-C', path, 'log', '--numstat', '--no-renames',
+                    'HEAD'], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
 def warm_pages(path):
     """read the repository's files once so that every timing starts with a warm page cache"""
     n = 0
@@ -336,10 +350,10 @@ class Bench:
             return False
         return True
 
-    def load(self, path, name, what):
+    def load(self, path, name, what, extra=''):
         """one fixes_load in a fresh connection: (seconds, result row, VmHWM, peaks)"""
-        stmt = 'SELECT repository, commits, releases, edges, resolved, seconds FROM fixes_load(%s, name => %s)' % (
-            lit(path), lit(name))
+        stmt = 'SELECT repository, commits, releases, edges, resolved, seconds FROM fixes_load(%s, name => %s%s)' % (
+            lit(path), lit(name), extra)
         try:
             res, st, peaks, err = self.pg.session(self.db, ['SET client_min_messages = debug1', stmt],
                                                   sample=True)
@@ -544,12 +558,48 @@ class Bench:
                     R['check'] = self.check_refresh(label, grown)
             if single:
                 break
+        self.files(R, label, path, grown, grown_n)
         if cold.errors or reload.errors or refresh.errors:
             try:
                 self.pg.run('SELECT 1')
             except SqlError as e:
                 self.notes.append('the server did not answer after a failed load: %s' % e)
         return R
+
+
+    def files(self, R, label, path, grown, grown_n):
+        """issue 14: git log --numstat, a cold load with files and MAINTAINERS, the views, a refresh"""
+        runs = self.a.runs
+        R['numstat'] = repeat(lambda: time_git_numstat(path), runs, 'git log --numstat')
+        log('git log --numstat --no-renames %6.2f s  %s' % (R['numstat'].med() or 0, fmt_list(R['numstat'])))
+        fcold, fviews, frefresh = Sample(), Sample(), Sample()
+        R.update(files_cold=fcold, files_views=fviews, files_refresh=frefresh, files_rows=[],
+                 files_refresh_rows=[])
+        for it in range(runs):
+            if not self.reset_db():
+                break
+            try:
+                c = self.load(path, label, 'fixes_load files cold (%d)' % (it + 1), FILES_ARGS)
+            except SqlError as e:
+                fcold.errors.append(str(e))
+                break
+            fcold.append(c['sec']); R['files_rows'].append(c)
+            try:
+                stmts = ['SELECT * FROM fixes_per_subsystem',
+                         'SELECT * FROM fixes_per_path_prefix(%s)' % lit(label)]
+                res, _, _, _ = self.pg.session(self.db, stmts * (1 + runs))
+                for r in res[2:]:
+                    fviews.append(r['ms'] / 1000.0)
+            except SqlError as e:
+                fviews.errors.append(str(self.failed(e)))
+            if grown:
+                try:
+                    g = self.load(grown, label, 'files refresh +%d (%d)' % (grown_n, it + 1))
+                    frefresh.append(g['sec']); R['files_refresh_rows'].append(g)
+                except SqlError as e:
+                    frefresh.errors.append(str(e))
+            if c['sec'] >= LONG:
+                break
 
 
 def every_hundredth(tag, col):
@@ -688,6 +738,26 @@ def report(results, a, meta, notes, loader_errors):
         cells.append(mib(max(hw)) if hw else '-')
     row('peak backend memory, refresh (VmHWM, max)', cells)
     row('refreshed rows = cold load of the grown copy', [r.get('check', '-') for r in results])
+    row('git log --numstat --no-renames', [fmt_time(r['numstat']) if r.get('numstat') is not None else '-'
+                                           for r in results], 'reference (files)')
+    cells = []
+    for r in results:
+        c, f = r.get('files_cold'), r.get('numstat')
+        if not c or not f:
+            cells.append(fmt_time(c) if c is not None else '-'); continue
+        ratio = c.med() / f.med()
+        cells.append('%s; %.2f× numstat%s' % (fmt_time(c), ratio, verdict(ratio <= 1.0)))
+    row('`fixes_load(files => true, maintainers)` cold', cells, '≤ 1.0× git log --numstat')
+    row('peak backend memory with files (VmHWM, max)',
+        ['%s%s' % (mib(max(c['hwm'] for c in r['files_rows'])),
+                   verdict(max(c['hwm'] for c in r['files_rows']) <= 512 * MIB))
+         if r.get('files_rows') and all(c['hwm'] for c in r['files_rows']) else '-' for r in results], '≤ 512 MiB')
+    row('`fixes_per_subsystem`, `fixes_per_path_prefix(repo)` warm (slower of the two)',
+        ['%s%s' % (fmt_time(r['files_views'], 'ms'), verdict(max(r['files_views']) <= 1.0))
+         if r.get('files_views') else '-' for r in results], '≤ 1 s')
+    row('refresh with files after +1% commits',
+        ['%s%s' % (fmt_time(r['files_refresh']), verdict(r['files_refresh'].med() <= 1.5))
+         if r.get('files_refresh') else '-' for r in results], '≤ 1.5 s')
 
     head = ['measurement'] + cols + ['target']
     lines = ['| ' + ' | '.join(head) + ' |', '| --- |' + ' ---: |' * len(cols) + ' --- |']
@@ -730,6 +800,20 @@ def report(results, a, meta, notes, loader_errors):
         if lk:
             summary.append('%s ≤ %g ms: %.2f ms (best of %d warm)' % (title, target, lk['ms'], LOOKUP_RUNS)
                            + verdict(lk['ms'] <= target))
+
+    if big.get('files_cold') and big.get('numstat'):
+        ratio = big['files_cold'].med() / big['numstat'].med()
+        summary.append('%s: %.1f s vs %.1f s (%.2f×)' % (TARGETS['files_cold'], big['files_cold'].med(),
+                       big['numstat'].med(), ratio) + verdict(ratio <= 1.0))
+    if big.get('files_rows') and all(c['hwm'] for c in big['files_rows']):
+        hw = max(c['hwm'] for c in big['files_rows'])
+        summary.append('%s: %s' % (TARGETS['files_hwm'], mib(hw)) + verdict(hw <= 512 * MIB))
+    if big.get('files_views'):
+        summary.append('%s: %.0f ms' % (TARGETS['files_views'], max(big['files_views']) * 1000) +
+                       verdict(max(big['files_views']) <= 1.0))
+    if big.get('files_refresh'):
+        summary.append('%s: %.2f s' % (TARGETS['files_refresh'], big['files_refresh'].med()) +
+                       verdict(big['files_refresh'].med() <= 1.5))
 
     md = []
     md.append('# Benchmark results\n')

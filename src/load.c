@@ -1,6 +1,10 @@
 /*
- * load.c — fixes_load(path, ref, release_pattern, name, stable_branches): a
- * repository into the tables
+ * load.c — fixes_load(path, ref, release_pattern, name, stable_branches,
+ *          files, maintainers): a repository into the tables
+ *
+ * The C function serves both SQL definitions: 1.0's four arguments, and
+ * 1.1's seven (it reads its arguments by PG_NARGS(); load_files.c and
+ * load_stable.c write the tables of 1.1 only when they are there).
  *
  * One transaction: take the repository's lock, read the graph the previous
  * load kept (snapshot.c), walk only the commits it does not hold (in
@@ -213,6 +217,12 @@ start_full_load(FixesLoad *ld)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	ld->trailer_keys = NULL;
+	if (ld->file_rows != NULL)
+		tuplestore_end(ld->file_rows);
+	ld->file_rows = NULL;
+	ld->ncs = 0;
+	ld->missing_blobs = 0;
+	ld->missing_trees = 0;
 }
 
 /*
@@ -259,6 +269,9 @@ read_repository(FixesLoad *ld)
 		fixes_load_stable_branches(ld);
 		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 		fixes_load_phase(ld, "tags read");
+		fixes_load_read_maintainers(ld);
+		if (ld->subsys != NULL)
+			fixes_load_phase(ld, "MAINTAINERS read");
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
 		{
@@ -304,6 +317,8 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
 	fixes_load_phase(ld, "commits written");
+	fixes_load_write_files(ld);
+	fixes_load_phase(ld, "files and subsystems written");
 	if (ld->incremental)
 		fixes_load_read_old_edges(ld);
 	fixes_load_phase(ld, "old edges read");
@@ -395,6 +410,13 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	fixes_load_read_overrides(ld);
+	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
+	if (PG_NARGS() >= 7)
+		fixes_load_settings(ld, !PG_ARGISNULL(5), !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
+							!PG_ARGISNULL(6),
+							PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6)));
+	else
+		fixes_load_settings(ld, false, false, false, NULL);
 
 	read_repository(ld);
 	if (ld->unchanged)
@@ -410,11 +432,13 @@ fixes_load(PG_FUNCTION_ARGS)
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;
 	fixes_load_finish(ld, seconds);
+	fixes_load_finish_files(ld);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 	fixes_progress_end(&ld->progress);
 
 	fixes_decoder_report(&ld->decoder, ld->path);
+	fixes_load_files_report(ld);
 	if (ld->empty)
 		ereport(NOTICE,
 				(errmsg("repository \"%s\" has no commits", ld->path)));

@@ -250,6 +250,30 @@ typedef struct FixesLoad
 	TimestampTz *first_fixed;	/* by index, when fixes > 0 */
 	TimestampTz *last_fixed;
 	bool	   *fixed_dates;	/* by index: first/last_fixed are set */
+
+	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
+	bool		v11;			/* the tables of 1.1 are there */
+	bool		files;			/* record the changed files */
+	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
+	bool		old_files;
+	char	   *old_maintainers;
+	bool		old_maint_hash_null;
+	int64		old_maint_hash;
+	int64		old_missing_blobs;
+	int64		old_missing_trees;
+	int64		maint_hash;
+	bool		reattribute;	/* a refresh under another MAINTAINERS */
+	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
+	Tuplestorestate *file_rows; /* rows of fixes_commit_files */
+	TupleDesc	files_desc;
+	int			c_files;		/* fixes_commits.files, added, deleted */
+	int			c_added;
+	int			c_deleted;
+	int64		missing_blobs;	/* of this load's read */
+	int64		missing_trees;
+	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
+	int64		ncs;
+	int64		cs_cap;
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */
@@ -307,5 +331,18 @@ extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
+
+/* load_files.c */
+struct WireFiles;
+extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
+								bool maint_given, const char *maintainers);
+extern void fixes_load_read_maintainers(FixesLoad *ld);
+extern void fixes_load_files_begin(FixesLoad *ld);
+extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
+									Datum *values, bool *nulls);
+extern void fixes_load_files_report(FixesLoad *ld);
+extern void fixes_load_write_files(FixesLoad *ld);
+extern void fixes_load_delete_files(FixesLoad *ld);
+extern void fixes_load_finish_files(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_H */

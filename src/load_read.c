@@ -174,10 +174,13 @@ read_commits(FixesLoad *ld)
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	fixes_load_files_begin(ld);
 
 	if (ld->empty)
 		return;
 	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
+	/* the files of the mainline only: the stable scope's are not recorded */
+	ld->walk->files = ld->files && !ld->stable_phase;
 	if (ld->stable_phase ? !fixes_walk_start_many(ld->walk, ld->stable_heads, ld->nstable_heads)
 		: !fixes_walk_start(ld->walk, &ld->head))
 		return;
@@ -214,6 +217,14 @@ read_commits(FixesLoad *ld)
 		if (cols.mainline >= 0)
 			SET(mainline, BoolGetDatum(!ld->stable_phase));
 #undef SET
+		if (ld->walk->files)
+		{
+			WireFiles	wf;
+
+			/* the commit's raw fields are not valid after this */
+			fixes_walk_files(ld->walk, &wf);
+			fixes_load_commit_files(ld, c.idx, &wf, values, nulls);
+		}
 		tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
 
 		ld->committed_at[c.idx] = f.committed_at;

@@ -53,6 +53,7 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
+	fixes_load_delete_files(ld);
 	if (ld->has_stable)
 	{
 		delete_rows(ld, "fixes_backports");

@@ -144,10 +144,6 @@ exec_reader(const char *prog, char *const argv[], int in_fd, int out_fd,
 	_exit(127);
 }
 
-/*
- * Start "fixes-reader MODE PATH [ARG]".  With input, the caller writes to
- * its standard input (fixes_reader_write) and then closes it.
- */
 FixesReader *
 fixes_reader_start(const char *mode, const char *path, const char *arg, bool input)
 {
@@ -441,6 +437,9 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_TAG:
 			case WIRE_BRANCH:
 			case WIRE_COMMIT:
+			case WIRE_FILES:
+			case WIRE_BLOB:
+			case WIRE_DIR:
 				return type;
 			default:
 				fixes_reader_protocol_error(r, "A record has an unknown type.");

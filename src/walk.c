@@ -82,7 +82,7 @@ fixes_walk_start(FixesWalk *w, const FixesOid *head)
 	if (fixes_graph_lookup(w->graph, head) != FIXES_NO_IDX)
 		return false;
 	fixes_format_oid(hex, head);
-	w->reader = fixes_reader_start("walk", w->path, pstrdup(hex), true);
+	w->reader = fixes_reader_start(w->files ? "walk-files" : "walk", w->path, pstrdup(hex), true);
 	send_known(w);
 	(void) fixes_graph_add(w->graph, head, &found);
 	return true;
@@ -117,7 +117,7 @@ fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
 	}
 	if (n == 0)
 		return false;
-	w->reader = fixes_reader_start_args("walk", w->path, hex, n, true);
+	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, hex, n, true);
 	send_known(w);
 	for (int i = 0; i < nheads; i++)
 	{
@@ -228,4 +228,20 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 	out->idx = idx;
 	out->oid = &w->graph->oids[idx];
 	return true;
+}
+
+/*
+ * The changed files of the commit fixes_walk_next() returned last (walks
+ * with files only); valid until the next call.  The commit's raw fields are
+ * not valid any more after this call: copy what is needed first.
+ */
+void
+fixes_walk_files(FixesWalk *w, WireFiles *out)
+{
+	const unsigned char *payload;
+	uint32		len;
+
+	fixes_reader_expect(w->reader, WIRE_FILES, &payload, &len);
+	if (wire_decode_files(payload, len, out) != 0)
+		fixes_reader_protocol_error(w->reader, "A files record is malformed.");
 }
