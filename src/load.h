@@ -284,6 +284,8 @@ fixes_subject_hash(const char *s, Size len)
 }
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
+extern uint32 fixes_string_ptr_hash(const void *key, Size keysize);
+extern int	fixes_string_ptr_match(const void *a, const void *b, Size keysize);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 

@@ -47,20 +47,6 @@ typedef struct RankEntry
 	int			rank;
 } RankEntry;
 
-static uint32
-string_ptr_hash(const void *key, Size keysize)
-{
-	const char *s = *(const char *const *) key;
-
-	return hash_bytes((const unsigned char *) s, (int) strlen(s));
-}
-
-static int
-string_ptr_match(const void *a, const void *b, Size keysize)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
-
 /* this load's releases by tag name: one lookup per old release */
 static HTAB *
 new_ranks_by_name(FixesLoad *ld)
@@ -70,8 +56,8 @@ new_ranks_by_name(FixesLoad *ld)
 
 	ctl.keysize = sizeof(char *);
 	ctl.entrysize = sizeof(RankEntry);
-	ctl.hash = string_ptr_hash;
-	ctl.match = string_ptr_match;
+	ctl.hash = fixes_string_ptr_hash;
+	ctl.match = fixes_string_ptr_match;
 	ctl.hcxt = CurrentMemoryContext;
 	h = hash_create("fixes release ranks", Max(ld->nreleases, 16), &ctl,
 					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
