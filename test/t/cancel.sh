@@ -129,7 +129,11 @@ echo "rows of the cancelled loads left in the tables: $rows (of loads that compl
 
 rc=0
 fail() { echo "FAIL: $*"; rc=1; }
-[ "$cancelled" -ge 15 ] || fail "only $cancelled of 20 loads were cancelled"
+# how many loads the timeouts stop depends on the machine's speed at that moment: whatever
+# the count, each load ends cancelled or complete, and the five first timeouts (at most a
+# quarter of a warm load) stop theirs unless the machine got four times faster meanwhile
+[ $((cancelled + completed)) = 20 ] || fail "$((20 - cancelled - completed)) of 20 loads ended otherwise"
+[ "$cancelled" -ge 5 ] || fail "only $cancelled of 20 loads were cancelled"
 if [ -z "$(probe 20 3)" ] || [ ! -s "$work/at20.fd" ]; then
     fail "the session did not reach its last probe:"
     tail -n 20 <<<"$out"
@@ -192,6 +196,10 @@ SQL
         continue
     fi
     ms=$(( ($(cat "$work/after.time") - t0) / 1000000 ))
+    if [ "$ms" -lt 0 ]; then
+        echo "pg_cancel_backend at $frac of the load: the load had already ended"
+        continue
+    fi
     echo "pg_cancel_backend at $frac of the load: stopped after $ms ms;" \
          "$(count after children) child processes, $(count after maps) mappings and" \
          "$(count after repo) open files of the repository"
