@@ -874,7 +874,7 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_release_trailers',
 -- Internal, like fixes_graph: the distinct trailer keys (lower-cased) of
 -- each commit, as ids into a dictionary, so that a refresh finds the keys
 -- of the old commits whose release changed without reading fixes_trailers
--- (src/load_trailer_counts.c).  One row per 65536 commits (chunk >= 0:
+-- (src/load_trailer_keys.c).  One row per 65536 commits (chunk >= 0:
 -- per commit a count, and the ids, in binary), and the dictionary (chunk -1:
 -- keys, in id order).
 CREATE TABLE @extschema@.fixes_trailer_keys (
