@@ -64,6 +64,454 @@ SET search_path = pg_catalog, pg_temp;
 
 UPDATE @extschema@.fixes_repositories SET tags_hash = NULL;
 
+-- ---- issue 13: stable branches ----
+-- fixes_load() reads, besides the mainline (the commits reachable from ref),
+-- the stable scope: the commits reachable from the branches and remote-
+-- tracking branches that stable_branches matches and not from ref.  Every
+-- mainline answer (fixes_per_release, fixes_buggiest_commits,
+-- fixes_unresolved) counts the mainline only, with or without stable
+-- branches.  See "## Stable branches" in README.md.
+
+ALTER TABLE @extschema@.fixes_repositories
+    ADD COLUMN stable_branches text;
+
+COMMENT ON COLUMN @extschema@.fixes_repositories.stable_branches IS
+'the stable_branches expression of the last load (NULL: none)';
+
+ALTER TABLE @extschema@.fixes_commits
+    ADD COLUMN mainline boolean NOT NULL DEFAULT true;
+
+COMMENT ON COLUMN @extschema@.fixes_commits.mainline IS
+'reachable from the loaded ref (false: only from a stable branch)';
+
+-- The counters of fixes_per_release are the mainline's: NULL for a stable
+-- release, whose counters (commits, backports, bugs_fixed and the two
+-- below) are those of fixes_per_stable_release.
+ALTER TABLE @extschema@.fixes_releases
+    ADD COLUMN mainline boolean NOT NULL DEFAULT true,
+    ADD COLUMN series text,
+    ADD COLUMN backports bigint,
+    ADD COLUMN regressions_introduced bigint,
+    ADD COLUMN known_bugs bigint,
+    ALTER COLUMN fixing_commits DROP NOT NULL,
+    ALTER COLUMN commits_fixed DROP NOT NULL,
+    ALTER COLUMN bugs_introduced DROP NOT NULL,
+    ALTER COLUMN buggy_commits_introduced DROP NOT NULL,
+    ALTER COLUMN fixed_same_release DROP NOT NULL;
+
+-- the series of a mainline release is itself (a fresh load rewrites them)
+UPDATE @extschema@.fixes_releases SET series = tag;
+
+COMMENT ON COLUMN @extschema@.fixes_releases.mainline IS
+'the release''s commit is mainline (false: a stable release)';
+COMMENT ON COLUMN @extschema@.fixes_releases.series IS
+'a mainline release: itself; a stable release: the newest mainline release, in version order, whose commit is an ancestor of its commit (NULL: none)';
+
+CREATE TABLE @extschema@.fixes_backports (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    line            integer NOT NULL,
+    upstream_idx    integer,
+    status          text NOT NULL
+                    CHECK (status IN ('resolved', 'ambiguous', 'not_found')),
+    abbrev          text COLLATE "C" NOT NULL,
+    raw             text NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx, line),
+    CHECK ((status = 'resolved') = (upstream_idx IS NOT NULL))
+);
+
+CREATE INDEX fixes_backports_upstream_idx
+    ON @extschema@.fixes_backports (repository_id, upstream_idx);
+
+COMMENT ON TABLE @extschema@.fixes_backports IS
+'one row per backport line (commit <id> upstream, [ Upstream commit <id> ], (cherry picked from commit <id>)) of a stable commit, resolved against the mainline';
+COMMENT ON INDEX @extschema@.fixes_backports_upstream_idx IS
+'the backports of a mainline commit';
+
+-- The series rows of fixes_affected, computed by fixes_load() (its mainline
+-- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only: a
+-- kernel-sized history has millions of them; the view gives ids and names.
+CREATE TABLE @extschema@.fixes_affected_series (
+    repository_id   integer NOT NULL,
+    fixing_idx      integer NOT NULL,
+    target_idx      integer NOT NULL,
+    series_rank     integer NOT NULL,
+    introduced_rank integer NOT NULL,
+    fixed_rank      integer,
+    fix_backport_idx integer,
+    PRIMARY KEY (repository_id, fixing_idx, target_idx, series_rank)
+);
+
+COMMENT ON TABLE @extschema@.fixes_affected_series IS
+'per resolved mainline Fixes pair and stable series that shipped the bug: the release ranks where it came in and where the fix landed, and the commit index of that fix (the series rows of fixes_affected)';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backports', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_affected_series', '');
+
+CREATE FUNCTION @extschema@.fixes_parse_backports(
+    message text,
+    OUT line integer,
+    OUT abbrev text,
+    OUT raw text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'fixes_parse_backports'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_parse_backports(text) IS
+'one row per line of a commit message that names the upstream commit of a backport';
+
+-- fixes_load() gains stable_branches: its 7-argument definition (with files
+-- and maintainers) is in the issue-14 block below.
+
+-- the mainline answers: mainline releases, mainline fixing commits
+CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
+SELECT p.name AS repository,
+       r.tag AS release,
+       r.release_rank,
+       r.released_at,
+       r.commits,
+       r.fixing_commits,
+       r.bugs_fixed,
+       r.commits_fixed,
+       r.bugs_introduced,
+       r.buggy_commits_introduced,
+       r.fixed_same_release
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
+ ORDER BY p.name, r.release_rank;
+
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+ WHERE e.status <> 'resolved' AND c.mainline
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+CREATE VIEW @extschema@.fixes_affected AS
+SELECT p.name AS repository,
+       m.fixing_commit,
+       m.target_commit,
+       NULL::text AS series,
+       m.target_release AS introduced_in,
+       m.fixing_release AS fixed_in,
+       NULL::text COLLATE "C" AS fix_backport
+  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
+               e.target_release, e.fixing_release
+          FROM @extschema@.fixes_edges e
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+         WHERE e.status = 'resolved' AND c.mainline) m
+  JOIN @extschema@.fixes_releases t
+    ON t.repository_id = m.repository_id AND t.tag = m.target_release
+  LEFT JOIN @extschema@.fixes_releases f
+    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
+ WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+UNION ALL
+SELECT p.name,
+       f.commit_id,
+       t.commit_id,
+       s.tag,
+       i.tag,
+       x.tag,
+       b.commit_id
+  FROM @extschema@.fixes_affected_series a
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
+  JOIN @extschema@.fixes_commits f
+    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
+  JOIN @extschema@.fixes_commits t
+    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+  JOIN @extschema@.fixes_releases i
+    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
+  LEFT JOIN @extschema@.fixes_releases x
+    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
+  LEFT JOIN @extschema@.fixes_commits b
+    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
+
+COMMENT ON VIEW @extschema@.fixes_affected IS
+'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
+
+CREATE VIEW @extschema@.fixes_per_stable_release AS
+SELECT p.name AS repository,
+       r.series,
+       r.tag AS release,
+       r.released_at,
+       r.commits,
+       r.backports,
+       r.bugs_fixed,
+       r.regressions_introduced,
+       r.known_bugs
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE NOT r.mainline
+ ORDER BY p.name, r.series, r.release_rank;
+
+COMMENT ON VIEW @extschema@.fixes_per_stable_release IS
+'per stable release: its commits, those with a resolved backport line, and the series rows of fixes_affected fixed in it, introduced in it and still shipped by it';
+-- ---- end of issue 13 ----
+
+
+-- ---- issue 14: files and subsystems ----
+-- What each commit changed (fixes_load(files => true)), the subsystems of
+-- the project's MAINTAINERS file (fixes_load(maintainers => 'MAINTAINERS')),
+-- and the per-subsystem and per-directory answers.  The same block ends
+-- fixes--1.1.sql and fixes--1.0--1.1.sql.
+
+-- the settings of each repository, kept for the next load (NULL keeps them),
+-- and what the last load found missing in a partial clone
+ALTER TABLE @extschema@.fixes_repositories
+    ADD COLUMN files boolean NOT NULL DEFAULT false,
+    ADD COLUMN maintainers text,
+    ADD COLUMN maintainers_hash bigint,
+    ADD COLUMN missing_blobs bigint NOT NULL DEFAULT 0,
+    ADD COLUMN missing_trees bigint NOT NULL DEFAULT 0;
+
+-- sums over the commit's rows of fixes_commit_files: NULL for a merge, for a
+-- commit whose tree is missing, and when files are not recorded
+ALTER TABLE @extschema@.fixes_commits
+    ADD COLUMN files integer,
+    ADD COLUMN added bigint,
+    ADD COLUMN deleted bigint;
+
+-- one row per file a non-merge commit changed, as `git log --numstat
+-- --no-renames` prints it; added and deleted are NULL for a binary file and
+-- for a file whose content is missing from a partial clone
+CREATE TABLE @extschema@.fixes_commit_files (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    path            text NOT NULL,
+    added           integer,
+    deleted         integer
+);
+
+CREATE INDEX fixes_commit_files_commit_idx
+    ON @extschema@.fixes_commit_files (repository_id, commit_idx);
+
+COMMENT ON TABLE @extschema@.fixes_commit_files IS
+'the files each non-merge commit changed, with the lines added and deleted (NULL: binary, or missing from a partial clone); recorded by fixes_load(files => true)';
+
+CREATE TABLE @extschema@.fixes_subsystems (
+    repository_id   integer NOT NULL,
+    subsystem_id    integer NOT NULL,
+    name            text NOT NULL,
+    PRIMARY KEY (repository_id, subsystem_id)
+);
+
+COMMENT ON TABLE @extschema@.fixes_subsystems IS
+'the sections of the repository''s MAINTAINERS file that have F: or N: patterns';
+
+CREATE TABLE @extschema@.fixes_commit_subsystems (
+    repository_id   integer NOT NULL,
+    commit_idx      integer NOT NULL,
+    subsystem_id    integer NOT NULL,
+    PRIMARY KEY (repository_id, commit_idx, subsystem_id)
+);
+
+CREATE INDEX fixes_commit_subsystems_subsystem_idx
+    ON @extschema@.fixes_commit_subsystems (repository_id, subsystem_id);
+
+COMMENT ON TABLE @extschema@.fixes_commit_subsystems IS
+'the subsystems of each commit: the union of the sections its files belong to, as get_maintainer.pl matches them';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_files', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_subsystems', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_subsystems', '');
+
+-- fixes_load gains stable_branches (issue 13), files and maintainers: the
+-- 4-argument function goes, with what was granted on it
+DROP FUNCTION @extschema@.fixes_load(text, text, text, text);
+
+CREATE FUNCTION @extschema@.fixes_load(
+    path text,
+    ref text DEFAULT 'HEAD',
+    release_pattern text DEFAULT NULL,
+    name text DEFAULT NULL,
+    stable_branches text DEFAULT NULL,
+    files boolean DEFAULT NULL,
+    maintainers text DEFAULT NULL,
+    OUT repository text,
+    OUT commits bigint,
+    OUT releases integer,
+    OUT edges bigint,
+    OUT resolved bigint,
+    OUT seconds double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'fixes_load'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off;
+
+COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) IS
+'read the repository at path into the fixes_* tables (replacing an earlier load of the same name); stable_branches: a regular expression over full branch ref names whose commits not on ref form the stable scope; files => true records the changed files of each commit, maintainers names the MAINTAINERS file of the ref''s tree (NULL keeps the current setting)';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) TO pg_read_server_files;
+
+CREATE OR REPLACE VIEW @extschema@.fixes_buggiest_commits AS
+SELECT p.name AS repository,
+       t.rank,
+       t.commit_id,
+       pg_catalog.left(t.commit_id, 12) AS abbrev,
+       t.fixes,
+       c.subject,
+       c.release,
+       c.author_name AS author,
+       c.authored_at,
+       t.first_fixed_at,
+       t.last_fixed_at,
+       c.files,
+       c.added,
+       c.deleted,
+       ARRAY(SELECT s.name
+               FROM @extschema@.fixes_commit_subsystems cs
+               JOIN @extschema@.fixes_subsystems s
+                 ON s.repository_id = cs.repository_id AND s.subsystem_id = cs.subsystem_id
+              WHERE cs.repository_id = t.repository_id AND cs.commit_idx = t.commit_idx
+              ORDER BY s.name) AS subsystems
+  FROM (SELECT f.*, rank() OVER (PARTITION BY f.repository_id ORDER BY f.fixes DESC) AS rank
+          FROM @extschema@.fixes_fixed_commits f) t
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = t.repository_id AND c.commit_idx = t.commit_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
+ ORDER BY t.repository_id, t.fixes DESC, t.first_fixed_at, t.commit_id;
+
+CREATE VIEW @extschema@.fixes_per_subsystem AS
+WITH members AS (
+    -- mainline commits only, as every mainline answer
+    SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
+      FROM @extschema@.fixes_commit_subsystems cs
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
+     WHERE c.mainline
+), introduced AS (
+    SELECT m.repository_id, m.subsystem_id,
+           count(*) AS bugs_introduced,
+           count(DISTINCT e.target_idx) AS buggy_commits,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY
+               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+      FROM members m
+      JOIN @extschema@.fixes_edges e
+        ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.status = 'resolved' AND fc.mainline
+     GROUP BY m.repository_id, m.subsystem_id
+), fixed AS (
+    SELECT m.repository_id, m.subsystem_id,
+           count(*) AS bugs_fixed,
+           count(DISTINCT e.fixing_idx) AS fixing_commits
+      FROM members m
+      JOIN @extschema@.fixes_edges e
+        ON e.repository_id = m.repository_id AND e.fixing_idx = m.commit_idx
+     WHERE e.status = 'resolved'
+     GROUP BY m.repository_id, m.subsystem_id
+), sizes AS (
+    SELECT m.repository_id, m.subsystem_id, count(*) AS commits
+      FROM members m
+     GROUP BY m.repository_id, m.subsystem_id
+)
+SELECT p.name AS repository,
+       s.name AS subsystem,
+       COALESCE(z.commits, 0) AS commits,
+       COALESCE(f.fixing_commits, 0) AS fixing_commits,
+       COALESCE(i.buggy_commits, 0) AS buggy_commits,
+       COALESCE(i.bugs_introduced, 0) AS bugs_introduced,
+       COALESCE(f.bugs_fixed, 0) AS bugs_fixed,
+       i.median_lifetime_days
+  FROM @extschema@.fixes_subsystems s
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
+  LEFT JOIN sizes z ON z.repository_id = s.repository_id AND z.subsystem_id = s.subsystem_id
+  LEFT JOIN introduced i ON i.repository_id = s.repository_id AND i.subsystem_id = s.subsystem_id
+  LEFT JOIN fixed f ON f.repository_id = s.repository_id AND f.subsystem_id = s.subsystem_id
+ ORDER BY p.name, s.name;
+
+COMMENT ON VIEW @extschema@.fixes_per_subsystem IS
+'per MAINTAINERS subsystem: its commits, those with resolved Fixes edges, the buggy ones, the bugs introduced and fixed, and the median days from a buggy commit to its fix';
+
+CREATE FUNCTION @extschema@.fixes_per_path_prefix(
+    repository text,
+    depth integer DEFAULT 2,
+    OUT prefix text,
+    OUT commits bigint,
+    OUT fixing_commits bigint,
+    OUT buggy_commits bigint,
+    OUT bugs_introduced bigint,
+    OUT bugs_fixed bigint,
+    OUT median_lifetime_days double precision)
+RETURNS SETOF record
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+WITH repo AS (
+    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
+), members AS (
+    -- a path's directory, cut to depth components; '.' for the top level
+    SELECT DISTINCT f.commit_idx,
+           COALESCE(NULLIF(array_to_string(
+               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
+               '/'), ''), '.') AS prefix
+      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
+     WHERE f.repository_id = repo.repository_id
+       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
+       AND c.mainline
+), introduced AS (
+    SELECT m.prefix,
+           count(*) AS bugs_introduced,
+           count(DISTINCT e.target_idx) AS buggy_commits,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY
+               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND fc.mainline
+     GROUP BY m.prefix
+), fixed AS (
+    SELECT m.prefix,
+           count(*) AS bugs_fixed,
+           count(DISTINCT e.fixing_idx) AS fixing_commits
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved'
+     GROUP BY m.prefix
+), sizes AS (
+    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
+)
+SELECT z.prefix,
+       z.commits,
+       COALESCE(f.fixing_commits, 0),
+       COALESCE(i.buggy_commits, 0),
+       COALESCE(i.bugs_introduced, 0),
+       COALESCE(f.bugs_fixed, 0),
+       i.median_lifetime_days
+  FROM sizes z
+  LEFT JOIN introduced i ON i.prefix = z.prefix
+  LEFT JOIN fixed f ON f.prefix = z.prefix
+ ORDER BY z.prefix
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_per_path_prefix(text, integer) IS
+'the counts of fixes_per_subsystem per directory of depth path components (''.'' for files at the top level), from the recorded files';
+-- ---- end of issue 14 ----
+
 -- ---- issue 16: trailers, reverts, lifetimes, overrides ----
 -- The same block ends fixes--1.1.sql and fixes--1.0--1.1.sql, so that a
 -- fresh 1.1 and an updated 1.0 have the same objects, column order
@@ -235,6 +683,7 @@ SELECT p.name AS repository,
        r.reverted_introduced
   FROM @extschema@.fixes_releases r
   JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
  ORDER BY p.name, r.release_rank;
 
 -- the Fixes edges that are ambiguous or not found (not the revert edges,
@@ -254,7 +703,7 @@ SELECT p.name AS repository,
   JOIN @extschema@.fixes_commits c
     ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
   JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
- WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes'
+ WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes' AND c.mainline
  ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
 
 CREATE VIEW @extschema@.fixes_reverted_commits AS
@@ -270,7 +719,9 @@ SELECT p.name AS repository,
   JOIN @extschema@.fixes_commits c
     ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
   JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
- WHERE e.kind = 'revert' AND e.status = 'resolved'
+ WHERE e.kind = 'revert' AND e.status = 'resolved' AND c.mainline
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits f
+                WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx AND f.mainline)
  ORDER BY p.name, e.fixed_at, e.fixing_commit, e.line;
 
 COMMENT ON VIEW @extschema@.fixes_reverted_commits IS
@@ -294,7 +745,11 @@ SELECT p.name AS repository,
     ON tr.repository_id = e.repository_id AND tr.tag = e.target_release
   LEFT JOIN @extschema@.fixes_releases fr
     ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
- WHERE e.kind = 'fixes' AND e.status = 'resolved';
+ WHERE e.kind = 'fixes' AND e.status = 'resolved'
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits f
+                WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx AND f.mainline)
+   AND EXISTS (SELECT FROM @extschema@.fixes_commits t
+                WHERE t.repository_id = e.repository_id AND t.commit_idx = e.target_idx AND t.mainline);
 
 COMMENT ON VIEW @extschema@.fixes_bug_lifetimes IS
 'one row per resolved Fixes edge: when the bug came in and when it was fixed, and how many releases shipped it';
@@ -311,6 +766,7 @@ SELECT p.name AS repository,
        r.introduced_median_days
   FROM @extschema@.fixes_releases r
   JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE r.mainline
  ORDER BY p.name, r.release_rank;
 
 COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
@@ -325,7 +781,173 @@ SELECT p.name AS repository,
   FROM @extschema@.fixes_release_trailers k
   JOIN @extschema@.fixes_releases r ON r.repository_id = k.repository_id AND r.tag = k.tag
   JOIN @extschema@.fixes_repositories p ON p.repository_id = k.repository_id
+ WHERE r.mainline
  ORDER BY p.name, r.release_rank, k.key;
 
 COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
 'per release and trailer key (lower-cased): the commits with such a trailer, and how many of them have a resolved Fixes edge';
+
+-- ---- issues 13, 14 and 16 together ----
+-- The mainline rows of fixes_affected are pairs of Fixes edges: a revert
+-- edge (issue 16) fixes no bug.
+CREATE OR REPLACE VIEW @extschema@.fixes_affected AS
+SELECT p.name AS repository,
+       m.fixing_commit,
+       m.target_commit,
+       NULL::text AS series,
+       m.target_release AS introduced_in,
+       m.fixing_release AS fixed_in,
+       NULL::text COLLATE "C" AS fix_backport
+  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
+               e.target_release, e.fixing_release
+          FROM @extschema@.fixes_edges e
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+         WHERE e.status = 'resolved' AND e.kind = 'fixes' AND c.mainline) m
+  JOIN @extschema@.fixes_releases t
+    ON t.repository_id = m.repository_id AND t.tag = m.target_release
+  LEFT JOIN @extschema@.fixes_releases f
+    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
+ WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+UNION ALL
+SELECT p.name,
+       f.commit_id,
+       t.commit_id,
+       s.tag,
+       i.tag,
+       x.tag,
+       b.commit_id
+  FROM @extschema@.fixes_affected_series a
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
+  JOIN @extschema@.fixes_commits f
+    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
+  JOIN @extschema@.fixes_commits t
+    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+  JOIN @extschema@.fixes_releases i
+    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
+  LEFT JOIN @extschema@.fixes_releases x
+    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
+  LEFT JOIN @extschema@.fixes_commits b
+    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
+-- The per-subsystem and per-prefix answers (issue 14) count bugs: Fixes
+-- edges, not reverts (issue 16).
+CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
+WITH members AS (
+    -- mainline commits only, as every mainline answer
+    SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
+      FROM @extschema@.fixes_commit_subsystems cs
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
+     WHERE c.mainline
+), introduced AS (
+    SELECT m.repository_id, m.subsystem_id,
+           count(*) AS bugs_introduced,
+           count(DISTINCT e.target_idx) AS buggy_commits,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY
+               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+      FROM members m
+      JOIN @extschema@.fixes_edges e
+        ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
+     GROUP BY m.repository_id, m.subsystem_id
+), fixed AS (
+    SELECT m.repository_id, m.subsystem_id,
+           count(*) AS bugs_fixed,
+           count(DISTINCT e.fixing_idx) AS fixing_commits
+      FROM members m
+      JOIN @extschema@.fixes_edges e
+        ON e.repository_id = m.repository_id AND e.fixing_idx = m.commit_idx
+     WHERE e.status = 'resolved' AND e.kind = 'fixes'
+     GROUP BY m.repository_id, m.subsystem_id
+), sizes AS (
+    SELECT m.repository_id, m.subsystem_id, count(*) AS commits
+      FROM members m
+     GROUP BY m.repository_id, m.subsystem_id
+)
+SELECT p.name AS repository,
+       s.name AS subsystem,
+       COALESCE(z.commits, 0) AS commits,
+       COALESCE(f.fixing_commits, 0) AS fixing_commits,
+       COALESCE(i.buggy_commits, 0) AS buggy_commits,
+       COALESCE(i.bugs_introduced, 0) AS bugs_introduced,
+       COALESCE(f.bugs_fixed, 0) AS bugs_fixed,
+       i.median_lifetime_days
+  FROM @extschema@.fixes_subsystems s
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
+  LEFT JOIN sizes z ON z.repository_id = s.repository_id AND z.subsystem_id = s.subsystem_id
+  LEFT JOIN introduced i ON i.repository_id = s.repository_id AND i.subsystem_id = s.subsystem_id
+  LEFT JOIN fixed f ON f.repository_id = s.repository_id AND f.subsystem_id = s.subsystem_id
+ ORDER BY p.name, s.name;
+
+CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
+    repository text,
+    depth integer DEFAULT 2,
+    OUT prefix text,
+    OUT commits bigint,
+    OUT fixing_commits bigint,
+    OUT buggy_commits bigint,
+    OUT bugs_introduced bigint,
+    OUT bugs_fixed bigint,
+    OUT median_lifetime_days double precision)
+RETURNS SETOF record
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+WITH repo AS (
+    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
+), members AS (
+    -- a path's directory, cut to depth components; '.' for the top level
+    SELECT DISTINCT f.commit_idx,
+           COALESCE(NULLIF(array_to_string(
+               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
+               '/'), ''), '.') AS prefix
+      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
+     WHERE f.repository_id = repo.repository_id
+       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
+       AND c.mainline
+), introduced AS (
+    SELECT m.prefix,
+           count(*) AS bugs_introduced,
+           count(DISTINCT e.target_idx) AS buggy_commits,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY
+               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
+     GROUP BY m.prefix
+), fixed AS (
+    SELECT m.prefix,
+           count(*) AS bugs_fixed,
+           count(DISTINCT e.fixing_idx) AS fixing_commits
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
+     GROUP BY m.prefix
+), sizes AS (
+    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
+)
+SELECT z.prefix,
+       z.commits,
+       COALESCE(f.fixing_commits, 0),
+       COALESCE(i.buggy_commits, 0),
+       COALESCE(i.bugs_introduced, 0),
+       COALESCE(f.bugs_fixed, 0),
+       i.median_lifetime_days
+  FROM sizes z
+  LEFT JOIN introduced i ON i.prefix = z.prefix
+  LEFT JOIN fixed f ON f.prefix = z.prefix
+ ORDER BY z.prefix
+$$;
+
+-- ---- end of issues 13, 14 and 16 together ----

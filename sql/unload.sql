@@ -9,12 +9,9 @@ DROP EXTENSION IF EXISTS fixes CASCADE;
 RESET client_min_messages;
 CREATE SCHEMA fx;
 CREATE EXTENSION fixes SCHEMA fx;
+\set VERBOSITY verbose
 \getenv fixtures FIXES_FIXTURES
-\if :{?fixtures}
-\else
-\set fixtures /tmp/fixes-fixtures
-\endif
-\set releases :fixtures/releases.git
+\set releases :fixtures '/releases.git'
 
 -- rows per repository_id in every table of the extension that has one
 -- (found in the catalog, as fixes_unload finds them)

@@ -1,5 +1,10 @@
 /*
- * load.c — fixes_load(path, ref, release_pattern, name): a repository into the tables
+ * load.c — fixes_load(path, ref, release_pattern, name, stable_branches,
+ *          files, maintainers): a repository into the tables
+ *
+ * The C function serves both SQL definitions: 1.0's four arguments, and
+ * 1.1's seven (it reads its arguments by PG_NARGS(); load_files.c and
+ * load_stable.c write the tables of 1.1 only when they are there).
  *
  * One transaction: take the repository's lock, read the graph the previous
  * load kept (snapshot.c), walk only the commits it does not hold (in
@@ -9,6 +14,12 @@
  * (a rewritten history, another ref) or there is no previous load, the
  * repository is loaded in full.  A second load of the same name waits for
  * the first to commit; loads of different names run in parallel.
+ *
+ * With stable_branches (version 1.1), the commits of the matching branches
+ * that the ref does not reach are read after the mainline is written, and
+ * written, with their releases, backports and edges, by load_stable.c;
+ * every row of the stable scope is written again by each load that is not
+ * a no-op, so a refresh equals a fresh load.
  */
 #include "postgres.h"
 
@@ -206,6 +217,12 @@ start_full_load(FixesLoad *ld)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	ld->trailer_keys = NULL;
+	if (ld->file_rows != NULL)
+		tuplestore_end(ld->file_rows);
+	ld->file_rows = NULL;
+	ld->ncs = 0;
+	ld->missing_blobs = 0;
+	ld->missing_trees = 0;
 }
 
 /*
@@ -246,10 +263,15 @@ read_repository(FixesLoad *ld)
 		ld->empty = !head.found;
 		ld->head = head.oid;
 		fixes_load_phase(ld, "repository opened");
-		ld->tags = fixes_receive_tags(reader, &ld->decoder, &ld->ntags);
+		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
+												   &ld->branches, &ld->nbranches);
 		fixes_reader_finish(reader);
+		fixes_load_stable_branches(ld);
 		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 		fixes_load_phase(ld, "tags read");
+		fixes_load_read_maintainers(ld);
+		if (ld->subsys != NULL)
+			fixes_load_phase(ld, "MAINTAINERS read");
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
 		{
@@ -290,9 +312,13 @@ write_repository(FixesLoad *ld)
 
 	if (!ld->incremental && ld->known)
 		fixes_load_delete_all(ld);
+	else if (ld->known)
+		fixes_load_delete_stable(ld);
 	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
 	fixes_load_phase(ld, "commits written");
+	fixes_load_write_files(ld);
+	fixes_load_phase(ld, "files and subsystems written");
 	if (ld->incremental)
 		fixes_load_read_old_edges(ld);
 	fixes_load_phase(ld, "old edges read");
@@ -319,6 +345,9 @@ write_repository(FixesLoad *ld)
 	if (new_commits || !ld->incremental)
 		fixes_snapshot_write(ld);
 	fixes_load_phase(ld, "releases, counts and graph written");
+	ld->n_mainline = ld->graph->n;
+	if (ld->has_stable)
+		fixes_load_stable(ld);
 }
 
 Datum
@@ -356,6 +385,8 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
 	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	/* the 1.0 definition has four arguments */
+	ld->stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
 	if (ld->name[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -366,6 +397,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_schema(ld);
 	fixes_load_check_pattern(ld);
+	fixes_load_stable_check(ld);
 
 	SPI_connect();
 	check_write_privileges();
@@ -378,6 +410,13 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	fixes_load_read_overrides(ld);
+	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
+	if (PG_NARGS() >= 7)
+		fixes_load_settings(ld, !PG_ARGISNULL(5), !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
+							!PG_ARGISNULL(6),
+							PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6)));
+	else
+		fixes_load_settings(ld, false, false, false, NULL);
 
 	read_repository(ld);
 	if (ld->unchanged)
@@ -393,17 +432,19 @@ fixes_load(PG_FUNCTION_ARGS)
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;
 	fixes_load_finish(ld, seconds);
+	fixes_load_finish_files(ld);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 	fixes_progress_end(&ld->progress);
 
 	fixes_decoder_report(&ld->decoder, ld->path);
+	fixes_load_files_report(ld);
 	if (ld->empty)
 		ereport(NOTICE,
 				(errmsg("repository \"%s\" has no commits", ld->path)));
 
 	values[i++] = CStringGetTextDatum(ld->name);
-	values[i++] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->graph->n);
+	values[i++] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
 	values[i++] = Int32GetDatum(ld->nreleases);
 	values[i++] = Int64GetDatum(ld->counted_edges);
 	values[i++] = Int64GetDatum(ld->resolved);

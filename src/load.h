@@ -4,8 +4,10 @@
  * snapshot (snapshot.c: the graph of the previous load) → read (load_read.c:
  * the new commits) → releases (load_releases.c) → commits written
  * (load_write.c) → resolve (load_resolve.c) → edges, releases and snapshot
- * written (load_write.c, snapshot.c).  Per-commit facts are flat arrays
- * indexed by the graph's commit index; strings live in arenas.
+ * written (load_write.c, snapshot.c) → with stable branches, the stable
+ * scope, appended to the graph after the mainline (load_stable.c).  Per-
+ * commit facts are flat arrays indexed by the graph's commit index;
+ * strings live in arenas.
  */
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
@@ -86,6 +88,19 @@ typedef struct FixesEdge
 	Size		raw_off;
 } FixesEdge;
 
+/* a backport line of a stable commit (fixes_backports) */
+typedef struct FixesBackportLine
+{
+	uint32		commit;			/* the stable commit's index */
+	int32		line;
+	uint32		upstream;		/* FIXES_NO_IDX unless resolved */
+	uint8		status;			/* FixesEdgeStatus */
+	uint8		abbrev_len;
+	uint32		raw_len;
+	Size		abbrev_off;		/* in edge_text, lower-cased */
+	Size		raw_off;
+} FixesBackportLine;
+
 /* the counts of fixes_per_release for one release */
 typedef struct FixesReleaseStats
 {
@@ -146,11 +161,13 @@ typedef struct FixesLoad
 	char	   *ref;
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
+	char	   *stable_re;		/* stable_branches; NULL: none */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	FixesSchema has;			/* what of 1.1 the tables hold (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
+	bool		has_stable;		/* the tables of version 1.1 hold the stable scope */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
@@ -198,6 +215,17 @@ typedef struct FixesLoad
 	FixesOverride *overrides;
 	int			noverrides;
 
+	/* the branches that stable_branches matches (load_stable.c) */
+	FixesBranch *branches;
+	int			nbranches;
+	FixesOid   *stable_heads;	/* their commits */
+	int			nstable_heads;
+	bool		stable_phase;	/* fixes_load_read reads the stable scope */
+	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
+	FixesBackportLine *backports;
+	int64		nbackports;
+	int64		backports_cap;
+
 	/* phase releases */
 	FixesTag   *tags;
 	int			ntags;
@@ -222,6 +250,30 @@ typedef struct FixesLoad
 	TimestampTz *first_fixed;	/* by index, when fixes > 0 */
 	TimestampTz *last_fixed;
 	bool	   *fixed_dates;	/* by index: first/last_fixed are set */
+
+	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
+	bool		v11;			/* the tables of 1.1 are there */
+	bool		files;			/* record the changed files */
+	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
+	bool		old_files;
+	char	   *old_maintainers;
+	bool		old_maint_hash_null;
+	int64		old_maint_hash;
+	int64		old_missing_blobs;
+	int64		old_missing_trees;
+	int64		maint_hash;
+	bool		reattribute;	/* a refresh under another MAINTAINERS */
+	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
+	Tuplestorestate *file_rows; /* rows of fixes_commit_files */
+	TupleDesc	files_desc;
+	int			c_files;		/* fixes_commits.files, added, deleted */
+	int			c_added;
+	int			c_deleted;
+	int64		missing_blobs;	/* of this load's read */
+	int64		missing_trees;
+	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
+	int64		ncs;
+	int64		cs_cap;
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */
@@ -232,6 +284,8 @@ fixes_subject_hash(const char *s, Size len)
 }
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
+extern uint32 fixes_string_ptr_hash(const void *key, Size keysize);
+extern int	fixes_string_ptr_match(const void *a, const void *b, Size keysize);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
@@ -261,6 +315,11 @@ extern bool fixes_snapshot_covers_scope(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
+extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
+extern void fixes_load_stable_check(FixesLoad *ld);
+extern void fixes_load_stable_branches(FixesLoad *ld);
+extern void fixes_load_delete_stable(FixesLoad *ld);
+extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);
@@ -274,5 +333,18 @@ extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
+
+/* load_files.c */
+struct WireFiles;
+extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
+								bool maint_given, const char *maintainers);
+extern void fixes_load_read_maintainers(FixesLoad *ld);
+extern void fixes_load_files_begin(FixesLoad *ld);
+extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
+									Datum *values, bool *nulls);
+extern void fixes_load_files_report(FixesLoad *ld);
+extern void fixes_load_write_files(FixesLoad *ld);
+extern void fixes_load_delete_files(FixesLoad *ld);
+extern void fixes_load_finish_files(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_H */

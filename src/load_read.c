@@ -17,6 +17,7 @@
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
+#include "backport.h"
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load.h"
@@ -37,7 +38,8 @@ typedef struct CommitCols
 				committer_name,
 				committer_email,
 				subject,
-				message;
+				message,
+				mainline;		/* -1: a database still at version 1.0 */
 } CommitCols;
 
 static void
@@ -55,6 +57,46 @@ commit_cols(TupleDesc desc, CommitCols *c)
 	c->committer_email = fixes_attnum(desc, "committer_email");
 	c->subject = fixes_attnum(desc, "subject");
 	c->message = fixes_attnum(desc, "message");
+	c->mainline = -1;
+	for (int i = 0; i < desc->natts; i++)
+		if (!TupleDescAttr(desc, i)->attisdropped &&
+			strcmp(NameStr(TupleDescAttr(desc, i)->attname), "mainline") == 0)
+			c->mainline = i;
+}
+
+/* the backport lines of a stable commit's message */
+static void
+add_backports(FixesLoad *ld, uint32 idx, const text *message)
+{
+	const char *msg = VARDATA_ANY(message);
+	size_t		len = VARSIZE_ANY_EXHDR(message);
+	fixes_backport_cursor cur = {0, 0};
+	fixes_backport bp;
+
+	while (fixes_backport_next(msg, len, &cur, &bp))
+	{
+		FixesBackportLine *b;
+		char		abbrev[40];
+
+		if (ld->nbackports == ld->backports_cap)
+		{
+			ld->backports_cap = ld->backports_cap ? 2 * ld->backports_cap : 1024;
+			ld->backports = ld->backports ?
+				repalloc_huge(ld->backports, sizeof(FixesBackportLine) * ld->backports_cap) :
+				MemoryContextAllocHuge(ld->cxt, sizeof(FixesBackportLine) * ld->backports_cap);
+		}
+		b = &ld->backports[ld->nbackports++];
+		b->commit = idx;
+		b->line = bp.line;
+		b->upstream = FIXES_NO_IDX;
+		b->status = EDGE_NOT_FOUND;
+		for (size_t i = 0; i < bp.hex_len; i++)
+			abbrev[i] = pg_ascii_tolower(msg[bp.hex_off + i]);
+		b->abbrev_len = (uint8) bp.hex_len;
+		b->abbrev_off = fixes_arena_add(&ld->edge_text, abbrev, bp.hex_len);
+		b->raw_len = (uint32) bp.raw_len;
+		b->raw_off = fixes_arena_add(&ld->edge_text, msg + bp.raw_off, bp.raw_len);
+	}
 }
 
 /*
@@ -132,11 +174,15 @@ read_commits(FixesLoad *ld)
 
 	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	fixes_load_files_begin(ld);
 
 	if (ld->empty)
 		return;
 	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
-	if (!fixes_walk_start(ld->walk, &ld->head))
+	/* the files of the mainline only: the stable scope's are not recorded */
+	ld->walk->files = ld->files && !ld->stable_phase;
+	if (ld->stable_phase ? !fixes_walk_start_many(ld->walk, ld->stable_heads, ld->nstable_heads)
+		: !fixes_walk_start(ld->walk, &ld->head))
 		return;
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
@@ -168,7 +214,17 @@ read_commits(FixesLoad *ld)
 			SET(authored_at, TimestampTzGetDatum(f.authored_at));
 		if (!f.committed_null)
 			SET(committed_at, TimestampTzGetDatum(f.committed_at));
+		if (cols.mainline >= 0)
+			SET(mainline, BoolGetDatum(!ld->stable_phase));
 #undef SET
+		if (ld->walk->files)
+		{
+			WireFiles	wf;
+
+			/* the commit's raw fields are not valid after this */
+			fixes_walk_files(ld->walk, &wf);
+			fixes_load_commit_files(ld, c.idx, &wf, values, nulls);
+		}
 		tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
 
 		ld->committed_at[c.idx] = f.committed_at;
@@ -176,7 +232,9 @@ read_commits(FixesLoad *ld)
 		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
 		add_edges(ld, c.idx, f.message, f.subject);
-		if (ld->has.trailers)
+		if (ld->stable_phase)
+			add_backports(ld, c.idx, f.message);
+		else if (ld->has.trailers)
 			fixes_load_add_trailers(ld, c.idx, &c.raw);
 
 		MemoryContextSwitchTo(old);
@@ -189,14 +247,19 @@ read_commits(FixesLoad *ld)
 
 /*
  * Walk the commits reachable from the ref that the graph does not hold yet
- * (all of them for a full load); their trailers go straight into
- * fixes_trailers (1.1).
+ * (all of them for a full load), their trailers straight into fixes_trailers
+ * (1.1); in the stable phase, those reachable from the stable heads
+ * (load_stable.c), with their backport lines.
  */
 void
 fixes_load_read(FixesLoad *ld)
 {
-	if (ld->has.trailers)
+	/* the trailers of the mainline; the stable phase (load_stable.c) keeps none */
+	bool		trailers = ld->has.trailers && !ld->stable_phase;
+
+	if (trailers)
 		fixes_load_trailers_begin(ld);
 	read_commits(ld);
-	fixes_load_trailers_end(ld);
+	if (trailers)
+		fixes_load_trailers_end(ld);
 }

@@ -22,8 +22,8 @@
 
 #define PRERELEASE_PATTERN "(rc|pre|alpha|beta)[0-9]*$"
 
-static bool
-is_release(const FixesLoad *ld, const char *name)
+bool
+fixes_load_is_release(const FixesLoad *ld, const char *name)
 {
 	Datum		tag = CStringGetTextDatum(name);
 
@@ -38,7 +38,7 @@ is_release(const FixesLoad *ld, const char *name)
 void
 fixes_load_check_pattern(FixesLoad *ld)
 {
-	(void) is_release(ld, "");
+	(void) fixes_load_is_release(ld, "");
 }
 
 typedef struct RankEntry
@@ -46,20 +46,6 @@ typedef struct RankEntry
 	const char *name;			/* the key: a release's tag */
 	int			rank;
 } RankEntry;
-
-static uint32
-string_ptr_hash(const void *key, Size keysize)
-{
-	const char *s = *(const char *const *) key;
-
-	return hash_bytes((const unsigned char *) s, (int) strlen(s));
-}
-
-static int
-string_ptr_match(const void *a, const void *b, Size keysize)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
 
 /* this load's releases by tag name: one lookup per old release */
 static HTAB *
@@ -70,8 +56,8 @@ new_ranks_by_name(FixesLoad *ld)
 
 	ctl.keysize = sizeof(char *);
 	ctl.entrysize = sizeof(RankEntry);
-	ctl.hash = string_ptr_hash;
-	ctl.match = string_ptr_match;
+	ctl.hash = fixes_string_ptr_hash;
+	ctl.match = fixes_string_ptr_match;
 	ctl.hcxt = CurrentMemoryContext;
 	h = hash_create("fixes release ranks", Max(ld->nreleases, 16), &ctl,
 					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
@@ -152,7 +138,7 @@ fixes_load_releases(FixesLoad *ld)
 	{
 		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
 
-		if (idx == FIXES_NO_IDX || !is_release(ld, ld->tags[t].name))
+		if (idx == FIXES_NO_IDX || !fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[ld->nreleases] = t;
 		ld->release_commit[ld->nreleases] = idx;
@@ -187,7 +173,8 @@ fixes_load_releases(FixesLoad *ld)
 
 /*
  * A hash of what decides the releases besides the commits: every tag (name
- * and commit) and the release pattern.  The same head and the same hash
+ * and commit) and the release pattern; with stable branches, also the
+ * expression and the matching branches (name and commit).  The same head and the same hash
  * mean a load would change nothing.
  */
 int64
@@ -202,6 +189,18 @@ fixes_tags_hash(FixesLoad *ld)
 		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
 								(int) strlen(ld->tags[t].name), h);
 		h = hash_bytes_extended(ld->tags[t].commit.id, FIXES_OID_RAWSZ, h);
+	}
+	/* and the stable scope: the expression and the branches it matches */
+	if (ld->stable_re != NULL)
+	{
+		h = hash_bytes_extended((const unsigned char *) ld->stable_re,
+								(int) strlen(ld->stable_re), h ^ 3);
+		for (int b = 0; b < ld->nbranches; b++)
+		{
+			h = hash_bytes_extended((const unsigned char *) ld->branches[b].name,
+									(int) strlen(ld->branches[b].name), h);
+			h = hash_bytes_extended(ld->branches[b].commit.id, FIXES_OID_RAWSZ, h);
+		}
 	}
 	return (int64) h;
 }

@@ -78,3 +78,18 @@ fixes_load_phase(FixesLoad *ld, const char *done)
 	ld->phase_start = now;
 	fixes_progress_phase(&ld->progress, done);
 }
+
+/* dynahash over NUL-terminated strings held by pointer (the key is a char *) */
+uint32
+fixes_string_ptr_hash(const void *key, Size keysize)
+{
+	const char *s = *(const char *const *) key;
+
+	return hash_bytes((const unsigned char *) s, (int) strlen(s));
+}
+
+int
+fixes_string_ptr_match(const void *a, const void *b, Size keysize)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}

@@ -37,20 +37,6 @@ typedef struct KeyEntry
 	uint32		id;
 } KeyEntry;
 
-static uint32
-string_ptr_hash(const void *key, Size keysize)
-{
-	const char *s = *(const char *const *) key;
-
-	return hash_bytes((const unsigned char *) s, (int) strlen(s));
-}
-
-static int
-string_ptr_match(const void *a, const void *b, Size keysize)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
-
 /* the keys of this load, created at first use */
 FixesTrailerKeys *
 fixes_trailer_keys(FixesLoad *ld)
@@ -63,8 +49,8 @@ fixes_trailer_keys(FixesLoad *ld)
 	k = MemoryContextAllocZero(ld->cxt, sizeof(FixesTrailerKeys));
 	ctl.keysize = sizeof(char *);
 	ctl.entrysize = sizeof(KeyEntry);
-	ctl.hash = string_ptr_hash;
-	ctl.match = string_ptr_match;
+	ctl.hash = fixes_string_ptr_hash;
+	ctl.match = fixes_string_ptr_match;
 	ctl.hcxt = ld->cxt;
 	k->dict = hash_create("fixes trailer keys", 256, &ctl,
 						  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);

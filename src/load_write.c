@@ -53,6 +53,12 @@ fixes_load_delete_all(FixesLoad *ld)
 	delete_rows(ld, "fixes_fixed_commits");
 	delete_rows(ld, "fixes_commits");
 	delete_rows(ld, "fixes_graph");
+	fixes_load_delete_files(ld);
+	if (ld->has_stable)
+	{
+		delete_rows(ld, "fixes_backports");
+		delete_rows(ld, "fixes_affected_series");
+	}
 	/* fixes_trailers and fixes_release_trailers: before the walk (load_trailers.c) */
 	CommandCounterIncrement();
 }
@@ -71,6 +77,8 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_annotated,
 				c_at,
 				c_commits,
+				c_mainline = -1,
+				c_series = -1,
 				c_stat[10];
 	static const char *const stat_names[10] = {"fixing_commits", "bugs_fixed", "commits_fixed",
 		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
@@ -97,6 +105,11 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_commits = fixes_attnum(desc, "commits");
 	for (int c = 0; c < nstats; c++)
 		c_stat[c] = fixes_attnum(desc, stat_names[c]);
+	if (ld->has_stable)
+	{
+		c_mainline = fixes_attnum(desc, "mainline");
+		c_series = fixes_attnum(desc, "series");
+	}
 	if (ld->has.release_v11)
 		for (int c = 0; c < 3; c++)
 			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
@@ -140,6 +153,13 @@ fixes_load_write_releases(FixesLoad *ld)
 		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
+		if (c_mainline >= 0)
+		{
+			/* a mainline release: its series is itself */
+			values[c_mainline] = BoolGetDatum(true);
+			values[c_series] = values[c_tag];
+			nulls[c_mainline] = nulls[c_series] = false;
+		}
 		if (fixes_time_to_timestamptz(tag->time, &at))
 		{
 			values[c_at] = TimestampTzGetDatum(at);
@@ -551,7 +571,7 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[4] = ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head));
 	nulls[4] = ld->empty ? 'n' : ' ';
 	args[5] = Float8GetDatum(seconds);
-	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->graph->n);
+	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
 	args[7] = Int32GetDatum(ld->nreleases);
 	args[8] = Int64GetDatum(ld->counted_edges);
 	args[9] = Int64GetDatum(ld->resolved);

@@ -144,16 +144,20 @@ exec_reader(const char *prog, char *const argv[], int in_fd, int out_fd,
 	_exit(127);
 }
 
-/*
- * Start "fixes-reader MODE PATH [ARG]".  With input, the caller writes to
- * its standard input (fixes_reader_write) and then closes it.
- */
 FixesReader *
 fixes_reader_start(const char *mode, const char *path, const char *arg, bool input)
 {
+	return fixes_reader_start_args(mode, path, &arg, arg != NULL ? 1 : 0, input);
+}
+
+/* Start "fixes-reader MODE PATH ARG..." with nargs arguments after PATH. */
+FixesReader *
+fixes_reader_start_args(const char *mode, const char *path, const char *const *args,
+						int nargs, bool input)
+{
 	FixesReader *r = palloc0(sizeof(FixesReader));
 	char	   *prog = psprintf("%s/%s", pkglib_path, READER_NAME);
-	char	   *argv[5];
+	char	  **argv = palloc(sizeof(char *) * (nargs + 4));
 	int			outp[2];
 	int			inp[2] = {-1, -1};
 	int			slot = -1;
@@ -182,8 +186,9 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
 	argv[0] = READER_NAME;
 	argv[1] = (char *) mode;
 	argv[2] = (char *) path;
-	argv[3] = (char *) arg;
-	argv[4] = NULL;
+	for (int i = 0; i < nargs; i++)
+		argv[3 + i] = (char *) args[i];
+	argv[3 + nargs] = NULL;
 
 	r->path = path;
 	r->cap = READER_BUFSIZE;
@@ -430,7 +435,11 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 				return WIRE_END;
 			case WIRE_HEAD:
 			case WIRE_TAG:
+			case WIRE_BRANCH:
 			case WIRE_COMMIT:
+			case WIRE_FILES:
+			case WIRE_BLOB:
+			case WIRE_DIR:
 				return type;
 			default:
 				fixes_reader_protocol_error(r, "A record has an unknown type.");

@@ -34,6 +34,8 @@ extern void fixes_check_read_privilege(void);
 extern void fixes_reader_define_gucs(void);
 extern FixesReader *fixes_reader_start(const char *mode, const char *path, const char *arg,
 									   bool input);
+extern FixesReader *fixes_reader_start_args(const char *mode, const char *path,
+											const char *const *args, int nargs, bool input);
 extern void fixes_reader_write(FixesReader *r, const void *data, size_t len);
 extern void fixes_reader_close_input(FixesReader *r);
 extern char fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len);

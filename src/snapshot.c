@@ -67,8 +67,8 @@ static void
 read_old_releases(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
-							   "WHERE repository_id = $1 ORDER BY release_rank",
-							   ld->schema);
+							   "WHERE repository_id = $1%s ORDER BY release_rank",
+							   ld->schema, ld->has_stable ? " AND mainline" : "");
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 

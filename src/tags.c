@@ -27,6 +27,22 @@ tag_cmp(const void *a, const void *b)
 FixesTag *
 fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 {
+	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL);
+}
+
+/*
+ * The tag records, in version order, and the branch records after them (in
+ * the reader's order), up to the end of the stream.  Without branches, a
+ * branch record is a protocol error.
+ */
+FixesTag *
+fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
+								FixesBranch **branches, int *nbranches)
+{
+	int			bcap = 16;
+	int			nb = 0;
+	FixesBranch *br = NULL;
+	char		type;
 	int			cap = 64;
 	FixesTag   *tags = palloc(sizeof(FixesTag) * cap);
 	int			n = 0;
@@ -34,12 +50,33 @@ fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 	const unsigned char *payload;
 	uint32		len;
 
-	while (fixes_reader_next(r, &payload, &len) == WIRE_TAG)
+	while ((type = fixes_reader_next(r, &payload, &len)) == WIRE_TAG ||
+		   (type == WIRE_BRANCH && branches != NULL))
 	{
 		WireTag		t;
 		FixesTag   *tag;
 
 		CHECK_FOR_INTERRUPTS();
+		if (type == WIRE_BRANCH)
+		{
+			WireBranch	b;
+
+			if (wire_decode_branch(payload, len, &b) != 0)
+				fixes_reader_protocol_error(r, "A branch record is malformed.");
+			if (br == NULL)
+				br = palloc(sizeof(FixesBranch) * bcap);
+			else if (nb == bcap)
+			{
+				bcap *= 2;
+				br = repalloc_huge(br, sizeof(FixesBranch) * bcap);
+			}
+			br[nb].name = fixes_decode_cstring(d, b.name.s, b.name.len, PG_UTF8);
+			br[nb].commit = b.commit;
+			nb++;
+			continue;
+		}
+		if (nb > 0)
+			fixes_reader_protocol_error(r, "A tag record came after a branch record.");
 		if (wire_decode_tag(payload, len, &t) != 0)
 			fixes_reader_protocol_error(r, "A tag record is malformed.");
 		if (n == cap)
@@ -74,5 +111,10 @@ fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 		tags[kept++] = tags[i];
 	}
 	*ntags = kept;
+	if (branches != NULL)
+	{
+		*branches = br;
+		*nbranches = nb;
+	}
 	return tags;
 }

@@ -17,6 +17,15 @@ typedef struct FixesTag
 	char	   *tagger;			/* "Name <email>", NULL when not annotated */
 } FixesTag;
 
+/* a branch or remote-tracking branch (fixes-reader head sends them) */
+typedef struct FixesBranch
+{
+	char	   *name;			/* the full ref name, in the database encoding */
+	FixesOid	commit;
+} FixesBranch;
+
 extern FixesTag *fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags);
+extern FixesTag *fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
+												 FixesBranch **branches, int *nbranches);
 
 #endif							/* FIXES_TAGS_H */

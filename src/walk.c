@@ -82,9 +82,50 @@ fixes_walk_start(FixesWalk *w, const FixesOid *head)
 	if (fixes_graph_lookup(w->graph, head) != FIXES_NO_IDX)
 		return false;
 	fixes_format_oid(hex, head);
-	w->reader = fixes_reader_start("walk", w->path, pstrdup(hex), true);
+	w->reader = fixes_reader_start(w->files ? "walk-files" : "walk", w->path, pstrdup(hex), true);
 	send_known(w);
 	(void) fixes_graph_add(w->graph, head, &found);
+	return true;
+}
+
+/*
+ * Walk the history of several start points at once, without the commits
+ * the graph holds (a load's stable scope: the mainline is known).  The
+ * starts the graph holds already, and repeated ones, are dropped; the
+ * others are discovered in the order given.  Returns false when nothing is
+ * left to walk.
+ */
+bool
+fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
+{
+	const char **hex = palloc(sizeof(char *) * Max(nheads, 1));
+	int			n = 0;
+	FixesGraph *seen = fixes_graph_create(CurrentMemoryContext);
+
+	for (int i = 0; i < nheads; i++)
+	{
+		bool		found;
+
+		if (fixes_graph_lookup(w->graph, &heads[i]) != FIXES_NO_IDX)
+			continue;
+		(void) fixes_graph_add(seen, &heads[i], &found);
+		if (found)
+			continue;
+		hex[n] = palloc(FIXES_OID_HEXSZ + 1);
+		fixes_format_oid((char *) hex[n], &heads[i]);
+		n++;
+	}
+	if (n == 0)
+		return false;
+	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, hex, n, true);
+	send_known(w);
+	for (int i = 0; i < nheads; i++)
+	{
+		bool		found;
+
+		if (fixes_graph_lookup(seen, &heads[i]) != FIXES_NO_IDX)
+			(void) fixes_graph_add(w->graph, &heads[i], &found);
+	}
 	return true;
 }
 
@@ -187,4 +228,20 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 	out->idx = idx;
 	out->oid = &w->graph->oids[idx];
 	return true;
+}
+
+/*
+ * The changed files of the commit fixes_walk_next() returned last (walks
+ * with files only); valid until the next call.  The commit's raw fields are
+ * not valid any more after this call: copy what is needed first.
+ */
+void
+fixes_walk_files(FixesWalk *w, WireFiles *out)
+{
+	const unsigned char *payload;
+	uint32		len;
+
+	fixes_reader_expect(w->reader, WIRE_FILES, &payload, &len);
+	if (wire_decode_files(payload, len, out) != 0)
+		fixes_reader_protocol_error(w->reader, "A files record is malformed.");
 }

@@ -22,6 +22,7 @@ typedef struct FixesWalk
 	const char *path;
 	FixesGraph *graph;
 	bool		record_parents; /* fill the graph's parent lists */
+	bool		files;			/* each commit is followed by its files */
 	FixesReader *reader;
 	uint32	   *pbuf;
 	int			pbuf_cap;
@@ -31,8 +32,10 @@ typedef struct FixesWalk
 
 extern FixesWalk *fixes_walk_create(const char *path, FixesGraph *graph, bool record_parents);
 extern bool fixes_walk_start(FixesWalk *w, const FixesOid *head);
+extern bool fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads);
 extern bool fixes_walk_log(FixesWalk *w, const char *ref);
 extern bool fixes_walk_next(FixesWalk *w, FixesCommit *out);
+extern void fixes_walk_files(FixesWalk *w, WireFiles *out);
 extern void fixes_walk_release(FixesWalk *w);
 extern void fixes_walk_report(FixesWalk *w);
 

@@ -148,6 +148,17 @@ wire_decode_tag(const void *payload, size_t len, WireTag *out)
 }
 
 int
+wire_decode_branch(const void *payload, size_t len, WireBranch *out)
+{
+	WireCursor	c;
+
+	cursor_init(&c, payload, len);
+	get_oid(&c, &out->commit);
+	get_str(&c, &out->name);
+	return finish(&c);
+}
+
+int
 wire_decode_commit(const void *payload, size_t len, WireCommit *out)
 {
 	WireCursor	c;
@@ -164,6 +175,78 @@ wire_decode_commit(const void *payload, size_t len, WireCommit *out)
 	out->raw = (const char *) c.p;
 	out->raw_len = (size_t) (c.end - c.p);
 	return 0;
+}
+
+static void
+get_file_row(WireCursor *c, WireFileRow *row)
+{
+	row->kind = get_u8(c);
+	row->added = get_u32(c);
+	row->deleted = get_u32(c);
+	get_str(c, &row->path);
+	if (row->kind > FILE_MISSING ||
+		(row->kind != FILE_TEXT && (row->added != 0 || row->deleted != 0)) ||
+		row->path.len == 0 || memchr(row->path.s, '\0', row->path.len) != NULL)
+		c->bad = 1;
+}
+
+int
+wire_decode_files(const void *payload, size_t len, WireFiles *out)
+{
+	WireCursor	c;
+	WireFileRow row;
+
+	cursor_init(&c, payload, len);
+	out->state = get_u8(&c);
+	out->n = get_u32(&c);
+	if (c.bad || out->state > FILES_TREE_MISSING || (out->state != FILES_DIFFED && out->n != 0))
+		return -1;
+	out->rows = c;
+	/* each row takes 13 bytes at least: a count beyond that is a lie */
+	if (out->n > (size_t) (c.end - c.p) / 13)
+		return -1;
+	for (uint32_t i = 0; i < out->n && !c.bad; i++)
+		get_file_row(&c, &row);
+	return finish(&c);
+}
+
+int
+wire_files_next(WireFiles *f, WireFileRow *row)
+{
+	if (f->n == 0)
+		return 0;
+	get_file_row(&f->rows, row);
+	if (f->rows.bad)
+		return 0;
+	f->n--;
+	return 1;
+}
+
+int
+wire_decode_blob(const void *payload, size_t len, WireBlob *out)
+{
+	WireCursor	c;
+
+	cursor_init(&c, payload, len);
+	out->found = flag(&c);
+	out->is_tree = flag(&c);
+	if (c.bad || (!out->found && (out->is_tree || c.p != c.end)))
+		return -1;
+	out->data = (const char *) c.p;
+	out->len = (size_t) (c.end - c.p);
+	return 0;
+}
+
+int
+wire_decode_dir(const void *payload, size_t len, WireStr *out)
+{
+	WireCursor	c;
+
+	cursor_init(&c, payload, len);
+	get_str(&c, out);
+	if (!c.bad && memchr(out->s, '\0', out->len) != NULL)
+		return -1;
+	return finish(&c);
 }
 
 int

@@ -10,9 +10,22 @@
  *   'H' head:    u8 found (0: the ref is an unborn HEAD), u8 shallow, oid[20]
  *   'T' tag:     oid[20] commit, u8 annotated, u8 has_time, i64 time,
  *                str name (without "refs/tags/"), str tagger ("" if none)
+ *   'B' branch:  oid[20] commit, str name (the full ref name: refs/heads/...
+ *                or refs/remotes/...); sent by `head` after the tags
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
+ *   'F' files:   the changed files of the commit of the 'C' record just
+ *                before it (walks with files only): u8 state (FILES_*),
+ *                u32 n, then n rows: u8 kind (FILE_*), u32 added,
+ *                u32 deleted, str path; counts are 0 unless kind is
+ *                FILE_TEXT, and there are no rows unless state is
+ *                FILES_DIFFED
+ *   'O' blob:    the content of a file (fixes-reader blob): u8 found
+ *                (0: no such file), u8 is_tree (the path names a
+ *                directory), then the content to the end of the payload
+ *   'D' dir:     str path of a directory of the tree (fixes-reader blob
+ *                sends every directory of the tree, for MAINTAINERS)
  *   'M' message: u8 level ('W' warning, 'N' notice), char sqlstate[5],
  *                str message, str detail, str hint
  *   'E' error:   as 'M' with level 'E'; the last record of a failed run
@@ -32,7 +45,11 @@
 
 #define WIRE_HEAD		'H'
 #define WIRE_TAG		'T'
+#define WIRE_BRANCH		'B'
 #define WIRE_COMMIT		'C'
+#define WIRE_FILES		'F'
+#define WIRE_BLOB		'O'
+#define WIRE_DIR		'D'
 #define WIRE_MESSAGE	'M'
 #define WIRE_ERROR		'E'
 #define WIRE_END		'Z'
@@ -71,6 +88,12 @@ typedef struct WireTag
 	WireStr		tagger;
 } WireTag;
 
+typedef struct WireBranch
+{
+	FixesOid	commit;
+	WireStr		name;
+} WireBranch;
+
 typedef struct WireCommit
 {
 	FixesOid	oid;
@@ -79,6 +102,39 @@ typedef struct WireCommit
 	const char *raw;
 	size_t		raw_len;
 } WireCommit;
+
+/* 'F': the state of a commit's files */
+#define FILES_DIFFED		0	/* compared with its parent or the empty tree */
+#define FILES_MERGE			1	/* a merge: no rows, as git log without -m */
+#define FILES_TREE_MISSING	2	/* a tree is missing (partial clone): no rows */
+
+/* 'F': the kind of one row */
+#define FILE_TEXT			0	/* added and deleted lines */
+#define FILE_BINARY			1	/* no counts (git --numstat prints "-") */
+#define FILE_MISSING		2	/* a blob is missing (partial clone): no counts */
+
+typedef struct WireFiles
+{
+	int			state;
+	uint32_t	n;
+	WireCursor	rows;			/* at the next row */
+} WireFiles;
+
+typedef struct WireFileRow
+{
+	int			kind;
+	uint32_t	added;
+	uint32_t	deleted;
+	WireStr		path;
+} WireFileRow;
+
+typedef struct WireBlob
+{
+	int			found;
+	int			is_tree;
+	const char *data;
+	size_t		len;
+} WireBlob;
 
 typedef struct WireMessage
 {
@@ -92,7 +148,13 @@ typedef struct WireMessage
 /* decoders: 0 on success, -1 when the payload is malformed */
 extern int	wire_decode_head(const void *payload, size_t len, WireHead *out);
 extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
+extern int	wire_decode_branch(const void *payload, size_t len, WireBranch *out);
 extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
+/* the whole record is checked; then wire_files_next() gives each row */
+extern int	wire_decode_files(const void *payload, size_t len, WireFiles *out);
+extern int	wire_files_next(WireFiles *f, WireFileRow *row);	/* 0 at the end */
+extern int	wire_decode_blob(const void *payload, size_t len, WireBlob *out);
+extern int	wire_decode_dir(const void *payload, size_t len, WireStr *out);
 extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
 
 /* the payload length in a record header */

@@ -20,7 +20,8 @@
          format time_series or table, no Grafana-side transformations;
       2. every rawSql of the dashboard (panels, annotations) and the query of each query
          variable, with $repository / ${repository} / [[repository]] replaced by REPOSITORY
-         (quoted as Grafana quotes a single value: ' doubled) and the time macros by the
+         and each other variable by its value (see below), quoted as Grafana quotes a single
+         value (' doubled), and the time macros by the
          dashboard's default time range, is run with psql (connection from PGHOST, PGPORT,
          PGUSER, PGDATABASE): its result columns are read with \\gdesc, then it runs as is.
          A query fails the check when it errors, returns no rows, or when its columns do not
@@ -28,7 +29,11 @@
          column of type timestamp with time zone, numeric value columns (or a `metric`
          column) and rows in time order; annotations a timestamptz `time` and a `text`;
          a bar chart one text column (the x axis) and numeric bars; a stat or bar gauge
-         numeric fields; the repository variable must list REPOSITORY.
+         numeric fields; the repository variable must list REPOSITORY. Each value column of a
+         time_series or bar chart must hold a value other than NULL and 0 in some row (else
+         the panel draws nothing and the fixture tests nothing).
+      The variables run first, in the dashboard's order; every variable but repository
+      takes its first value (Grafana's default), which the queries after it use.
 
 Exit status 0 when everything passes, 1 otherwise (each problem is printed on a FAIL line).
 """
@@ -255,33 +260,37 @@ def check_dashboard(path, repository):
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     t_from = relative_time(dash.get("time", {}).get("from"), now)
     t_to = relative_time(dash.get("time", {}).get("to"), now)
-    out = []
-    for where, kind, ptype, fmt, sql in queries:
-        s = substitute(sql, {"repository": repository}, t_from, t_to, where)
-        if s is not None:
-            out.append((where, kind, ptype, fmt, s))
-    return out
+    return queries, t_from, t_to
 
 
 # --- running the queries ------------------------------------------------------------------
 
 def check_query(where, kind, ptype, fmt, sql, repository):
+    """Run one substituted query and check its result; return its rows (None on an error)."""
     ok, desc, err = psql(sql + "\n\\gdesc\n")
     if not ok:
         fail("%s: %s\n    query: %s" % (where, err, sql.replace("\n", "\n           ")))
-        return
+        return None
     cols = [(r[0], r[1]) for r in desc[1:]]         # header: Column,Type
     types = dict(cols)
     ok, rows, err = psql(sql + "\n;\n")
     if not ok:
         fail("%s: %s" % (where, err))
-        return
+        return None
     header, rows = (rows[0], rows[1:]) if rows else ([], [])
     print("ok   %-62s %3d rows  %s" % (where[:62], len(rows),
                                       ", ".join("%s %s" % c for c in cols)))
     if not rows:
         fail("%s: no rows on the fixture" % where)
-        return
+        return rows
+
+    def need_data(names):
+        # a series (or bar) that is NULL or 0 in every row draws nothing: the data tests nothing
+        for name in names:
+            vals = [r[header.index(name)] for r in rows]
+            if all(v == "" or float(v) == 0 for v in vals):
+                fail("%s: column %r is NULL or 0 in every row: no data to draw on the fixture"
+                     % (where, name))
 
     def need_time():
         if types.get("time") != TIMESTAMPTZ:
@@ -307,14 +316,18 @@ def check_query(where, kind, ptype, fmt, sql, repository):
                  % (where, bad or "none"))
         if "metric" in types and types["metric"] not in TEXT:
             fail("%s: column metric must be text" % where)
+        if not bad:
+            need_data([c[0] for c in values])
     elif ptype == "barchart":
         texts = [c for c in cols if c[1] in TEXT]
         nums = [c for c in cols if c[1] in NUMERIC]
         if len(texts) != 1 or len(nums) != len(cols) - 1:
             fail("%s: a bar chart wants one text column (x) and numeric bars, got %s" % (where, cols))
+        need_data([c[0] for c in nums])
     elif ptype in ("stat", "bargauge", "gauge"):
         if not any(c[1] in NUMERIC for c in cols):
             fail("%s: no numeric field" % where)
+    return rows
 
 
 def provisioning(gdir):
@@ -358,10 +371,21 @@ def main():
         sys.stderr.write(__doc__)
         return 2
     dashboard, repository = sys.argv[2:]
-    queries = check_dashboard(dashboard, repository)
-    for q in queries:
-        check_query(*q, repository)
-    print("%d queries checked, %d problems" % (len(queries), len(failures)))
+    queries, t_from, t_to = check_dashboard(dashboard, repository)
+    # the variables first, in the dashboard's order (a variable's query may use the ones
+    # before it); each takes Grafana's default, its first value, except repository
+    values = {"repository": repository}
+    n = 0
+    for where, kind, ptype, fmt, sql in sorted(queries, key=lambda q: q[1] != "variable"):
+        s = substitute(sql, values, t_from, t_to, where)
+        if s is None:
+            continue
+        n += 1
+        rows = check_query(where, kind, ptype, fmt, s, repository)
+        if kind == "variable" and ptype != "repository" and rows:
+            values[ptype] = rows[0][0]
+            print("     $%s = %r (its first value)" % (ptype, rows[0][0]))
+    print("%d queries checked, %d problems" % (n, len(failures)))
     return 1 if failures else 0
 
 

@@ -2,10 +2,16 @@
  * main.c — fixes-reader MODE PATH [ARG]: one read of a repository
  *
  *   fixes-reader tags PATH        the tags
- *   fixes-reader head PATH REF    the commit REF names, then the tags
+ *   fixes-reader head PATH REF    the commit REF names, then the tags, then
+ *                                 the branches and remote-tracking branches
  *   fixes-reader log PATH REF     the commit REF names, then its history
- *   fixes-reader walk PATH HEX    the history of commit HEX, without the
- *                                 commits whose ids come on standard input
+ *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
+ *                                 more), without the commits whose ids
+ *                                 come on standard input
+ *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
+ *                                 its changed files ('F')
+ *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
+ *                                 and the tree's directories ('O', 'D')
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -14,7 +20,8 @@
  * - no strict hash verification: objects are still inflated and checked by
  *   zlib, but not hashed again on every read;
  * - a bounded pack window, so the memory mapped for pack files stays under
- *   MAPPED_LIMIT whatever the size of the repository;
+ *   MAPPED_LIMIT whatever the size of the repository (walk-files: half the
+ *   address space it may use, see files_mapped_limit());
  * - no owner validation (git's safe.directory): the server's OS user rarely
  *   owns the repositories it reads, and only superusers and members of
  *   pg_read_server_files may name a path at all.
@@ -25,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define MWINDOW_SIZE	((size_t) 32 * 1024 * 1024)
@@ -75,6 +83,26 @@ read_known(void)
 	return known;
 }
 
+/*
+ * Comparing trees and files reads objects from all over the pack files, not
+ * the runs of commits a walk reads: with windows of 256 MB mapped at most,
+ * a pack larger than that is mapped and unmapped again and again (seven
+ * times slower on a pack of 1 GB).  walk-files may map half of the address
+ * space the backend allows it (fixes.reader_memory_limit), 8 GB without a
+ * limit.
+ */
+static size_t
+files_mapped_limit(void)
+{
+	struct rlimit rl;
+	size_t		limit = (size_t) 8 * 1024 * 1024 * 1024;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		rl.rlim_cur / 2 < limit)
+		limit = (size_t) (rl.rlim_cur / 2);
+	return limit > MAPPED_LIMIT ? limit : MAPPED_LIMIT;
+}
+
 static void
 send_head(Repo *r, bool found, const git_oid *oid)
 {
@@ -95,27 +123,54 @@ main(int argc, char **argv)
 	Repo		r;
 	git_oid		head;
 	bool		found;
+	bool		is_walk;
 
 	out_init();
-	if (argc < 3 || (strcmp(argv[1], "tags") != 0 && argc != 4))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log|walk PATH [REF]");
+	is_walk = argc >= 2 &&
+		(strcmp(argv[1], "walk") == 0 || strcmp(argv[1], "walk-files") == 0);
+	if (argc < 3 ||
+		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk && argc != 4) ||
+		(is_walk && argc < 4) ||
+		(strcmp(argv[1], "blob") == 0 && argc != 5))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader blob PATH HEX FILE");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, MWINDOW_SIZE);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, MAPPED_LIMIT);
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
+					 strcmp(argv[1], "walk-files") == 0 ? files_mapped_limit() : MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+	{
+		/*
+		 * A partial clone (extensions.partialclone) is read as it is: an
+		 * object that is not there is missing.  libgit2 has no promisor
+		 * remotes, so nothing is ever fetched.
+		 */
+		const char *ext[] = {"partialclone"};
 
-	if (strcmp(mode, "walk") == 0)
+		git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, ext, (size_t) 1);
+	}
+
+	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
 		OidSet	   *known = read_known();
+		int			nheads = argc - 3;
+		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
 
+		repo_open(&r, argv[2]);
+		for (int h = 0; h < nheads; h++)
+			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
+				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
+		walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
+	}
+	else if (strcmp(mode, "blob") == 0)
+	{
 		repo_open(&r, argv[2]);
 		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		walk_history(&r, &head, known);
+		send_blob(&r, &head, argv[4]);
 	}
 	else
 	{
@@ -127,9 +182,12 @@ main(int argc, char **argv)
 			found = repo_resolve(&r, argv[3], &head);
 			send_head(&r, found, &head);
 			if (strcmp(mode, "head") == 0)
+			{
 				send_tags(&r);
+				send_branches(&r);
+			}
 			else if (found)
-				walk_history(&r, &head, oidset_new(0));
+				walk_history(&r, &head, 1, oidset_new(0), false);
 		}
 		else
 			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);

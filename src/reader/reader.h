@@ -13,7 +13,10 @@
  *   loose.c  loose objects checked with zlib before libgit2 reads them
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
+ *   files.c  the changed files of a commit (fixes_load(files => true))
+ *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
  *   tags.c   the tags that peel to a commit
+ *   branches.c the branches and remote-tracking branches
  *   main.c   the command line: fixes-reader MODE PATH [REF]
  */
 #ifndef FIXES_READER_H
@@ -76,9 +79,20 @@ extern bool oidset_contains(const OidSet *s, const unsigned char *id);
 extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
 
 /* walk.c */
-extern void walk_history(Repo *r, const git_oid *head, OidSet *known);
+extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files);
+
+/* files.c */
+extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
+					   bool parent_unreadable);
+extern bool commit_tree(Repo *r, const git_oid *id, git_oid *out);
+
+/* blob.c */
+extern void send_blob(Repo *r, const git_oid *commit, const char *path);
 
 /* tags.c */
 extern void send_tags(Repo *r);
+
+/* branches.c */
+extern void send_branches(Repo *r);
 
 #endif							/* FIXES_READER_H */

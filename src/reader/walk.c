@@ -110,8 +110,40 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+/* the 'F' record of the commit just sent (raw: its parsed object) */
+static void
+files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
+{
+	git_oid		tree;
+	git_oid		ptree;
+	bool		have_parent = false;
+
+	if (git_oid_fromstrn(&tree, raw->tree_hex, GIT_OID_HEXSZ) < 0)
+		fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed tree", r->path);
+	if (raw->nparents == 1 && present[0])
+	{
+		git_oid		poid;
+
+		if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(raw, 0), GIT_OID_HEXSZ) < 0)
+			fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent",
+				 r->path);
+		if (!commit_tree(r, &poid, &ptree))
+		{
+			send_files(r, &tree, raw->nparents, NULL, true);
+			return;
+		}
+		have_parent = true;
+	}
+	send_files(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
+}
+
+/*
+ * The history of heads (in this order: the first is discovered first),
+ * without the commits in known; with files, each commit is followed by its
+ * 'F' record.
+ */
 void
-walk_history(Repo *r, const git_oid *head, OidSet *known)
+walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files)
 {
 	Heap		heap = {0};
 	uint64_t	seq = 0;
@@ -120,20 +152,25 @@ walk_history(Repo *r, const git_oid *head, OidSet *known)
 	fixes_raw_commit raw;
 	Node		node;
 
-	if (oidset_contains(known, head->id))
-		return;
-	node.obj = read_commit(r, head, &raw);
-	if (node.obj == NULL)
+	for (int h = 0; h < nheads; h++)
 	{
-		char		hex[GIT_OID_HEXSZ + 1];
+		const git_oid *head = &heads[h];
 
-		git_oid_tostr(hex, sizeof(hex), head);
-		fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		if (oidset_contains(known, head->id))
+			continue;
+		node.obj = read_commit(r, head, &raw);
+		if (node.obj == NULL)
+		{
+			char		hex[GIT_OID_HEXSZ + 1];
+
+			git_oid_tostr(hex, sizeof(hex), head);
+			fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+		}
+		oidset_add(known, head->id);
+		node.time = raw.committer.time;
+		node.seq = seq++;
+		heap_push(&heap, &node);
 	}
-	oidset_add(known, head->id);
-	node.time = raw.committer.time;
-	node.seq = seq++;
-	heap_push(&heap, &node);
 
 	while (heap.len > 0)
 	{
@@ -180,6 +217,8 @@ walk_history(Repo *r, const git_oid *head, OidSet *known)
 		off += (size_t) raw.nparents;
 		memcpy(rec + off, data, size);
 		out_record(WIRE_COMMIT, rec, off + size);
+		if (files)
+			files_of(r, &raw, rec + FIXES_OID_RAWSZ + 4);
 		git_odb_object_free(cur.obj);
 	}
 	free(heap.nodes);

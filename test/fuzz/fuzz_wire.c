@@ -1,6 +1,7 @@
 /* fuzz_wire.c — libFuzzer harness: the decoders of the reader's stream (wire.c)
  *
- * The first byte chooses the record type, the rest is the payload.  A decoder
+ * The first byte chooses the record type (head, tag, commit, files, blob,
+ * directory, branch, message), the rest is the payload.  A decoder
  * must accept or refuse without reading outside the payload (ASan), and what it
  * accepts must lie inside the payload. */
 #include "wire.h"
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 4)
+	switch (data[0] % 8)
 	{
 		case 0:
 			{
@@ -60,6 +61,61 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					REQUIRE(inside(c.raw, c.raw_len, p, len));
 					for (uint32_t i = 0; i < c.nflags; i++)
 						REQUIRE(c.present[i] <= 1);
+				}
+				break;
+			}
+		case 4:
+			{
+				WireFiles f;
+				WireFileRow row;
+				uint32_t n = 0, want;
+
+				if (wire_decode_files(p, len, &f) == 0)
+				{
+					REQUIRE(f.state <= FILES_TREE_MISSING);
+					want = f.n;
+					REQUIRE(f.state == FILES_DIFFED || want == 0);
+					while (wire_files_next(&f, &row))
+					{
+						REQUIRE(inside(row.path.s, row.path.len, p, len));
+						REQUIRE(row.path.len > 0 && row.kind <= FILE_MISSING);
+						REQUIRE(row.kind == FILE_TEXT || (row.added == 0 && row.deleted == 0));
+						n++;
+					}
+					REQUIRE(n == want);
+				}
+				break;
+			}
+		case 5:
+			{
+				WireBlob b;
+
+				if (wire_decode_blob(p, len, &b) == 0)
+				{
+					REQUIRE(inside(b.data, b.len, p, len));
+					REQUIRE(b.found <= 1 && b.is_tree <= 1);
+				}
+				break;
+			}
+		case 6:
+			{
+				WireStr d;
+
+				if (wire_decode_dir(p, len, &d) == 0)
+				{
+					REQUIRE(inside(d.s, d.len, p, len));
+					REQUIRE(memchr(d.s, 0, d.len) == NULL);
+				}
+				break;
+			}
+		case 7:
+			{
+				WireBranch b;
+
+				if (wire_decode_branch(p, len, &b) == 0)
+				{
+					REQUIRE(len == FIXES_OID_RAWSZ + 4 + (size_t) b.name.len);
+					REQUIRE(inside(b.name.s, b.name.len, p, len));
 				}
 				break;
 			}

@@ -1,8 +1,10 @@
-# test/lib/common.sh — sourced by the test/t scripts: paths, timing, and the
-# cached make-history repositories.
+# test/lib/common.sh — sourced by the test/t scripts: paths, skipping, scratch databases,
+# timing, and the cached make-history repositories.
 #
 # Sets: top (repository root), mh (../shared/bench/make-history, may not exist),
-# fixtures (${FIXES_FIXTURES:-/tmp/fixes-fixtures}), cache (${FIXES_CACHE:-/var/tmp/fixes-cache}).
+# fixtures (${FIXES_FIXTURES:-/tmp/fixes-fixtures}), cache (${FIXES_CACHE:-/var/tmp/fixes-cache}),
+# and exports PGCLIENTENCODING=UTF8.  The functions that take no database use $db, the
+# script's own scratch database.
 
 top=$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel 2>/dev/null ||
       (cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd))
@@ -11,25 +13,70 @@ fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
 cache=${FIXES_CACHE:-/var/tmp/fixes-cache}
 export PGCLIENTENCODING=UTF8
 
+# skip REASON: exit 77 (skipped), REASON being the last line of output
+skip() { echo "SKIP: $*"; exit 77; }
+
+# need_make_history / need_fixture NAME: skip unless ../shared/bench/make-history, or the
+# fixture repository NAME (e.g. releases.git), is there
+need_make_history() {
+    [ -f "$mh" ] || skip "$mh not found (a clone without ../shared/bench)"
+}
+need_fixture() {
+    [ -e "$fixtures/$1" ] || skip "$fixtures/$1 not found (build the fixtures: test/fixtures/build $fixtures)"
+}
+
+# psql_q ARGS...: psql on $db, quiet, stopping at the first error
+psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+# drop_db NAME: drop a scratch database if it exists, without a NOTICE
+drop_db() { PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$1"; }
+
+# fresh_db NAME: drop and create a scratch database with the extension
+fresh_db() {
+    drop_db "$1"
+    createdb "$1"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c 'CREATE EXTENSION fixes'
+}
+
+# finish RC [NOTE]: the end of a script: RC 0 drops $db and passes; otherwise it fails and
+# keeps $db (and NOTE, e.g. a directory) for inspection
+finish() {
+    if [ "$1" != 0 ]; then
+        echo "FAIL (database $db${2:+ and $2} kept for inspection)"
+        exit 1
+    fi
+    drop_db "$db"
+    echo "PASS"
+    exit 0
+}
+
 # elapsed T0: seconds since T0 (a `date +%s.%N`), two decimals
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 
-# make_history_repo N: path of the cached make-history repository of N commits, built if
-# absent or incomplete (the stamp names the generator's checksum and is written last)
+# make_history_repo N [K]: path of the cached make-history repository of N commits (with K
+# stable branches when K is given: --stable K), built if absent or incomplete (the stamp names
+# the generator's checksum and is written last)
 make_history_repo() {
-    local n=$1 repo="$cache/make-history-$1.git" want t0
-    want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
+    local n=$1 k=${2:-} tag want t0 opts=()
+    tag=$n
+    if [ -n "$k" ]; then
+        tag="$n-stable-$k"
+        opts=(--stable "$k")
+    fi
+    local repo="$cache/make-history-$tag.git"
+    want="make-history --commits $n ${opts[*]} $(sha256sum "$mh" | cut -d' ' -f1)"
+    [ -n "$k" ] || want="make-history --commits $n $(sha256sum "$mh" | cut -d' ' -f1)"
     mkdir -p "$cache"
     chmod a+rx "$cache"
-    exec 9>"$cache/make-history-$n.lock"
+    exec 9>"$cache/make-history-$tag.lock"
     flock 9
     if [ ! -f "$repo.stamp" ] || [ "$(cat "$repo.stamp")" != "$want" ] || [ ! -d "$repo" ]; then
-        echo "building $repo (make-history --commits $n) ..." >&2
+        echo "building $repo (make-history --commits $n ${opts[*]}) ..." >&2
         t0=$(date +%s.%N)
         rm -rf "$repo" "$repo.stamp" "$repo.tmp"
         # make-history's ids depend on nothing but its arguments: no caller's git dates
         env -u GIT_AUTHOR_DATE -u GIT_COMMITTER_DATE python3 "$mh" "$repo.tmp" --commits "$n" \
-            >"$cache/make-history-$n.json"
+            "${opts[@]}" >"$cache/make-history-$tag.json"
         chmod -R a+rX "$repo.tmp"
         mv "$repo.tmp" "$repo"
         echo "$want" >"$repo.stamp"
@@ -38,11 +85,4 @@ make_history_repo() {
     chmod -R a+rX "$repo"
     exec 9>&-
     echo "$repo"
-}
-
-# fresh_db NAME: drop and create a scratch database with the extension
-fresh_db() {
-    PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$1"
-    createdb "$1"
-    psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c 'CREATE EXTENSION fixes'
 }

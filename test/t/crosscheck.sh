@@ -4,29 +4,31 @@
 # command line by test/crosscheck.py.
 #
 # Repositories: a 20000-commit make-history repository (../shared/bench/make-history, built
-# once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git,
+# once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
+# when it exists.  Stable branches (issue 13): a 20000-commit make-history repository with
+# --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
+# ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
 # article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
-# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  Own scratch database fixes_t_crosscheck, dropped again on success.
+# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  Own scratch database
+# fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
 db=fixes_t_crosscheck
 commits=20000
-export PGCLIENTENCODING=UTF8
 
-psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
-
-# check PATH NAME: load PATH under NAME, then cross-check it
+# check PATH NAME [STABLE_RE]: load PATH under NAME, then cross-check it
 check() {
-    local path=$1 name=$2 t0
+    local path=$1 name=$2 re=${3:-} t0 opts=()
     t0=$(date +%s.%N)
-    psql_q -At -v path="$path" -v name="$name" <<'SQL'
+    [ -z "$re" ] || opts=(--stable-branches "$re")
+    psql_q -At -v path="$path" -v name="$name" -v re="$re" <<'SQL'
 SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s s',
               repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
-  FROM fixes_load(:'path', 'HEAD', NULL, :'name');
+  FROM fixes_load(:'path', 'HEAD', NULL, :'name', nullif(:'re', ''));
 SQL
-    PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$path" --name "$name" || return 1
+    PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$path" --name "$name" "${opts[@]}" || return 1
     echo "$name: load + cross-check took $(elapsed "$t0") s wall"
 }
 
@@ -35,13 +37,10 @@ have_mh=1
 have_rel=1
 [ -d "$fixtures/releases.git" ] || have_rel=0
 if [ $have_mh = 0 ] && [ $have_rel = 0 ]; then
-    echo "SKIP: $mh not found (a clone without ../shared/bench), and no $fixtures/releases.git"
-    exit 77
+    skip "$mh not found (a clone without ../shared/bench), and no $fixtures/releases.git"
 fi
 
-PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db"
-createdb "$db"
-psql_q -c 'CREATE EXTENSION fixes'
+fresh_db "$db"
 
 rc=0
 if [ $have_mh = 1 ]; then
@@ -53,6 +52,15 @@ if [ $have_rel = 1 ]; then
 else
     echo "note: $fixtures/releases.git not found, not cross-checked"
 fi
+if [ $have_mh = 1 ]; then
+    repo=$(make_history_repo $commits 3)
+    check "$repo" "make-history-$commits-stable-3" '^refs/heads/v[0-9]+\.[0-9]+\.y$' || rc=1
+fi
+if [ -d "$fixtures/stable.git" ]; then
+    check "$fixtures/stable.git" stable '^refs/(heads|remotes/origin)/stable-' || rc=1
+else
+    echo "note: $fixtures/stable.git not found, not cross-checked"
+fi
 for r in article trailers; do
     if [ -d "$fixtures/$r.git" ]; then
         check "$fixtures/$r.git" "$r" || rc=1
@@ -62,12 +70,9 @@ for r in article trailers; do
 done
 
 if [ $rc != 0 ]; then
-    echo "FAIL: the extension and git disagree (database $db kept for inspection)"
-    exit 1
+    echo "the extension and git disagree"
+elif [ $have_mh = 0 ]; then
+    drop_db "$db"
+    skip "$mh not found (a clone without ../shared/bench); only releases.git was cross-checked"
 fi
-dropdb "$db"
-if [ $have_mh = 0 ]; then
-    echo "SKIP: $mh not found (a clone without ../shared/bench); only releases.git was cross-checked"
-    exit 77
-fi
-echo "PASS"
+finish $rc

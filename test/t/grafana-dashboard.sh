@@ -1,9 +1,15 @@
 #!/bin/bash
 # grafana-dashboard.sh — every SQL query of grafana/fixes-dashboard.json runs, as the read-only
-# role that grafana/README.md documents, on the fixture repository releases.git, and returns rows
-# that Grafana can draw without a transformation (test/grafana_queries.py: a time_series query's
-# `time` column is timestamp with time zone, its values numeric, its rows in time order; the
+# role that grafana/README.md documents, and returns rows that Grafana can draw without a
+# transformation (test/grafana_queries.py: a time_series query's `time` column is timestamp with
+# time zone, its values numeric, its rows in time order, every drawn column holds data; the
 # dashboard's structure: uid, data source variable, raw SQL targets, no transformations).
+#
+# The repository has data for every panel: a copy of make-history's 20000 commits with 3 stable
+# branches (Reported-by: syzbot trailers, stable releases, known bugs per series), loaded with
+# stable_branches, plus three mainline commits with Reviewed-by / Acked-by trailers (make-history
+# writes none) and a release tag on them. The copy shares the cached repository's objects
+# (git clone --shared) and lives in the script's temporary directory.
 #
 # Two set-ups, each in its own scratch database with its own role (roles are global to the
 # cluster, so the test renames grafana_fixes rather than touch a real one):
@@ -12,26 +18,21 @@
 #   fixes_t_grafana_schema  extension in schema fixes, role fixes_t_grafana_ro_s created by the
 #                           README's block grafana-role-schema
 # and, as each role: fixes_load / fixes_git_commits / writing a table are refused. Also: the
-# provisioning examples in grafana/provisioning agree with the dashboard and the README.
+# provisioning examples in grafana/provisioning agree with the dashboard and the README, and
+# the top README's Grafana section shows the same role as grafana/README.md.
 #
 # FIXES_GRAFANA_DASHBOARD=FILE checks another dashboard file (e.g. an edited copy).
-# Exit 0 pass, 1 fail (databases and roles kept for inspection), 77 skip (no releases.git).
+# Exit 0 pass, 1 fail (databases and roles kept for inspection), 77 skip (no make-history).
 set -euo pipefail
 shopt -s inherit_errexit
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-top=${FIXES_ROOT:-$(cd "$here/../.." && pwd)}
-fixtures=${FIXES_FIXTURES:-/tmp/fixes-fixtures}
 dashboard=${FIXES_GRAFANA_DASHBOARD:-$top/grafana/fixes-dashboard.json}
 readme=$top/grafana/README.md
 helper=$top/test/grafana_queries.py
-repo=$fixtures/releases.git
-export PGCLIENTENCODING=UTF8 PGTZ=UTC
-
-if [ ! -d "$repo" ]; then
-    echo "SKIP: $repo not found (build the fixtures: test/fixtures/build $fixtures)"
-    exit 77
-fi
+stable='^refs/heads/v[0-9]+\.[0-9]+\.y$'
+export PGTZ=UTC
+need_make_history
 for f in "$dashboard" "$readme" "$helper"; do
     [ -f "$f" ] || { echo "FAIL: $f not found"; exit 1; }
 done
@@ -39,8 +40,8 @@ done
 su_psql() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 drop_all() {
-    PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists fixes_t_grafana
-    PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists fixes_t_grafana_schema
+    drop_db fixes_t_grafana
+    drop_db fixes_t_grafana_schema
     su_psql -d postgres -c 'SET client_min_messages = warning' \
         -c 'DROP ROLE IF EXISTS fixes_t_grafana_ro' -c 'DROP ROLE IF EXISTS fixes_t_grafana_ro_s'
 }
@@ -60,7 +61,41 @@ expect_denied() {
     echo "ok   refused as $2: $3"
 }
 
-# setup DB SCHEMA ROLE BLOCK: a database with the extension in SCHEMA, releases.git loaded
+# review_repo DIR: a copy of make-history's repository (20000 commits, 3 stable branches) in DIR,
+# its master with three more commits that carry Reviewed-by and Acked-by trailers, tagged as the
+# next release (the last mainline release's minor number plus one); fixed names and dates, so
+# the ids are those of every run (a subshell: the git variables stay in it)
+review_repo() (
+    local dir=$1 mhrepo head tree t last next i trailer
+    mhrepo=$(make_history_repo 20000 3) || return 1
+    git clone -q --bare --shared "$mhrepo" "$dir" || return 1
+    export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+           GIT_AUTHOR_NAME='Rev Iewer' GIT_AUTHOR_EMAIL=rev@example.org \
+           GIT_COMMITTER_NAME='Rev Iewer' GIT_COMMITTER_EMAIL=rev@example.org
+    head=$(git -C "$dir" rev-parse master) || return 1
+    tree=$(git -C "$dir" rev-parse 'master^{tree}') || return 1
+    t=$(git -C "$dir" log -1 --format=%ct master) || return 1
+    for i in 1 2 3; do
+        case $i in
+        1) trailer='Reviewed-by: Rev Iewer <rev@example.org>' ;;
+        2) trailer='Acked-by: Ack Er <ack@example.org>' ;;
+        3) trailer=$'Reviewed-by: Rev Iewer <rev@example.org>\nAcked-by: Ack Er <ack@example.org>' ;;
+        esac
+        t=$((t + 86400))
+        export GIT_AUTHOR_DATE="$t +0000" GIT_COMMITTER_DATE="$t +0000"
+        head=$(printf 'net: reviewed change %d\n\nA change with a review trailer.\n\n%s\nSigned-off-by: Dev 1 <dev1@example.org>\n' \
+                      "$i" "$trailer" | git -C "$dir" commit-tree "$tree" -p "$head") || return 1
+    done
+    git -C "$dir" update-ref refs/heads/master "$head" || return 1
+    last=$(git -C "$dir" tag --merged master --sort=v:refname | grep -E '^v[0-9]+\.[0-9]+$' | tail -n 1)
+    [ -n "$last" ] || { echo "no release vM.N in $mhrepo" >&2; return 1; }
+    next="${last%.*}.$(( ${last##*.} + 1 ))"
+    git -C "$dir" tag -a -m "$next" "$next" "$head" || return 1
+    chmod -R a+rX "$dir"
+    echo "$dir: $mhrepo, 3 reviewed commits, release $next" >&2
+)
+
+# setup DB SCHEMA ROLE BLOCK: a database with the extension in SCHEMA, the repository loaded
 # twice (a reload must keep the role's grants), the role made by the README's BLOCK;
 # prints the repository's name
 setup() {
@@ -81,20 +116,35 @@ setup() {
     [ -n "$name" ] && echo "$name"
 }
 
-# load DB SCHEMA: fixes_load(releases.git) as the superuser; prints the repository's name
+# load DB SCHEMA: fixes_load of the repository with its stable branches, as the superuser;
+# prints the repository's name
 load() {
-    su_psql -At -d "$1" -v path="$repo" -v s="$2" <<'SQL'
+    su_psql -At -d "$1" -v path="$repo" -v s="$2" -v stable="$stable" <<'SQL'
 SET search_path = :"s";
-SELECT repository FROM fixes_load(:'path');
+SELECT repository FROM fixes_load(:'path', stable_branches => :'stable');
 SQL
 }
 
 drop_all
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+chmod a+rx "$work"              # the server reads the repository as its own OS user
+repo=$work/dash.git
+if ! review_repo "$repo"; then
+    echo "FAIL: building the repository did not work (see above)"
+    exit 1
+fi
 rc=0
 
 python3 "$helper" provisioning "$top/grafana" || rc=1
+# the top README's "## Grafana" section shows the same role as grafana/README.md's block
+top_block=$(awk '/^## Grafana/ { g = 1 } g && /^```sql/ { f = 1; next } f && /^```/ { exit } f' "$top/README.md")
+if [ "$top_block" != "$(python3 "$helper" role-sql "$readme" grafana-role grafana_fixes)" ]; then
+    echo "FAIL: the SQL block of README.md's Grafana section differs from grafana-role of $readme"
+    rc=1
+else
+    echo "ok   README.md's Grafana section shows the grafana-role block"
+fi
 
 for setup_args in "fixes_t_grafana public fixes_t_grafana_ro grafana-role" \
                   "fixes_t_grafana_schema fixes fixes_t_grafana_ro_s grafana-role-schema"; do

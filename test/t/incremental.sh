@@ -19,6 +19,13 @@
 #   9  the default pattern again, and one more commit
 #  10, 11 (name 'collide'): a branch where 20b3d33 names only X, then merged with Y: the 7-hex
 #      abbrev of a resolved/hash edge becomes ambiguous (and hash+subject with a subject)
+# Stable branches (issue 13), on a copy of ${FIXES_FIXTURES}/stable.git loaded with stable_branches
+# '^refs/(heads|remotes/origin)/stable-' under the name 'st':
+#  s0 first load; s1 a new stable commit (a backport of M15) on stable-1.0; s2 a new stable
+#  tag v1.0.3 on it (M15's bug is fixed in the series); s3 stable-0.9 renamed old-0.9, which
+#  stops matching (v0.9.1 and P01 go); s4 a new mainline commit (the mainline refresh is
+#  incremental, the stable rows follow it); s5 nothing changed (not one row written); s6 the
+#  same without stable_branches (every stable row goes)
 #  12 (issue 16) new commits with trailers, a Fixes: line into a new and an old commit, a revert
 #      of a new commit and one of an old commit ("This reverts commit <id> (subject)")
 #  13 a tag v3.0 on the head: the new commits, their trailers and reverts are released
@@ -36,12 +43,8 @@ set -euo pipefail
 
 db=fixes_t_incremental
 commits=20000
-export PGCLIENTENCODING=UTF8 PGTZ=UTC
-
-if [ ! -d "$fixtures/releases.git" ]; then
-    echo "SKIP: $fixtures/releases.git not found (run test/fixtures/build $fixtures)"
-    exit 77
-fi
+export PGTZ=UTC
+need_fixture releases.git
 
 # git without the user's or the system's configuration, and with fixed identities: every commit
 # made here has the same id on every run
@@ -55,8 +58,6 @@ next_date() {           # the fixed date of the next commit: one hour after the 
     export GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$((when + 600)) +0000"
 }
 
-psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
-
 work=$(mktemp -d /tmp/fixes-t-incremental.XXXXXX)
 chmod a+rx "$work"
 rc=0
@@ -64,7 +65,7 @@ cleanup() {
     if [ $rc = 0 ]; then
         rm -rf "$work"
     else
-        echo "(kept $work and database $db for inspection)"
+        echo "(kept $work for inspection)"
     fi
 }
 trap cleanup EXIT
@@ -74,14 +75,17 @@ fail() { echo "FAIL: $*"; rc=1; }
 # NULL unless PATTERN is given); OUTFILE gets the counts it returned, the rows it wrote per table
 # (pg_stat_xact_user_tables: +inserted ~updated -deleted) and the time; the server's NOTICEs and
 # WARNINGs go to OUTFILE.msg
+# (stable_branches: $STABLE, NULL when empty)
+STABLE=
 load() {
     local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
     if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
     psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
-        -v pattern="$pattern" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
+        -v pattern="$pattern" -v stable="$STABLE" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
 BEGIN;
 SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
-  FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name');
+  FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name',
+                  nullif(:'stable', ''));
 SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_upd, n_tup_del),
                             ', ' ORDER BY relname)
   FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
@@ -130,17 +134,30 @@ SELECT repository AS repo, fixing_commit, fixing_subject, fixed_at, line, abbrev
   FROM fixes_unresolved;
 CREATE TEMP VIEW v_repositories AS
 SELECT name AS repo, path, ref, release_pattern, head_commit, commits, releases, edges, resolved,
-       missing_parents
+       missing_parents, stable_branches
   FROM fixes_repositories;
 CREATE TEMP VIEW v_releases AS
 SELECT p.name AS repo, r.tag, r.commit_id, r.release_rank AS rank, r.annotated, r.released_at,
-       r.commits
+       r.commits, r.mainline, r.series, r.backports, r.bugs_fixed, r.regressions_introduced,
+       r.known_bugs
   FROM fixes_releases r JOIN fixes_repositories p USING (repository_id);
 CREATE TEMP VIEW v_commits AS
 SELECT p.name AS repo, c.commit_id, c.release, c.subject, c.parent_ids, c.authored_at,
        c.committed_at, c.author_name, c.author_email, c.committer_name, c.committer_email,
-       md5(c.message) AS message_md5
+       md5(c.message) AS message_md5, c.mainline
   FROM fixes_commits c JOIN fixes_repositories p USING (repository_id);
+CREATE TEMP VIEW v_backports AS
+SELECT p.name AS repo, c.commit_id, b.line, b.status, u.commit_id AS upstream, b.abbrev, b.raw
+  FROM fixes_backports b JOIN fixes_repositories p USING (repository_id)
+  JOIN fixes_commits c ON c.repository_id = b.repository_id AND c.commit_idx = b.commit_idx
+  LEFT JOIN fixes_commits u ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx;
+CREATE TEMP VIEW v_affected AS
+SELECT repository AS repo, fixing_commit, target_commit, series, introduced_in, fixed_in, fix_backport
+  FROM fixes_affected;
+CREATE TEMP VIEW v_per_stable_release AS
+SELECT repository AS repo, series, release, released_at, commits, backports, bugs_fixed,
+       regressions_introduced, known_bugs
+  FROM fixes_per_stable_release;
 CREATE TEMP VIEW v_edges AS
 SELECT p.name AS repo, e.fixing_commit, e.line, e.abbrev, e.status, e.method, e.candidates,
        e.target_commit, e.fixing_release, e.target_release, e.fixed_at, e.quoted_subject, e.raw,
@@ -171,9 +188,18 @@ SELECT p.name, 'fixes_graph holds ' || coalesce(sum(g.commits), 0) || ' commits,
   FROM fixes_repositories p LEFT JOIN fixes_graph g USING (repository_id)
  GROUP BY p.name, p.commits HAVING coalesce(sum(g.commits), 0) <> p.commits
 UNION ALL
-SELECT p.name, 'fixes_commits holds ' || count(c.*) || ' rows, fixes_repositories.commits ' || p.commits
-  FROM fixes_repositories p LEFT JOIN fixes_commits c USING (repository_id)
+SELECT p.name, 'fixes_commits holds ' || count(c.*) || ' mainline rows, fixes_repositories.commits ' || p.commits
+  FROM fixes_repositories p LEFT JOIN fixes_commits c ON c.repository_id = p.repository_id AND c.mainline
  GROUP BY p.name, p.commits HAVING count(c.*) <> p.commits
+UNION ALL
+SELECT p.name, 'stable commit_idx ' || c.commit_idx || ' among the mainline''s'
+  FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
+ WHERE NOT c.mainline AND c.commit_idx < p.commits
+UNION ALL
+SELECT p.name, 'backport ' || b.commit_idx || ':' || b.line || ' upstream_idx not mainline'
+  FROM fixes_backports b JOIN fixes_repositories p USING (repository_id)
+  JOIN fixes_commits u ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx
+ WHERE NOT u.mainline
 UNION ALL
 SELECT p.name, 'fixes_trailer_keys holds ' || coalesce(sum(k.commits), 0) || ' commits, fixes_commits ' || p.commits
   FROM fixes_repositories p LEFT JOIN fixes_trailer_keys k ON k.repository_id = p.repository_id AND k.chunk >= 0
@@ -199,7 +225,8 @@ DECLARE
 BEGIN
     -- rows compared as jsonb without the repository's name
     FOREACH rel IN ARRAY ARRAY['v_repositories', 'v_per_release', 'v_buggiest', 'v_unresolved',
-                               'v_releases', 'v_commits', 'v_edges', 'v_trailers',
+                               'v_releases', 'v_commits', 'v_edges', 'v_backports', 'v_affected',
+                               'v_per_stable_release', 'v_trailers',
                                'v_trailers_per_release', 'v_reverted', 'v_lifetimes',
                                'v_lifetime_per_release'] LOOP
         EXECUTE format($q$
@@ -347,9 +374,7 @@ SELECT c.release FROM fixes_commits c JOIN fixes_repositories p USING (repositor
 SQL
 }
 
-PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
-createdb "$db"
-psql_q -c 'CREATE EXTENSION fixes'
+fresh_db "$db"
 
 clone="$work/releases"
 git clone -q --no-hardlinks "$fixtures/releases.git" "$clone"
@@ -418,7 +443,7 @@ else
     head -n 40 "$work/dump.diff"
 fi
 check "rows of fixes_commits, fixes_edges, fixes_graph, fixes_trailers written by an unchanged refresh" \
-    "$(writes_of "$work/inc.6" | tr ',' '\n' | grep -E 'fixes_(commits|edges|graph|trailers) ' | paste -sd, -)" \
+    "$(writes_of "$work/inc.6" | tr ',' '\n' | sed 's/^ *//' | grep -E '^fixes_(commits|edges|graph|trailers) ' | paste -sd, - | sed 's/,/, /g')" \
     "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0, fixes_trailers +0 ~0 -0"
 
 # 7: history rewritten: main back to v2.0 (C11) and one other commit on it
@@ -467,6 +492,62 @@ step 11 collide "$clone" collide
 [ $FULL = no ] || fail "step 11 reloaded in full"
 check "F's edge 20b3d33 (\"mm: add slab allocator\"), Y in scope" "$(edge_at collide "$fix_x" 3)" "resolved hash+subject 2 $(id X)"
 check "F's edge 20b3d33, Y in scope" "$(edge_at collide "$fix_x" 4)" "ambiguous - 2 -"
+
+# stable branches: a copy of stable.git (bare; git plumbing makes the new commits)
+if [ -d "$fixtures/stable.git" ]; then
+    st="$work/stable.git"
+    cp -a "$fixtures/stable.git" "$st"
+    sid() { awk -F'\t' -v l="$1" '$1 == "stable.git" && $2 == l {print $3}' "$fixtures/ids.tsv"; }
+    stq() {     # stq SQL: one value about repository st
+        q <<<"$1"
+    }
+    echo "== stable.git, copied to $st"
+    STABLE='^refs/(heads|remotes/origin)/stable-'
+    step s0 st "$st" main
+    check "stable commits of st" "$(stq "SELECT count(*) FROM fixes_commits c JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st' AND NOT c.mainline")" 13
+    # s1: a backport of M15 on stable-1.0
+    next_date
+    bp=$(git --git-dir="$st" commit-tree "$(sid S08)^{tree}" -p "$(sid S08)" \
+        -m 'net: fix socket timeout' -m "commit $(sid M15) upstream.")
+    git --git-dir="$st" update-ref refs/heads/stable-1.0 "$bp"
+    step s1 st "$st" main
+    [ $FULL = no ] || fail "step s1 reloaded in full"
+    check "M15's row in series v1.0 (backport unreleased)" "$(stq "SELECT coalesce(fixed_in, '-') || ' ' || coalesce(fix_backport, '-') FROM fixes_affected WHERE repository = 'st' AND series = 'v1.0' AND fixing_commit = '$(sid M15)'")" "- -"
+    # s2: a stable tag on it
+    git --git-dir="$st" tag v1.0.3 "$bp"
+    step s2 st "$st" main
+    [ $FULL = no ] || fail "step s2 reloaded in full"
+    check "M15's row in series v1.0 (backport in v1.0.3)" "$(stq "SELECT coalesce(fixed_in, '-') || ' ' || coalesce(fix_backport, '-') FROM fixes_affected WHERE repository = 'st' AND series = 'v1.0' AND fixing_commit = '$(sid M15)'")" "v1.0.3 $bp"
+    # s3: stable-0.9 stops matching
+    git --git-dir="$st" update-ref refs/heads/old-0.9 "$(sid P01)"
+    git --git-dir="$st" update-ref -d refs/heads/stable-0.9
+    step s3 st "$st" main
+    [ $FULL = no ] || fail "step s3 reloaded in full"
+    check "stable releases of st" "$(stq "SELECT string_agg(release, ' ' ORDER BY release) FROM fixes_per_stable_release WHERE repository = 'st'")" "v0.0.1 v1.0.1 v1.0.2 v1.0.3 v1.1.1"
+    # s4: a new mainline commit: new mainline ids take the place of the old stable ones
+    next_date
+    mc=$(git --git-dir="$st" commit-tree "$(sid M15)^{tree}" -p "$(sid M15)" \
+        -m 'core: fix parser once more' -m "Fixes: $(sid M02 | cut -c1-12) (\"core: add parser\")")
+    git --git-dir="$st" update-ref refs/heads/main "$mc"
+    step s4 st "$st" main
+    [ $FULL = no ] || fail "step s4 reloaded in full"
+    # s5: nothing changed
+    dump st "$work/st.before"
+    step s5 st "$st" main
+    dump st "$work/st.after"
+    if diff -q "$work/st.before" "$work/st.after" >/dev/null; then
+        echo "    ok: every row of st unchanged, not rewritten"
+    else
+        fail "an unchanged refresh with stable branches rewrote rows:"
+        diff -u "$work/st.before" "$work/st.after" | head -n 20
+    fi
+    # s6: without stable_branches
+    STABLE=
+    step s6 st "$st" main
+    check "stable rows left in st" "$(stq "SELECT (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st' AND NOT c.mainline) + (SELECT count(*) FROM fixes_backports b JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st') + (SELECT count(*) FROM fixes_affected_series a JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st')")" 0
+else
+    echo "note: $fixtures/stable.git not found: the stable-branch steps are skipped"
+fi
 
 # 12 (issue 16): trailers and reverts in new commits.  N1 adds a feature, N2 fixes it and the
 # old C01 (and carries syzbot and stable trailers, one folded), N3 reverts N1 (a new commit),
@@ -599,9 +680,4 @@ else
     echo "note: $mh not found (a clone without ../shared/bench): the 20000-commit steps are skipped"
 fi
 
-if [ $rc != 0 ]; then
-    echo "FAIL"
-    exit 1
-fi
-dropdb "$db"
-echo "PASS"
+finish $rc

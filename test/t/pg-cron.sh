@@ -85,11 +85,7 @@ CREATE EXTENSION pg_cron;
 -- the README's role for scheduled loads
 CREATE ROLE $role LOGIN;
 GRANT pg_read_server_files TO $role;
-GRANT SELECT, INSERT, UPDATE, DELETE
-   ON fixes_repositories, fixes_commits, fixes_releases, fixes_edges,
-      fixes_fixed_commits, fixes_graph, fixes_trailers, fixes_release_trailers,
-      fixes_trailer_keys TO $role;
-GRANT SELECT ON fixes_overrides TO $role;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $role;
 GRANT USAGE ON SCHEMA cron TO $role;
 SQL
 echo "    $(as_admin -c "SELECT 'pg_cron ' || extversion FROM pg_extension WHERE extname = 'pg_cron'"), shared_preload_libraries = $(as_admin -c 'SHOW shared_preload_libraries')"

@@ -12,15 +12,8 @@ set -euo pipefail
 
 db=fixes_t_reload
 commits=20000
-export PGCLIENTENCODING=UTF8 PGTZ=UTC
-
-if [ ! -f "$mh" ]; then
-    echo "SKIP: $mh not found (a clone without ../shared/bench)"
-    exit 77
-fi
-
-
-psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+export PGTZ=UTC
+need_make_history
 
 repos=("$(make_history_repo $commits)")
 names=("make-history-$commits")
@@ -31,9 +24,7 @@ else
     echo "note: $fixtures/releases.git not found, only make-history is reloaded"
 fi
 
-PGOPTIONS='-c client_min_messages=warning' dropdb --if-exists "$db"
-createdb "$db"
-psql_q -c 'CREATE EXTENSION fixes'
+fresh_db "$db"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -96,9 +87,4 @@ SQL
     fi
 done
 
-if [ $rc != 0 ]; then
-    echo "FAIL (database $db kept for inspection)"
-    exit 1
-fi
-dropdb "$db"
-echo "PASS"
+finish $rc

@@ -1,0 +1,826 @@
+/*
+ * load_stable.c — fixes_load(), the stable scope: stable branches, their
+ * releases, backports and the places that shipped each bug
+ *
+ * Runs after the mainline is written (load.c, write_repository), so that
+ * nothing of the mainline depends on it.  The stable scope is the commits
+ * reachable from the branches that stable_branches matches and not from
+ * the ref; they are appended to the graph after the mainline (indexes
+ * n_mainline ..), walked by one reader given every branch head and, as
+ * known, every mainline id.  Every load that is not a no-op deletes the
+ * stable rows of the previous load first (fixes_load_delete_stable) and
+ * writes them all again: the stable scope is small beside the mainline,
+ * and a refresh then equals a fresh load by construction.
+ *
+ * What is computed here, in the order of the README's "## Stable
+ * branches": the stable releases (tags of stable commits that the release
+ * rule accepts, in version order, ranked after the mainline releases) and
+ * their series; the release of each stable commit (the one-pass marking,
+ * stopped at mainline commits); the backport lines, resolved against the
+ * mainline by unique prefix; the Fixes lines of stable commits, resolved
+ * against both scopes (load_resolve.c); the series rows of fixes_affected
+ * and the counters of fixes_per_stable_release.
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "bulk_insert.h"
+#include "commit_fields.h"
+#include "load.h"
+#include "oid_prefix.h"
+#include "release_marking.h"
+#include "spi_call.h"
+
+/* a pair of the mainline: F fixes T */
+typedef struct Pair
+{
+	uint32		fixing;
+	uint32		target;
+} Pair;
+
+/* a released backport of a mainline commit in one series */
+typedef struct Shipped
+{
+	uint32		upstream;
+	int32		rank;			/* the stable release of the backport */
+	int			pos;			/* its position in version order */
+	uint32		commit;			/* the backport */
+} Shipped;
+
+/* a series row of fixes_affected */
+typedef struct Row
+{
+	uint32		fixing;
+	uint32		target;
+	int32		intro_rank;
+	int32		fixed_rank;		/* 0: not fixed in the series */
+	uint32		fix_backport;
+} Row;
+
+/* the stable releases and everything counted per release */
+typedef struct Stable
+{
+	int			nmain;			/* mainline releases: ranks 1 .. nmain */
+	int			n;				/* stable releases: ranks nmain + 1 .. nmain + n */
+	int32	   *series;			/* by k = rank - nmain - 1: mainline rank, 0 = none */
+	int64	   *backports;		/* by k */
+	int64	   *bugs_fixed;
+	int64	   *regressions;
+	int64	   *known_bugs;
+} Stable;
+
+static bool
+branch_matches(const FixesLoad *ld, const char *name)
+{
+	return DatumGetBool(DirectFunctionCall2Coll(textregexeq, C_COLLATION_OID,
+												CStringGetTextDatum(name),
+												CStringGetTextDatum(ld->stable_re)));
+}
+
+/*
+ * Before anything is read: is this database at version 1.1 (the stable
+ * tables exist), and does stable_branches compile?
+ */
+void
+fixes_load_stable_check(FixesLoad *ld)
+{
+	ld->has_stable = OidIsValid(get_relname_relid("fixes_backports", ld->nsp));
+	if (ld->stable_re == NULL)
+		return;
+	if (!ld->has_stable)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("stable_branches needs version 1.1 of extension fixes"),
+				 errhint("Update the extension: ALTER EXTENSION fixes UPDATE.")));
+	(void) branch_matches(ld, "");	/* an invalid expression fails here */
+}
+
+/*
+ * Keep the branches that stable_branches matches (none without it); their
+ * commits are the heads of the stable walk.
+ */
+void
+fixes_load_stable_branches(FixesLoad *ld)
+{
+	int			kept = 0;
+
+	if (ld->stable_re == NULL)
+	{
+		ld->nbranches = 0;
+		return;
+	}
+	for (int b = 0; b < ld->nbranches; b++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (branch_matches(ld, ld->branches[b].name))
+			ld->branches[kept++] = ld->branches[b];
+	}
+	ld->nbranches = kept;
+	ld->stable_heads = palloc(sizeof(FixesOid) * Max(kept, 1));
+	ld->nstable_heads = kept;
+	for (int b = 0; b < kept; b++)
+		ld->stable_heads[b] = ld->branches[b].commit;
+	if (kept == 0)
+		ereport(NOTICE,
+				(errmsg("no branch of repository \"%s\" matches stable_branches \"%s\"",
+						ld->path, ld->stable_re),
+				 errdetail("The expression is matched against full ref names, such as \"refs/heads/stable-1.0\" or \"refs/remotes/origin/linux-6.1.y\"."),
+				 errhint("Only the mainline is loaded.")));
+}
+
+static void
+delete_where(FixesLoad *ld, const char *table, const char *cond, int64 from)
+{
+	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1%s",
+							   ld->schema, table, cond);
+	Oid			argtypes[2] = {INT4OID, INT8OID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int64GetDatum(from)};
+
+	(void) fixes_spi_execute(sql, strchr(cond, '$') ? 2 : 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+}
+
+/*
+ * Before a refresh writes: the rows of the previous load's stable scope.
+ * Its stable commits are those after its mainline (commit_idx >= its
+ * commit count); fixes_releases is replaced whole by every load.
+ */
+void
+fixes_load_delete_stable(FixesLoad *ld)
+{
+	if (!ld->has_stable)
+		return;
+	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->old_commits);
+	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->old_commits);
+	delete_where(ld, "fixes_backports", "", 0);
+	delete_where(ld, "fixes_affected_series", "", 0);
+	CommandCounterIncrement();
+}
+
+static void
+record_stable_branches(FixesLoad *ld)
+{
+	char	   *sql = psprintf("UPDATE %s.fixes_repositories SET stable_branches = $2 "
+							   "WHERE repository_id = $1", ld->schema);
+	Oid			argtypes[2] = {INT4OID, TEXTOID};
+	Datum		args[2];
+	char		nulls[2] = {' ', ' '};
+
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = ld->stable_re ? CStringGetTextDatum(ld->stable_re) : (Datum) 0;
+	nulls[1] = ld->stable_re ? ' ' : 'n';
+	(void) fixes_spi_execute(sql, 2, argtypes, args, nulls, 0, SPI_OK_UPDATE);
+}
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+	const Pair *x = a;
+	const Pair *y = b;
+
+	if (x->fixing != y->fixing)
+		return x->fixing < y->fixing ? -1 : 1;
+	return x->target < y->target ? -1 : x->target > y->target;
+}
+
+/* the distinct resolved pairs of the mainline Fixes edges (not the reverts) */
+static Pair *
+mainline_pairs(FixesLoad *ld, int64 *npairs)
+{
+	Pair	   *pairs = palloc_extended(sizeof(Pair) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		n = 0;
+	int64		kept = 0;
+
+	for (int64 k = 0; k < ld->nedges; k++)
+		if (ld->edges[k].now.status == EDGE_RESOLVED && ld->edges[k].kind == KIND_FIXES)
+		{
+			pairs[n].fixing = ld->edges[k].fixing;
+			pairs[n].target = ld->edges[k].now.target;
+			n++;
+		}
+	qsort(pairs, n, sizeof(Pair), pair_cmp);
+	for (int64 k = 0; k < n; k++)
+		if (kept == 0 || pair_cmp(&pairs[kept - 1], &pairs[k]) != 0)
+			pairs[kept++] = pairs[k];
+	*npairs = kept;
+	return pairs;
+}
+
+/*
+ * The stable releases: tags of stable commits that the release rule
+ * accepts, in version order (the tags are), ranked after the mainline's.
+ * ld's release arrays have room for every tag.
+ */
+static void
+find_stable_releases(FixesLoad *ld, Stable *st)
+{
+	FixesGraph *g = ld->graph;
+
+	st->nmain = ld->nreleases;
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
+			!fixes_load_is_release(ld, ld->tags[t].name))
+			continue;
+		ld->release_tag[ld->nreleases] = t;
+		ld->release_commit[ld->nreleases] = idx;
+		ld->release_size[ld->nreleases] = 0;
+		ld->nreleases++;
+	}
+	st->n = ld->nreleases - st->nmain;
+	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (ld->nreleases + 1));
+	for (int r = st->nmain; r < ld->nreleases; r++)
+		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+	st->series = palloc0(sizeof(int32) * Max(st->n, 1));
+	st->backports = palloc0(sizeof(int64) * Max(st->n, 1));
+	st->bugs_fixed = palloc0(sizeof(int64) * Max(st->n, 1));
+	st->regressions = palloc0(sizeof(int64) * Max(st->n, 1));
+	st->known_bugs = palloc0(sizeof(int64) * Max(st->n, 1));
+}
+
+/*
+ * The release of each stable commit: the first stable release, in version
+ * order, that has it as an ancestor.  The marking walks stop at mainline
+ * commits, which are pre-marked -1.
+ */
+static void
+mark_stable(FixesLoad *ld, Stable *st)
+{
+	FixesGraph *g = ld->graph;
+	int32	   *tmp = palloc_extended(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+
+	for (uint32 i = 0; i < ld->n_mainline; i++)
+		tmp[i] = -1;
+	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
+						ld->release_commit + st->nmain, st->n, tmp, stack);
+	ld->mark = repalloc_huge(ld->mark, sizeof(int32) * Max(g->n, 1));
+	for (uint32 i = ld->n_mainline; i < g->n; i++)
+	{
+		ld->mark[i] = tmp[i] > 0 ? st->nmain + tmp[i] : 0;
+		if (tmp[i] > 0)
+			ld->release_size[st->nmain + tmp[i] - 1]++;
+	}
+	pfree(stack);
+	pfree(tmp);
+}
+
+/*
+ * best[c], for each mainline commit c: the highest rank (the newest in
+ * version order) of the mainline releases whose commit is c or one of its
+ * ancestors, 0 for none.  In one pass over the mainline with parents before
+ * children (Kahn's order over the parent links, reversed), O(commits +
+ * parent links), whatever the number of fork points.
+ */
+static int32 *
+best_release_below(FixesLoad *ld, int nmainrel)
+{
+	FixesGraph *g = ld->graph;
+	uint32		n = ld->n_mainline;
+	int32	   *best = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *children = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *order = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE);
+	uint32		head = 0;
+	uint32		tail = 0;
+
+	for (uint32 c = 0; c < n; c++)
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			children[g->parents[p]]++;
+	/* children first: a commit comes once every child has come */
+	for (uint32 c = 0; c < n; c++)
+		if (children[c] == 0)
+			order[tail++] = c;
+	while (head < tail)
+	{
+		uint32		c = order[head++];
+
+		if ((head & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			if (--children[g->parents[p]] == 0)
+				order[tail++] = g->parents[p];
+	}
+	Assert(tail == n);			/* a history has no cycle */
+	for (int r = 1; r <= nmainrel; r++)
+		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
+	/* then parents first */
+	for (uint32 i = tail; i-- > 0;)
+	{
+		uint32		c = order[i];
+
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			best[c] = Max(best[c], best[g->parents[p]]);
+	}
+	pfree(order);
+	pfree(children);
+	return best;
+}
+
+/*
+ * The series of each stable release: the newest mainline release, in
+ * version order (the highest rank), whose commit is an ancestor of the
+ * stable release's commit: the best below the mainline parents met walking
+ * down the stable scope from it (its fork points).
+ */
+static void
+find_series(FixesLoad *ld, Stable *st)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32	   *stamp;
+	uint32	   *stack;
+	int32	   *best;
+
+	if (st->n == 0)
+		return;
+	best = best_release_below(ld, st->nmain);
+	stamp = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	for (int k = 0; k < st->n; k++)
+	{
+		uint32		top = 0;
+		int32		b = 0;
+		uint32		round = (uint32) k + 1;
+
+		CHECK_FOR_INTERRUPTS();
+		stack[top++] = ld->release_commit[st->nmain + k];
+		stamp[stack[0]] = round;
+		while (top > 0)
+		{
+			uint32		c = stack[--top];
+
+			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			{
+				uint32		q = g->parents[p];
+
+				if (stamp[q] == round)
+					continue;
+				stamp[q] = round;
+				if (q >= nmain)
+					stack[top++] = q;	/* stable: walk on */
+				else
+					b = Max(b, best[q]);	/* a fork point */
+			}
+		}
+		st->series[k] = b;
+	}
+	pfree(stack);
+	pfree(stamp);
+	pfree(best);
+}
+
+/* resolve each backport line against the mainline, by unique prefix */
+static void
+resolve_backports(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	uint32		n = ld->n_mainline;
+	fixes_prefix_entry *entries;
+	fixes_prefix_entry *tmp;
+
+	if (ld->nbackports == 0)
+		return;
+	entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+	tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+	for (uint32 i = 0; i < n; i++)
+	{
+		entries[i].key = fixes_prefix_key(g->oids[i].id);
+		entries[i].idx = i;
+	}
+	fixes_prefix_sort(entries, tmp, n);
+	pfree(tmp);
+	for (int64 k = 0; k < ld->nbackports; k++)
+	{
+		FixesBackportLine *b = &ld->backports[k];
+		const char *hex = ld->edge_text.data + b->abbrev_off;
+		size_t		first;
+		size_t		range = fixes_prefix_range(entries, n, hex, b->abbrev_len, &first);
+		int			candidates = 0;
+
+		if ((k & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		for (size_t j = first; j < first + range; j++)
+		{
+			uint32		idx = entries[j].idx;
+
+			if (b->abbrev_len > 16 && !fixes_hex_prefix_matches(g->oids[idx].id, hex, b->abbrev_len))
+				continue;
+			candidates++;
+			b->upstream = idx;
+		}
+		b->status = candidates == 1 ? EDGE_RESOLVED :
+			candidates > 1 ? EDGE_AMBIGUOUS : EDGE_NOT_FOUND;
+		if (candidates != 1)
+			b->upstream = FIXES_NO_IDX;
+	}
+	pfree(entries);
+}
+
+static void
+write_backports(FixesLoad *ld)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_backports"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_idx = fixes_attnum(desc, "commit_idx");
+	int			c_line = fixes_attnum(desc, "line");
+	int			c_up = fixes_attnum(desc, "upstream_idx");
+	int			c_status = fixes_attnum(desc, "status");
+	int			c_abbrev = fixes_attnum(desc, "abbrev");
+	int			c_raw = fixes_attnum(desc, "raw");
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int64 k = 0; k < ld->nbackports; k++)
+	{
+		FixesBackportLine *bp = &ld->backports[k];
+		const char *base = ld->edge_text.data;
+
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_idx, Int32GetDatum((int32) bp->commit));
+		SET(c_line, Int32GetDatum(bp->line));
+		if (bp->status == EDGE_RESOLVED)
+			SET(c_up, Int32GetDatum((int32) bp->upstream));
+		SET(c_status, CStringGetTextDatum(fixes_edge_status_names[bp->status]));
+		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(base + bp->abbrev_off, bp->abbrev_len)));
+		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 128 + bp->raw_len);
+	}
+	fixes_bulk_end(b);
+}
+
+/* version order of releases of both scopes: the position of the tag */
+static inline int
+release_pos(const FixesLoad *ld, int32 rank)
+{
+	return ld->release_tag[rank - 1];
+}
+
+static int
+shipped_cmp(const void *a, const void *b, void *arg)
+{
+	const Shipped *x = a;
+	const Shipped *y = b;
+	const FixesLoad *ld = arg;
+
+	if (x->upstream != y->upstream)
+		return x->upstream < y->upstream ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	/* the same release: the backport with the smallest id */
+	return memcmp(ld->graph->oids[x->commit].id, ld->graph->oids[y->commit].id, FIXES_OID_RAWSZ);
+}
+
+static const Shipped *
+find_shipped(const Shipped *sh, int64 n, uint32 upstream)
+{
+	int64		lo = 0;
+	int64		hi = n;
+
+	while (lo < hi)
+	{
+		int64		mid = (lo + hi) / 2;
+
+		if (sh[mid].upstream < upstream)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && sh[lo].upstream == upstream ? &sh[lo] : NULL;
+}
+
+/*
+ * The series rows of fixes_affected, and the counters of the stable
+ * releases that depend on them.
+ */
+static Row *
+affected_rows(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs, int64 *nrows,
+			  int32 **row_series)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint8	   *anc = palloc_extended(Max(nmain, 1), MCXT_ALLOC_HUGE);
+	uint32	   *stack = palloc_extended(sizeof(uint32) * Max(nmain, 1), MCXT_ALLOC_HUGE);
+	Shipped    *sh = palloc_extended(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
+	int64		cap = 1024;
+	Row		   *rows = palloc_extended(sizeof(Row) * cap, MCXT_ALLOC_HUGE);
+	int32	   *rs = palloc_extended(sizeof(int32) * cap, MCXT_ALLOC_HUGE);
+	int64		n = 0;
+	int			*in_series = palloc(sizeof(int) * Max(st->n, 1));
+
+	for (int32 b = 1; b <= st->nmain; b++)
+	{
+		int64		nsh = 0;
+		int			nin = 0;
+		uint32		top = 0;
+
+		for (int k = 0; k < st->n; k++)
+			if (st->series[k] == b)
+				in_series[nin++] = k;
+		if (nin == 0)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+
+		/* the ancestors of B's commit: all mainline */
+		memset(anc, 0, Max(nmain, 1));
+		stack[top++] = ld->release_commit[b - 1];
+		anc[stack[0]] = 1;
+		while (top > 0)
+		{
+			uint32		c = stack[--top];
+
+			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+				if (!anc[g->parents[p]])
+				{
+					anc[g->parents[p]] = 1;
+					stack[top++] = g->parents[p];
+				}
+		}
+
+		/* the released backports of series B, by upstream commit */
+		for (int64 k = 0; k < ld->nbackports; k++)
+		{
+			FixesBackportLine *bp = &ld->backports[k];
+			int32		rank = ld->mark[bp->commit];
+
+			if (bp->status != EDGE_RESOLVED || rank == 0 || st->series[rank - st->nmain - 1] != b)
+				continue;
+			sh[nsh].upstream = bp->upstream;
+			sh[nsh].rank = rank;
+			sh[nsh].pos = release_pos(ld, rank);
+			sh[nsh].commit = bp->commit;
+			nsh++;
+		}
+		qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
+
+		for (int64 k = 0; k < npairs; k++)
+		{
+			const Pair *pr = &pairs[k];
+			const Shipped *t = NULL;
+			const Shipped *f;
+			int32		intro;
+			int			intro_pos;
+
+			if ((k & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (anc[pr->fixing])
+				continue;		/* fixed before the series forked */
+			if (!anc[pr->target] && (t = find_shipped(sh, nsh, pr->target)) == NULL)
+				continue;		/* the bug never shipped in B */
+			intro = t ? t->rank : b;
+			intro_pos = release_pos(ld, intro);
+			f = find_shipped(sh, nsh, pr->fixing);
+			if (f != NULL && f->pos <= intro_pos)
+				continue;		/* fixed no later than it came in */
+			if (n == cap)
+			{
+				cap *= 2;
+				rows = repalloc_huge(rows, sizeof(Row) * cap);
+				rs = repalloc_huge(rs, sizeof(int32) * cap);
+			}
+			rows[n].fixing = pr->fixing;
+			rows[n].target = pr->target;
+			rows[n].intro_rank = intro;
+			rows[n].fixed_rank = f ? f->rank : 0;
+			rows[n].fix_backport = f ? f->commit : FIXES_NO_IDX;
+			rs[n] = b;
+			n++;
+
+			/* the counters of the stable releases of B */
+			for (int i = 0; i < nin; i++)
+			{
+				int			kk = in_series[i];
+				int32		r = st->nmain + kk + 1;
+				int			pos = release_pos(ld, r);
+
+				if (f != NULL && f->rank == r)
+					st->bugs_fixed[kk]++;
+				if (t != NULL && intro == r)
+					st->regressions[kk]++;
+				if (intro_pos <= pos && (f == NULL || f->pos > pos))
+					st->known_bugs[kk]++;
+			}
+		}
+	}
+	pfree(in_series);
+	pfree(sh);
+	pfree(stack);
+	pfree(anc);
+	*nrows = n;
+	*row_series = rs;
+	return rows;
+}
+
+static void
+write_affected(FixesLoad *ld, const Row *rows, const int32 *rs, int64 nrows)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_affected_series"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_fixing = fixes_attnum(desc, "fixing_idx");
+	int			c_target = fixes_attnum(desc, "target_idx");
+	int			c_series = fixes_attnum(desc, "series_rank");
+	int			c_intro = fixes_attnum(desc, "introduced_rank");
+	int			c_fixed = fixes_attnum(desc, "fixed_rank");
+	int			c_backport = fixes_attnum(desc, "fix_backport_idx");
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int64 k = 0; k < nrows; k++)
+	{
+		const Row  *r = &rows[k];
+
+		if ((k & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_fixing, Int32GetDatum((int32) r->fixing));
+		SET(c_target, Int32GetDatum((int32) r->target));
+		SET(c_series, Int32GetDatum(rs[k]));
+		SET(c_intro, Int32GetDatum(r->intro_rank));
+		if (r->fixed_rank > 0)
+		{
+			SET(c_fixed, Int32GetDatum(r->fixed_rank));
+			SET(c_backport, Int32GetDatum((int32) r->fix_backport));
+		}
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 64);
+	}
+	fixes_bulk_end(b);
+}
+
+/* the rows of the stable releases in fixes_releases (the mainline's are written) */
+static void
+write_stable_releases(FixesLoad *ld, Stable *st)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_rank = fixes_attnum(desc, "release_rank");
+	int			c_tag = fixes_attnum(desc, "tag");
+	int			c_idx = fixes_attnum(desc, "commit_idx");
+	int			c_id = fixes_attnum(desc, "commit_id");
+	int			c_annotated = fixes_attnum(desc, "annotated");
+	int			c_at = fixes_attnum(desc, "released_at");
+	int			c_commits = fixes_attnum(desc, "commits");
+	int			c_mainline = fixes_attnum(desc, "mainline");
+	int			c_series = fixes_attnum(desc, "series");
+	int			c_backports = fixes_attnum(desc, "backports");
+	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
+	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
+	int			c_known = fixes_attnum(desc, "known_bugs");
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int k = 0; k < st->n; k++)
+	{
+		int			r = st->nmain + k;
+		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		TimestampTz at;
+
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_rank, Int32GetDatum(r + 1));
+		SET(c_tag, ld->release_name[r + 1]);
+		SET(c_idx, Int32GetDatum((int32) ld->release_commit[r]));
+		SET(c_id, PointerGetDatum(fixes_oid_text(&tag->commit)));
+		SET(c_annotated, BoolGetDatum(tag->annotated));
+		SET(c_commits, Int64GetDatum(ld->release_size[r]));
+		SET(c_mainline, BoolGetDatum(false));
+		if (st->series[k] > 0)
+			SET(c_series, ld->release_name[st->series[k]]);
+		SET(c_backports, Int64GetDatum(st->backports[k]));
+		SET(c_fixed, Int64GetDatum(st->bugs_fixed[k]));
+		SET(c_regressions, Int64GetDatum(st->regressions[k]));
+		SET(c_known, Int64GetDatum(st->known_bugs[k]));
+		if (fixes_time_to_timestamptz(tag->time, &at))
+			SET(c_at, TimestampTzGetDatum(at));
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 256);
+	}
+	fixes_bulk_end(b);
+}
+
+/* per stable release: its commits with a resolved backport line */
+static void
+count_backports(FixesLoad *ld, Stable *st)
+{
+	uint32		last = FIXES_NO_IDX;
+
+	/* the lines of a commit are consecutive */
+	for (int64 k = 0; k < ld->nbackports; k++)
+	{
+		FixesBackportLine *bp = &ld->backports[k];
+		int32		rank = ld->mark[bp->commit];
+
+		if (bp->status != EDGE_RESOLVED || bp->commit == last)
+			continue;
+		last = bp->commit;
+		if (rank > 0)
+			st->backports[rank - st->nmain - 1]++;
+	}
+}
+
+/*
+ * The stable phase of a load (see the header comment).  The mainline's
+ * counts of edges, resolved edges and releases, which the load reports,
+ * are kept.
+ */
+void
+fixes_load_stable(FixesLoad *ld)
+{
+	int64		main_nedges = ld->nedges;
+	int64		main_resolved = ld->resolved;
+	Pair	   *pairs;
+	int64		npairs;
+	Stable		st = {0};
+	Row		   *rows;
+	int32	   *rs;
+	int64		nrows;
+	MemoryContext old;
+
+	record_stable_branches(ld);
+	if (ld->stable_re == NULL || ld->nstable_heads == 0)
+		return;
+	/* what lives for the whole phase: in the load's context, not SPI's */
+	old = MemoryContextSwitchTo(ld->cxt);
+	pairs = mainline_pairs(ld, &npairs);
+	/* the mainline's per-commit counts are written: room for the stable scope */
+	if (ld->fixes != NULL)
+	{
+		pfree(ld->fixes);
+		pfree(ld->first_fixed);
+		pfree(ld->last_fixed);
+		pfree(ld->fixed_dates);
+		ld->fixes = NULL;
+		ld->first_fixed = ld->last_fixed = NULL;
+		ld->fixed_dates = NULL;
+	}
+
+	/* read the stable scope: its commit rows, edges and backport lines */
+	ld->edges = NULL;
+	ld->nedges = 0;
+	ld->edges_cap = 0;
+	ld->stable_phase = true;
+	PG_TRY();
+	{
+		fixes_load_read(ld);
+	}
+	PG_FINALLY();
+	{
+		fixes_walk_release(ld->walk);
+		ld->walk = NULL;
+	}
+	PG_END_TRY();
+	fixes_load_phase(ld, "stable scope read");
+	if (ld->graph->n == ld->n_mainline)
+		ereport(NOTICE,
+				(errmsg("the branches of repository \"%s\" that match stable_branches hold no commit that \"%s\" does not reach",
+						ld->path, ld->ref),
+				 errhint("Only the mainline is loaded.")));
+
+	find_stable_releases(ld, &st);
+	mark_stable(ld, &st);
+	find_series(ld, &st);
+	ld->nmoved = 0;
+	fixes_load_write_commits(ld);
+	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_resolve(ld);
+	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
+	fixes_load_write_edges(ld);
+	MemoryContextSwitchTo(ld->cxt);
+	resolve_backports(ld);
+	write_backports(ld);
+	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_phase(ld, "stable commits, edges and backports written");
+
+	count_backports(ld, &st);
+	rows = affected_rows(ld, &st, pairs, npairs, &nrows, &rs);
+	write_affected(ld, rows, rs, nrows);
+	write_stable_releases(ld, &st);
+	CommandCounterIncrement();
+	fixes_load_phase(ld, "stable releases and affected series written");
+
+	/* what the load reports, and fixes_repositories records, is the mainline */
+	ld->nedges = main_nedges;
+	ld->resolved = main_resolved;
+	ld->nreleases = st.nmain;
+	MemoryContextSwitchTo(old);
+}

@@ -1,0 +1,96 @@
+/*
+ * blob.c — fixes-reader blob PATH COMMITHEX FILEPATH: one file of a tree
+ *
+ * Sends an 'O' record with the content of FILEPATH in the tree of commit
+ * COMMITHEX (or found = 0, or is_tree when it names a directory), then a 'D'
+ * record per directory of that tree, so that the backend knows which
+ * MAINTAINERS patterns name a directory (get_maintainer.pl reads them as if
+ * they ended in '/').  A blob missing from a partial clone is an error: the
+ * backend cannot attribute paths without the file.
+ */
+#include "reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+send_dir(const char *root, const git_tree_entry *entry, void *payload)
+{
+	const char *name = git_tree_entry_name(entry);
+	size_t		lr = strlen(root),
+				ln = strlen(name);
+	unsigned char *rec;
+
+	if (git_tree_entry_filemode(entry) != GIT_FILEMODE_TREE)
+		return 0;
+	rec = xmalloc(4 + lr + ln);
+	wire_put_u32(rec, (uint32_t) (lr + ln));
+	memcpy(rec + 4, root, lr);
+	memcpy(rec + 4 + lr, name, ln);
+	out_record(WIRE_DIR, rec, 4 + lr + ln);
+	free(rec);
+	return 0;
+}
+
+void
+send_blob(Repo *r, const git_oid *commit_id, const char *path)
+{
+	git_commit *commit = NULL;
+	git_tree   *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob   *blob = NULL;
+	unsigned char hdr[2] = {0, 0};
+	int			rc;
+
+	loose_check(r, commit_id);
+	rc = git_commit_lookup(&commit, r->repo, commit_id);
+	if (rc < 0)
+		fail_git(rc, "XX001", "could not read the commit of the reference of repository \"%s\"", r->path);
+	rc = git_commit_tree(&tree, commit);
+	if (rc == GIT_ENOTFOUND)
+		fail("58P01",
+			 "The repository is a partial clone without the tree of the reference's commit; nothing is fetched.",
+			 "Fetch it in the repository, or load without maintainers.",
+			 "the tree of the reference is missing from repository \"%s\"", r->path);
+	if (rc < 0)
+		fail_git(rc, "XX001", "could not read the tree of the reference of repository \"%s\"", r->path);
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		fail_git(rc, "XX001", "could not look up \"%s\" in repository \"%s\"", path, r->path);
+	if (rc == GIT_ENOTFOUND || git_tree_entry_filemode(entry) == GIT_FILEMODE_COMMIT)
+		out_record(WIRE_BLOB, hdr, 2);
+	else if (git_tree_entry_filemode(entry) == GIT_FILEMODE_TREE)
+	{
+		hdr[0] = hdr[1] = 1;
+		out_record(WIRE_BLOB, hdr, 2);
+	}
+	else
+	{
+		unsigned char *rec;
+		size_t		size;
+
+		loose_check(r, git_tree_entry_id(entry));
+		rc = git_blob_lookup(&blob, r->repo, git_tree_entry_id(entry));
+		if (rc == GIT_ENOTFOUND)
+			fail("58P01",
+				 "The repository is a partial clone without the file's content; nothing is fetched.",
+				 "Fetch it in the repository, e.g. \"git cat-file -p HEAD:FILE\", and load again.",
+				 "the content of \"%s\" is missing from repository \"%s\"", path, r->path);
+		if (rc < 0)
+			fail_git(rc, "XX001", "could not read \"%s\" of repository \"%s\"", path, r->path);
+		size = (size_t) git_blob_rawsize(blob);
+		rec = xmalloc(2 + size);
+		rec[0] = 1;
+		rec[1] = 0;
+		memcpy(rec + 2, git_blob_rawcontent(blob), size);
+		out_record(WIRE_BLOB, rec, 2 + size);
+		free(rec);
+		git_blob_free(blob);
+	}
+	git_tree_entry_free(entry);
+	rc = git_tree_walk(tree, GIT_TREEWALK_PRE, send_dir, NULL);
+	if (rc < 0 && rc != GIT_ENOTFOUND)
+		fail_git(rc, "XX001", "could not read the tree of the reference of repository \"%s\"", r->path);
+	git_tree_free(tree);
+	git_commit_free(commit);
+}

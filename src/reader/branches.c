@@ -1,0 +1,80 @@
+/*
+ * branches.c — the branches and remote-tracking branches, in the reader
+ *
+ * Every ref under refs/heads/ and refs/remotes/ that peels to a commit is
+ * sent with its full name; the backend matches the names against the
+ * stable_branches expression of fixes_load().  Symbolic refs
+ * (refs/remotes/origin/HEAD) name another branch and are skipped; a ref
+ * that cannot be resolved is skipped with a WARNING.
+ */
+#include "reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+send_branch(const char *name, const git_oid *commit)
+{
+	size_t		name_len = strlen(name);
+	unsigned char *rec = xmalloc(FIXES_OID_RAWSZ + 4 + name_len);
+
+	memcpy(rec, commit->id, FIXES_OID_RAWSZ);
+	wire_put_u32(rec + FIXES_OID_RAWSZ, (uint32_t) name_len);
+	memcpy(rec + FIXES_OID_RAWSZ + 4, name, name_len);
+	out_record(WIRE_BRANCH, rec, FIXES_OID_RAWSZ + 4 + name_len);
+	free(rec);
+}
+
+static void
+one_branch(Repo *r, git_reference *ref)
+{
+	const char *refname = git_reference_name(ref);
+	git_object *peeled = NULL;
+	int			rc;
+
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
+		return;
+	loose_check(r, git_reference_target(ref));
+	rc = git_reference_peel(&peeled, ref, GIT_OBJECT_COMMIT);
+	if (rc < 0)
+	{
+		char		detail[2048];
+		const char *m = git_message();
+
+		snprintf(detail, sizeof(detail), "libgit2: %s", m ? m : "unknown error");
+		out_message('W', "01000", detail, NULL,
+					"branch \"%s\" of repository \"%s\" cannot be resolved to a commit, skipped",
+					refname, r->path);
+		return;
+	}
+	send_branch(refname, git_object_id(peeled));
+	git_object_free(peeled);
+}
+
+static void
+send_glob(Repo *r, const char *glob)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	int			rc;
+
+	rc = git_reference_iterator_glob_new(&it, r->repo, glob);
+	if (rc < 0)
+		fail_git(rc, "38000", "could not list the branches of repository \"%s\"", r->path);
+	while ((rc = git_reference_next(&ref, it)) == 0)
+	{
+		one_branch(r, ref);
+		git_reference_free(ref);
+	}
+	if (rc != GIT_ITEROVER)
+		fail_git(rc, "38000", "could not list the branches of repository \"%s\"", r->path);
+	git_reference_iterator_free(it);
+}
+
+void
+send_branches(Repo *r)
+{
+	send_glob(r, "refs/heads/*");
+	send_glob(r, "refs/remotes/*");
+}

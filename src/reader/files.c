@@ -1,0 +1,400 @@
+/*
+ * files.c — the changed files of one commit, as `git log --numstat --no-renames`
+ *
+ * A non-merge commit is compared with its parent's tree (the empty tree for
+ * a root commit, or for a commit whose parent lies beyond a shallow
+ * boundary).  The two trees are merged in git's tree order, identical
+ * subtrees skipped, so the cost is that of what changed.  Each changed
+ * entry that is not a tree on both sides becomes one row; its contents are
+ * compared as git does for --numstat:
+ *   - a blob is its data, a gitlink (submodule) the text "Subproject commit
+ *     <hex>\n", a missing side (added, deleted) nothing;
+ *   - a NUL byte in the first 8000 bytes of either side makes the file
+ *     binary: no counts (git prints "-");
+ *   - otherwise the lines added and deleted by a diff of the two (libgit2's
+ *     xdiff, the diff git itself uses), 0 and 0 when the contents are equal.
+ * A file replaced by a directory (or the reverse) is a deletion of one and
+ * additions under the other, as in git's output.
+ *
+ * Partial clones: a blob that is not in the object database gives a row
+ * with no counts (kind FILE_MISSING); a tree that is not there leaves the
+ * commit without rows (state FILES_TREE_MISSING).  Nothing is fetched:
+ * libgit2 has no promisor remotes, and the reader has no network anyway.
+ *
+ * Record 'F' (wire.h), sent right after the commit's 'C' record.
+ */
+#include "reader.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BINARY_CHECK_BYTES 8000
+
+typedef struct FileRows
+{
+	unsigned char *buf;
+	size_t		len;
+	size_t		cap;
+	uint32_t	n;
+	bool		tree_missing;
+	char	   *path;			/* the directory being compared, with '/' */
+	size_t		path_len;
+	size_t		path_cap;
+} FileRows;
+
+static FileRows rows;
+
+static void
+rows_reserve(size_t more)
+{
+	if (rows.len + more > rows.cap)
+	{
+		rows.cap = (rows.len + more) * 2;
+		rows.buf = xrealloc(rows.buf, rows.cap);
+	}
+}
+
+static void
+rows_add(int kind, uint32_t added, uint32_t deleted, const char *name, size_t name_len)
+{
+	size_t		plen = rows.path_len + name_len;
+
+	rows_reserve(1 + 4 + 4 + 4 + plen);
+	rows.buf[rows.len] = (unsigned char) kind;
+	wire_put_u32(rows.buf + rows.len + 1, added);
+	wire_put_u32(rows.buf + rows.len + 5, deleted);
+	wire_put_u32(rows.buf + rows.len + 9, (uint32_t) plen);
+	memcpy(rows.buf + rows.len + 13, rows.path, rows.path_len);
+	memcpy(rows.buf + rows.len + 13 + rows.path_len, name, name_len);
+	rows.len += 13 + plen;
+	rows.n++;
+}
+
+/* the content of one side of a file: blob data or a gitlink's text */
+typedef struct Side
+{
+	git_blob   *blob;
+	const char *data;
+	size_t		size;
+	char		text[64];
+	bool		missing;
+} Side;
+
+static void
+side_load(Repo *r, const git_tree_entry *e, Side *s)
+{
+	const git_oid *oid;
+	int			rc;
+
+	memset(s, 0, sizeof(*s));
+	if (e == NULL)
+	{
+		s->data = "";
+		return;
+	}
+	oid = git_tree_entry_id(e);
+	if (git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+	{
+		char		hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), oid);
+		s->size = (size_t) snprintf(s->text, sizeof(s->text), "Subproject commit %s\n", hex);
+		s->data = s->text;
+		return;
+	}
+	loose_check(r, oid);
+	rc = git_blob_lookup(&s->blob, r->repo, oid);
+	if (rc == GIT_ENOTFOUND)
+	{
+		s->missing = true;
+		s->data = "";
+		return;
+	}
+	if (rc < 0)
+	{
+		char		hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), oid);
+		fail_git(rc, "XX001", "could not read blob %s of repository \"%s\"", hex, r->path);
+	}
+	s->data = git_blob_rawcontent(s->blob);
+	s->size = (size_t) git_blob_rawsize(s->blob);
+}
+
+static bool
+side_binary(const Side *s)
+{
+	size_t		n = s->size < BINARY_CHECK_BYTES ? s->size : BINARY_CHECK_BYTES;
+
+	return n > 0 && memchr(s->data, '\0', n) != NULL;
+}
+
+/* the lines of a side, as a diff against nothing counts them (a last line without '\n' too) */
+static uint32_t
+count_lines(const Side *s)
+{
+	uint32_t	n = 0;
+	const char *p = s->data;
+	const char *end = s->data + s->size;
+
+	while (p < end && (p = memchr(p, '\n', (size_t) (end - p))) != NULL)
+	{
+		n++;
+		p++;
+	}
+	if (s->size > 0 && s->data[s->size - 1] != '\n')
+		n++;
+	return n;
+}
+
+/* without context lines, a hunk's old and new lines are the lines deleted and added */
+static int
+count_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
+{
+	uint32_t   *counts = payload;
+
+	counts[0] += (uint32_t) hunk->new_lines;
+	counts[1] += (uint32_t) hunk->old_lines;
+	return 0;
+}
+
+/* one row: the file name (under rows.path) changed from old to new */
+static void
+file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
+		 const char *name, size_t name_len)
+{
+	Side		a,
+				b;
+	uint32_t	counts[2] = {0, 0};
+
+	side_load(r, old, &a);
+	side_load(r, new, &b);
+	if (a.missing || b.missing)
+		rows_add(FILE_MISSING, 0, 0, name, name_len);
+	else if (side_binary(&a) || side_binary(&b))
+		rows_add(FILE_BINARY, 0, 0, name, name_len);
+	else if (old == NULL || new == NULL)
+	{
+		/* an addition or a deletion: every line of the one side */
+		rows_add(FILE_TEXT, count_lines(&b), count_lines(&a), name, name_len);
+	}
+	else
+	{
+		if (!git_oid_equal(git_tree_entry_id(old), git_tree_entry_id(new)))
+		{
+			git_diff_options opts;
+			int			rc;
+
+			git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+			opts.context_lines = 0;
+			opts.interhunk_lines = 0;
+			opts.flags = GIT_DIFF_FORCE_TEXT;
+			rc = git_diff_buffers(a.data, a.size, NULL, b.data, b.size, NULL, &opts,
+								  NULL, NULL, count_hunk, NULL, counts);
+			if (rc < 0)
+				fail_git(rc, "XX000", "could not compare two versions of a file of repository \"%s\"",
+						 r->path);
+		}
+		rows_add(FILE_TEXT, counts[0], counts[1], name, name_len);
+	}
+	git_blob_free(a.blob);
+	git_blob_free(b.blob);
+}
+
+static void compare_trees(Repo *r, const git_oid *old, const git_oid *new);
+
+/* every file under tree entry e (under rows.path), added or deleted */
+static void
+path_push(const char *name, size_t len, size_t *saved)
+{
+	*saved = rows.path_len;
+	if (rows.path_len + len + 2 > rows.path_cap)
+	{
+		rows.path_cap = (rows.path_len + len + 2) * 2;
+		rows.path = xrealloc(rows.path, rows.path_cap);
+	}
+	memcpy(rows.path + rows.path_len, name, len);
+	rows.path_len += len;
+	rows.path[rows.path_len++] = '/';
+}
+
+static void
+subtree(Repo *r, const git_tree_entry *old, const git_tree_entry *new)
+{
+	const git_tree_entry *e = old ? old : new;
+	const char *name = git_tree_entry_name(e);
+	size_t		saved;
+
+	path_push(name, strlen(name), &saved);
+	compare_trees(r, old ? git_tree_entry_id(old) : NULL, new ? git_tree_entry_id(new) : NULL);
+	rows.path_len = saved;
+}
+
+static bool
+is_tree(const git_tree_entry *e)
+{
+	return git_tree_entry_filemode(e) == GIT_FILEMODE_TREE;
+}
+
+/* git's tree order: a tree's name is compared as if it ended in '/' */
+static int
+entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *x = git_tree_entry_name(a);
+	const char *y = git_tree_entry_name(b);
+	size_t		lx = strlen(x),
+				ly = strlen(y);
+	size_t		n = lx < ly ? lx : ly;
+	int			c = memcmp(x, y, n);
+	unsigned char cx,
+				cy;
+
+	if (c != 0)
+		return c;
+	cx = n < lx ? (unsigned char) x[n] : is_tree(a) ? '/' : '\0';
+	cy = n < ly ? (unsigned char) y[n] : is_tree(b) ? '/' : '\0';
+	return cx < cy ? -1 : cx > cy;
+}
+
+static git_tree *
+tree_load(Repo *r, const git_oid *oid)
+{
+	git_tree   *t = NULL;
+	int			rc;
+
+	if (oid == NULL || rows.tree_missing)
+		return NULL;
+	loose_check(r, oid);
+	rc = git_tree_lookup(&t, r->repo, oid);
+	if (rc == GIT_ENOTFOUND)
+	{
+		rows.tree_missing = true;
+		return NULL;
+	}
+	if (rc < 0)
+	{
+		char		hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), oid);
+		fail_git(rc, "XX001", "could not read tree %s of repository \"%s\"", hex, r->path);
+	}
+	return t;
+}
+
+static void
+compare_trees(Repo *r, const git_oid *old, const git_oid *new)
+{
+	git_tree   *a,
+			   *b;
+	size_t		i = 0,
+				j = 0,
+				na,
+				nb;
+
+	if (old != NULL && new != NULL && git_oid_equal(old, new))
+		return;
+	a = tree_load(r, old);
+	b = tree_load(r, new);
+	if (rows.tree_missing)
+	{
+		git_tree_free(a);
+		git_tree_free(b);
+		return;
+	}
+	na = a ? git_tree_entrycount(a) : 0;
+	nb = b ? git_tree_entrycount(b) : 0;
+	while ((i < na || j < nb) && !rows.tree_missing)
+	{
+		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
+		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		int			c = x == NULL ? 1 : y == NULL ? -1 : entry_cmp(x, y);
+
+		if (c == 0)
+		{
+			i++, j++;
+			if (git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) &&
+				git_tree_entry_filemode(x) == git_tree_entry_filemode(y))
+				continue;
+			if (is_tree(x))		/* both trees: same name with '/' */
+				subtree(r, x, y);
+			else
+				file_row(r, x, y, git_tree_entry_name(x), strlen(git_tree_entry_name(x)));
+			continue;
+		}
+		/* x only (deleted) or y only (added) */
+		if (c > 0)
+			x = NULL, j++;
+		else
+			y = NULL, i++;
+		{
+			const git_tree_entry *e = x ? x : y;
+
+			if (is_tree(e))
+				subtree(r, x, y);
+			else
+				file_row(r, x, y, git_tree_entry_name(e), strlen(git_tree_entry_name(e)));
+		}
+	}
+	git_tree_free(a);
+	git_tree_free(b);
+}
+
+/*
+ * Send the 'F' record of a commit with the given tree: a merge (nparents > 1)
+ * has no rows; otherwise it is compared with parent_tree (NULL: the empty
+ * tree).  parent_unreadable: the parent's commit object could not be read
+ * for its tree, as if its tree were missing.
+ */
+void
+send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
+		   bool parent_unreadable)
+{
+	unsigned char head[5];
+
+	rows.len = 0;
+	rows.n = 0;
+	rows.tree_missing = false;
+	rows.path_len = 0;
+	rows_reserve(5);
+	rows.len = 5;
+	if (parent_unreadable)
+		rows.tree_missing = true;
+	else if (nparents <= 1)
+		compare_trees(r, parent_tree, tree);
+	if (rows.tree_missing)
+	{
+		rows.len = 5;
+		rows.n = 0;
+	}
+	head[0] = nparents > 1 ? FILES_MERGE : rows.tree_missing ? FILES_TREE_MISSING : FILES_DIFFED;
+	wire_put_u32(head + 1, rows.n);
+	memcpy(rows.buf, head, 5);
+	out_record(WIRE_FILES, rows.buf, rows.len);
+}
+
+/*
+ * The tree of commit id, into out; false when the commit or its tree id
+ * cannot be read (a missing parent: then the commit is compared with the
+ * empty tree, as git does at a shallow boundary).
+ */
+bool
+commit_tree(Repo *r, const git_oid *id, git_oid *out)
+{
+	git_odb_object *obj = NULL;
+	const char *data;
+	size_t		size;
+
+	if (git_odb_read(&obj, r->odb, id) < 0)
+		return false;
+	data = git_odb_object_data(obj);
+	size = git_odb_object_size(obj);
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT || size < 5 + GIT_OID_HEXSZ ||
+		memcmp(data, "tree ", 5) != 0 || git_oid_fromstrn(out, data + 5, GIT_OID_HEXSZ) < 0)
+	{
+		git_odb_object_free(obj);
+		return false;
+	}
+	git_odb_object_free(obj);
+	return true;
+}
