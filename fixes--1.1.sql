@@ -1011,6 +1011,15 @@ COMMENT ON VIEW @extschema@.fixes_reverted_commits IS
 
 -- One row per resolved Fixes edge.  Every commit loaded is mainline today
 -- (the scope is what the ref reaches).  Unordered: it has a row per edge.
+-- The stable commits (issue 13), few or none, indexed apart: a view that
+-- keeps mainline rows asks whether a commit is NOT mainline, an anti-join
+-- with this small index, instead of joining every row of fixes_commits.
+CREATE INDEX fixes_commits_stable_idx
+    ON @extschema@.fixes_commits (repository_id, commit_idx) WHERE NOT mainline;
+
+COMMENT ON INDEX @extschema@.fixes_commits_stable_idx IS
+'the commits that are not mainline (stable branches): for the views that keep the mainline only';
+
 CREATE VIEW @extschema@.fixes_bug_lifetimes AS
 SELECT p.name AS repository,
        e.fixing_commit,
@@ -1028,10 +1037,12 @@ SELECT p.name AS repository,
   LEFT JOIN @extschema@.fixes_releases fr
     ON fr.repository_id = e.repository_id AND fr.tag = e.fixing_release
  WHERE e.kind = 'fixes' AND e.status = 'resolved'
-   AND EXISTS (SELECT FROM @extschema@.fixes_commits f
-                WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx AND f.mainline)
-   AND EXISTS (SELECT FROM @extschema@.fixes_commits t
-                WHERE t.repository_id = e.repository_id AND t.commit_idx = e.target_idx AND t.mainline);
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits f
+                    WHERE f.repository_id = e.repository_id AND f.commit_idx = e.fixing_idx
+                      AND NOT f.mainline)
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits t
+                    WHERE t.repository_id = e.repository_id AND t.commit_idx = e.target_idx
+                      AND NOT t.mainline);
 
 COMMENT ON VIEW @extschema@.fixes_bug_lifetimes IS
 'one row per resolved Fixes edge: when the bug came in and when it was fixed, and how many releases shipped it';
