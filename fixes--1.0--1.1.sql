@@ -962,3 +962,154 @@ SELECT z.prefix,
 $$;
 
 -- ---- end of issues 13, 14 and 16 together ----
+
+-- ---- issue 14: the per-subsystem and per-prefix answers, stored ----
+-- Aggregating fixes_commit_subsystems and fixes_commit_files at query time
+-- reads every row of both: seconds at a million commits.  Each fixes_load()
+-- with files computes the answers from the edges it holds and the groups of
+-- each commit (src/load_subsystem_counts.c), and stores them here;
+-- fixes_per_subsystem and fixes_per_path_prefix read them.  The same block
+-- ends fixes--1.1.sql and fixes--1.0--1.1.sql.
+CREATE TABLE @extschema@.fixes_subsystem_counts (
+    repository_id        integer NOT NULL,
+    subsystem_id         integer NOT NULL,
+    commits              bigint NOT NULL,
+    fixing_commits       bigint NOT NULL,
+    buggy_commits        bigint NOT NULL,
+    bugs_introduced      bigint NOT NULL,
+    bugs_fixed           bigint NOT NULL,
+    median_lifetime_days double precision,
+    PRIMARY KEY (repository_id, subsystem_id)
+);
+
+COMMENT ON TABLE @extschema@.fixes_subsystem_counts IS
+'internal: the counts of fixes_per_subsystem, per section of fixes_subsystems, computed by each load';
+
+-- depths 1 to 4; prefix_id numbers the prefixes for fixes_commit_groups
+CREATE TABLE @extschema@.fixes_path_prefix_counts (
+    repository_id        integer NOT NULL,
+    depth                integer NOT NULL,
+    prefix               text NOT NULL,
+    prefix_id            integer NOT NULL,
+    commits              bigint NOT NULL,
+    fixing_commits       bigint NOT NULL,
+    buggy_commits        bigint NOT NULL,
+    bugs_introduced      bigint NOT NULL,
+    bugs_fixed           bigint NOT NULL,
+    median_lifetime_days double precision,
+    PRIMARY KEY (repository_id, depth, prefix)
+);
+
+COMMENT ON TABLE @extschema@.fixes_path_prefix_counts IS
+'internal: the counts of fixes_per_path_prefix for depths 1 to 4, per prefix, computed by each load';
+
+-- one row per kind and load: the groups of the commits that load added
+-- (first_commit ..), per commit a count and the ids (uint32, in the
+-- server's byte order): subsystem_id - 1, or the prefix_id of depth 4
+CREATE TABLE @extschema@.fixes_commit_groups (
+    repository_id   integer NOT NULL,
+    kind            text NOT NULL CHECK (kind IN ('subsystems', 'prefixes')),
+    first_commit    integer NOT NULL,
+    format          integer NOT NULL,
+    commits         integer NOT NULL,
+    counts          bytea NOT NULL,
+    ids             bytea NOT NULL,
+    PRIMARY KEY (repository_id, kind, first_commit)
+);
+
+COMMENT ON TABLE @extschema@.fixes_commit_groups IS
+'internal: the sections and the path prefixes of each loaded commit, compact like fixes_graph, for the refresh of fixes_subsystem_counts and fixes_path_prefix_counts';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_subsystem_counts', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_path_prefix_counts', '');
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_groups', '');
+
+CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
+SELECT p.name AS repository,
+       s.name AS subsystem,
+       COALESCE(k.commits, 0) AS commits,
+       COALESCE(k.fixing_commits, 0) AS fixing_commits,
+       COALESCE(k.buggy_commits, 0) AS buggy_commits,
+       COALESCE(k.bugs_introduced, 0) AS bugs_introduced,
+       COALESCE(k.bugs_fixed, 0) AS bugs_fixed,
+       k.median_lifetime_days
+  FROM @extschema@.fixes_subsystems s
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
+  LEFT JOIN @extschema@.fixes_subsystem_counts k
+    ON k.repository_id = s.repository_id AND k.subsystem_id = s.subsystem_id
+ ORDER BY p.name, s.name;
+
+-- Depths 1 to 4 read the stored counts; any other depth computes them from
+-- fixes_commit_files, as every depth did before.
+CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
+    repository text,
+    depth integer DEFAULT 2,
+    OUT prefix text,
+    OUT commits bigint,
+    OUT fixing_commits bigint,
+    OUT buggy_commits bigint,
+    OUT bugs_introduced bigint,
+    OUT bugs_fixed bigint,
+    OUT median_lifetime_days double precision)
+RETURNS SETOF record
+LANGUAGE sql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+WITH repo AS (
+    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
+), stored AS (
+    SELECT k.prefix, k.commits, k.fixing_commits, k.buggy_commits, k.bugs_introduced,
+           k.bugs_fixed, k.median_lifetime_days
+      FROM @extschema@.fixes_path_prefix_counts k, repo
+     WHERE k.repository_id = repo.repository_id AND k.depth = $2
+), members AS (
+    -- a path's directory, cut to depth components; '.' for the top level
+    SELECT DISTINCT f.commit_idx,
+           COALESCE(NULLIF(array_to_string(
+               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
+               '/'), ''), '.') AS prefix
+      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
+     WHERE f.repository_id = repo.repository_id
+       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
+       AND c.mainline
+       AND NOT EXISTS (SELECT FROM stored)
+), introduced AS (
+    SELECT m.prefix,
+           count(*) AS bugs_introduced,
+           count(DISTINCT e.target_idx) AS buggy_commits,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY
+               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+      JOIN @extschema@.fixes_commits c
+        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+      JOIN @extschema@.fixes_commits fc
+        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
+     GROUP BY m.prefix
+), fixed AS (
+    SELECT m.prefix,
+           count(*) AS bugs_fixed,
+           count(DISTINCT e.fixing_idx) AS fixing_commits
+      FROM members m, repo
+      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
+     GROUP BY m.prefix
+), sizes AS (
+    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
+)
+SELECT s.* FROM stored s
+UNION ALL
+SELECT z.prefix,
+       z.commits,
+       COALESCE(f.fixing_commits, 0),
+       COALESCE(i.buggy_commits, 0),
+       COALESCE(i.bugs_introduced, 0),
+       COALESCE(f.bugs_fixed, 0),
+       i.median_lifetime_days
+  FROM sizes z
+  LEFT JOIN introduced i ON i.prefix = z.prefix
+  LEFT JOIN fixed f ON f.prefix = z.prefix
+ ORDER BY 1
+$$;
+-- ---- end of the stored answers of issue 14 ----

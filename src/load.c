@@ -221,6 +221,7 @@ start_full_load(FixesLoad *ld)
 		tuplestore_end(ld->file_rows);
 	ld->file_rows = NULL;
 	ld->ncs = 0;
+	ld->prefixes = NULL;
 	ld->missing_blobs = 0;
 	ld->missing_trees = 0;
 }
@@ -339,6 +340,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "edges written");
 	fixes_load_stats(ld);
 	fixes_load_lifetimes(ld);
+	fixes_load_subsystem_counts(ld);
 	fixes_load_write_trailer_counts(ld);
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);

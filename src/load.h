@@ -274,6 +274,7 @@ typedef struct FixesLoad
 	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
 	int64		ncs;
 	int64		cs_cap;
+	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */
@@ -346,5 +347,13 @@ extern void fixes_load_files_report(FixesLoad *ld);
 extern void fixes_load_write_files(FixesLoad *ld);
 extern void fixes_load_delete_files(FixesLoad *ld);
 extern void fixes_load_finish_files(FixesLoad *ld);
+extern int	fixes_load_nsections(FixesLoad *ld);
+
+/* load_subsystem_counts.c: prefixes of 1 .. FIXES_PREFIX_DEPTHS components are stored */
+#define FIXES_PREFIX_DEPTHS 4
+extern void fixes_load_prefixes_begin(FixesLoad *ld);
+extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
+extern void fixes_load_subsystem_counts(FixesLoad *ld);
+extern void fixes_load_delete_subsystem_counts(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_H */

@@ -465,6 +465,7 @@ fixes_load_files_begin(FixesLoad *ld)
 	table_close(rel, AccessShareLock);
 	if (ld->file_rows == NULL)
 		ld->file_rows = tuplestore_begin_heap(false, false, work_mem);
+	fixes_load_prefixes_begin(ld);
 }
 
 static void
@@ -527,6 +528,7 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 		added += row.added;
 		deleted += row.deleted;
 		ld->missing_blobs += row.kind == FILE_MISSING;
+		fixes_load_prefix_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
 		if (ss != NULL)
 		{
 			PathEntry  *e = path_sections(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
@@ -555,6 +557,13 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 	values[ld->c_added] = Int64GetDatum(added);
 	values[ld->c_deleted] = Int64GetDatum(deleted);
 	nulls[ld->c_files] = nulls[ld->c_added] = nulls[ld->c_deleted] = false;
+}
+
+/* the sections of the MAINTAINERS file (subsystem_id 1 .. n) */
+int
+fixes_load_nsections(FixesLoad *ld)
+{
+	return ld->subsys ? ld->subsys->m.nsections : 0;
 }
 
 /* one WARNING per load for what a partial clone lacks */
@@ -590,6 +599,7 @@ fixes_load_delete_files(FixesLoad *ld)
 	delete_repo_rows(ld, "fixes_commit_files");
 	delete_repo_rows(ld, "fixes_commit_subsystems");
 	delete_repo_rows(ld, "fixes_subsystems");
+	fixes_load_delete_subsystem_counts(ld);
 }
 
 static int

@@ -1,0 +1,913 @@
+/*
+ * load_subsystem_counts.c — fixes_load(files): the answers of
+ * fixes_per_subsystem and fixes_per_path_prefix, stored by each load
+ *
+ * Per MAINTAINERS section, and per path prefix of 1 .. FIXES_PREFIX_DEPTHS
+ * components: the mainline commits, those with a resolved Fixes edge, those
+ * such edges point at, the edges into and out of them, and the median
+ * lifetime of the bugs introduced.  Aggregating fixes_commit_subsystems and
+ * fixes_commit_files at query time reads every row of both (seconds at a
+ * million commits), so each load computes them from the edges it holds and
+ * the groups of each commit, and stores them in fixes_subsystem_counts and
+ * fixes_path_prefix_counts; the view and the function read those rows.
+ * fixes_per_path_prefix computes a deeper depth at query time.
+ *
+ * The groups of a commit: its sections (load_files.c's pairs) and the
+ * prefixes of its paths at depth FIXES_PREFIX_DEPTHS, ids into a dictionary
+ * of (depth, prefix) kept in fixes_path_prefix_counts.prefix_id; a prefix at
+ * that depth names its shorter ones, so only those are kept per commit.  A
+ * refresh needs the groups of the old commits too (the targets of new
+ * edges), so they are kept compactly in fixes_commit_groups: one row per
+ * kind and load, for the commits that load added (per commit a count, then
+ * the ids, as uint32 in the server's byte order), as fixes_trailer_keys
+ * keeps trailer keys.  A full load writes one row per kind; a refresh adds
+ * one; a refresh under another MAINTAINERS writes the sections' again.
+ * Should those rows not cover the old commits, the groups are read from
+ * fixes_commit_subsystems and fixes_commit_files (a scan of each).
+ *
+ * The lifetimes are computed exactly as SQL's percentile_cont over
+ * EXTRACT(epoch FROM fixed_at - committed_at) / 86400 gives them, as
+ * load_lifetimes.c does.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+#include "bulk_insert.h"
+#include "load.h"
+#include "spi_call.h"
+
+#define GROUPS_FORMAT 1
+
+/* a (depth, prefix) of the dictionary */
+typedef struct PrefixEntry
+{
+	const char *key;			/* depth as one byte '1' .., then the prefix */
+	uint32		id;
+} PrefixEntry;
+
+/* the (commit, group) pairs of one kind, sorted by commit at use */
+typedef struct Pairs
+{
+	uint32	   *v;				/* commit, group, commit, group, ... */
+	int64		n;				/* uint32s used */
+	int64		cap;
+} Pairs;
+
+typedef struct FixesPrefixes
+{
+	HTAB	   *dict;			/* key -> id */
+	char	  **names;			/* id -> key */
+	uint32	   *anc;			/* id * DEPTHS + d - 1 -> its prefix at depth d */
+	uint32		nnames;
+	uint32		cap;
+	uint32		nstored;		/* ids of the previous load: 0 .. nstored - 1 */
+	bool		dict_read;
+	bool		dict_bad;		/* the stored one was unusable */
+	uint32	   *stamp;			/* by id: commit + 1 that has it already */
+	Pairs		pairs;			/* of the commits this load read */
+	StringInfoData key;
+	MemoryContext cxt;
+} FixesPrefixes;
+
+/* the groups of each commit: CSR by commit index */
+typedef struct Groups
+{
+	uint64	   *off;			/* n + 1 */
+	uint32	   *ids;
+	uint32		n;
+	uint32		ngroups;
+} Groups;
+
+/* the counts of one group */
+typedef struct GroupCounts
+{
+	int64		commits;
+	int64		fixing_commits;
+	int64		buggy_commits;
+	int64		bugs_introduced;
+	int64		bugs_fixed;
+	double		median;			/* NaN: none */
+} GroupCounts;
+
+typedef struct Lifetime
+{
+	uint32		group;
+	double		days;
+} Lifetime;
+
+static void
+pairs_add(Pairs *p, uint32 idx, uint32 group)
+{
+	if (p->n + 2 > p->cap)
+	{
+		p->cap = p->cap ? p->cap * 2 : 8192;
+		p->v = p->v == NULL
+			? MemoryContextAllocHuge(CurrentMemoryContext, sizeof(uint32) * p->cap)
+			: repalloc_huge(p->v, sizeof(uint32) * p->cap);
+	}
+	p->v[p->n++] = idx;
+	p->v[p->n++] = group;
+}
+
+/* ---- the dictionary of prefixes ---- */
+
+static FixesPrefixes *
+prefixes(FixesLoad *ld)
+{
+	FixesPrefixes *px = ld->prefixes;
+	HASHCTL		ctl;
+	MemoryContext old;
+
+	if (px != NULL)
+		return px;
+	old = MemoryContextSwitchTo(ld->cxt);
+	px = palloc0(sizeof(FixesPrefixes));
+	px->cxt = ld->cxt;
+	ctl.keysize = sizeof(char *);
+	ctl.entrysize = sizeof(PrefixEntry);
+	ctl.hash = fixes_string_ptr_hash;
+	ctl.match = fixes_string_ptr_match;
+	ctl.hcxt = ld->cxt;
+	px->dict = hash_create("fixes path prefixes", 1024, &ctl,
+						   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	initStringInfo(&px->key);
+	MemoryContextSwitchTo(old);
+	ld->prefixes = px;
+	return px;
+}
+
+/* the id of (depth, prefix[0 .. len)), added if new ('' is '.') */
+static uint32
+prefix_id(FixesPrefixes *px, int depth, const char *prefix, int len, bool *isnew)
+{
+	PrefixEntry *e;
+	bool		found;
+	const char *k;
+
+	resetStringInfo(&px->key);
+	appendStringInfoChar(&px->key, (char) ('0' + depth));
+	if (len == 0)
+		appendStringInfoChar(&px->key, '.');
+	else
+		appendBinaryStringInfo(&px->key, prefix, len);
+	k = px->key.data;
+	e = hash_search(px->dict, &k, HASH_ENTER, &found);
+	if (isnew)
+		*isnew = !found;
+	if (found)
+		return e->id;
+	e->key = MemoryContextStrdup(px->cxt, px->key.data);
+	if (px->nnames == px->cap)
+	{
+		uint32		cap = px->cap ? px->cap * 2 : 1024;
+
+		px->names = px->names == NULL
+			? MemoryContextAlloc(px->cxt, sizeof(char *) * cap)
+			: repalloc(px->names, sizeof(char *) * cap);
+		px->anc = px->anc == NULL
+			? MemoryContextAlloc(px->cxt, sizeof(uint32) * FIXES_PREFIX_DEPTHS * cap)
+			: repalloc(px->anc, sizeof(uint32) * FIXES_PREFIX_DEPTHS * cap);
+		px->stamp = px->stamp == NULL
+			? MemoryContextAlloc(px->cxt, sizeof(uint32) * cap)
+			: repalloc(px->stamp, sizeof(uint32) * cap);
+		memset(px->stamp + px->cap, 0, sizeof(uint32) * (cap - px->cap));
+		px->cap = cap;
+	}
+	e->id = px->nnames++;
+	px->names[e->id] = (char *) e->key;
+	return e->id;
+}
+
+/* the position of the n-th '/' of s[0 .. len), -1 when it has fewer */
+static int
+nth_slash(const char *s, int len, int n)
+{
+	for (int i = 0; i < len; i++)
+		if (s[i] == '/' && --n == 0)
+			return i;
+	return -1;
+}
+
+/*
+ * The length of a path's prefix of depth components, as
+ * fixes_per_path_prefix cuts string_to_array(path, '/'): up to its
+ * depth-th '/', or up to its last '/' when it has fewer (its directory);
+ * 0 when it has none (the top level, '.').
+ */
+static int
+prefix_len(const char *s, int len, int depth)
+{
+	int			last = 0,
+				n = 0;
+
+	for (int i = 0; i < len; i++)
+	{
+		if (s[i] == '/')
+		{
+			last = i;
+			if (++n == depth)
+				return i;
+		}
+	}
+	return last;
+}
+
+/* the prefixes of depth 1 .. DEPTHS of a deepest prefix s[0 .. len) */
+static void
+set_ancestors(FixesPrefixes *px, uint32 deep, const char *s, int len)
+{
+	for (int d = 1; d < FIXES_PREFIX_DEPTHS; d++)
+	{
+		int			c = nth_slash(s, len, d);
+		uint32		id = prefix_id(px, d, s, c >= 0 ? c : len, NULL);
+
+		px->anc[deep * FIXES_PREFIX_DEPTHS + d - 1] = id;
+	}
+	px->anc[deep * FIXES_PREFIX_DEPTHS + FIXES_PREFIX_DEPTHS - 1] = deep;
+}
+
+/* the deepest prefix of a path, added with its shorter ones if new */
+static uint32
+path_prefix(FixesPrefixes *px, const char *path, int len)
+{
+	int			cut = prefix_len(path, len, FIXES_PREFIX_DEPTHS);
+	bool		isnew;
+	uint32		deep = prefix_id(px, FIXES_PREFIX_DEPTHS, path, cut, &isnew);
+
+	if (isnew)
+		set_ancestors(px, deep, path, cut);
+	return deep;
+}
+
+/*
+ * The dictionary of the previous load, from fixes_path_prefix_counts (its
+ * ids are 0 .. n - 1).  False when the rows are not such a dictionary: the
+ * dictionary starts empty, and the old commits' groups are read again.
+ */
+static bool
+read_dictionary(FixesLoad *ld, FixesPrefixes *px)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	uint64		rows;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	rows = fixes_spi_execute(psprintf("SELECT depth, prefix, prefix_id FROM %s.fixes_path_prefix_counts "
+									  "WHERE repository_id = $1 ORDER BY prefix_id", ld->schema),
+							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	for (uint64 r = 0; r < rows; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int32		depth = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+		char	   *prefix = TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull));
+		int32		id = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+		bool		isnew;
+		int			len = strcmp(prefix, ".") == 0 ? 0 : (int) strlen(prefix);
+
+		if (depth < 1 || depth > FIXES_PREFIX_DEPTHS || id != (int32) r ||
+			prefix_id(px, depth, prefix, len, &isnew) != (uint32) id || !isnew)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			MemoryContextSwitchTo(cxt);
+			return false;
+		}
+	}
+	/* the shorter prefixes of the deepest ones, all in the dictionary now */
+	for (uint32 id = 0; id < px->nnames; id++)
+	{
+		const char *s = px->names[id] + 1;
+
+		if (px->names[id][0] == '0' + FIXES_PREFIX_DEPTHS)
+			set_ancestors(px, id, s, strcmp(s, ".") == 0 ? 0 : (int) strlen(s));
+	}
+	SPI_freetuptable(SPI_tuptable);
+	MemoryContextSwitchTo(cxt);
+	px->nstored = px->nnames;
+	return px->nnames == rows;
+}
+
+/* the phase read starts: the dictionary of the previous load, for a refresh */
+void
+fixes_load_prefixes_begin(FixesLoad *ld)
+{
+	FixesPrefixes *px = prefixes(ld);
+
+	if (px->dict_read)
+		return;
+	px->dict_read = true;
+	if (ld->incremental && !read_dictionary(ld, px))
+	{
+		ld->prefixes = NULL;
+		px = prefixes(ld);
+		px->dict_read = true;
+		px->dict_bad = true;
+	}
+}
+
+/* a path that commit idx changed: the pair of its deepest prefix */
+void
+fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
+{
+	FixesPrefixes *px = ld->prefixes;
+	uint32		deep;
+	MemoryContext old = MemoryContextSwitchTo(px->cxt);
+
+	deep = path_prefix(px, path, len);
+	if (px->stamp[deep] != idx + 1)
+	{
+		px->stamp[deep] = idx + 1;
+		pairs_add(&px->pairs, idx, deep);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* ---- the groups of the old commits ---- */
+
+static bytea *
+make_bytea(const void *data, Size len)
+{
+	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), data, len);
+	return b;
+}
+
+/*
+ * The pairs of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
+ * into p.  False unless its rows cover exactly those commits with ids below
+ * ngroups.
+ */
+static bool
+read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, Pairs *p)
+{
+	Oid			argtypes[2] = {INT4OID, TEXTOID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), CStringGetTextDatum(kind)};
+	uint64		rows;
+	uint32		next = 0;
+	bool		ok = true;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	rows = fixes_spi_execute(psprintf("SELECT first_commit, format, commits, counts, ids "
+									  "FROM %s.fixes_commit_groups "
+									  "WHERE repository_id = $1 AND kind = $2 ORDER BY first_commit",
+									  ld->schema),
+							 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	for (uint64 r = 0; r < rows && ok; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+		bytea	   *counts = DatumGetByteaPP(SPI_getbinval(tup, desc, 4, &isnull));
+		bytea	   *ids = DatumGetByteaPP(SPI_getbinval(tup, desc, 5, &isnull));
+		const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
+		const uint32 *id = (const uint32 *) VARDATA_ANY(ids);
+		uint64		nids = VARSIZE_ANY_EXHDR(ids) / sizeof(uint32);
+		uint64		used = 0;
+
+		MemoryContextSwitchTo(cxt);
+		if (format != GROUPS_FORMAT || first != (int32) next || commits < 0 ||
+			(uint64) first + commits > ld->n_old ||
+			VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
+		{
+			ok = false;
+			break;
+		}
+		for (int32 j = 0; j < commits && ok; j++)
+		{
+			if (count[j] > nids - used)
+				ok = false;
+			for (uint32 q = 0; q < count[j] && ok; q++)
+			{
+				if (id[used + q] >= ngroups)
+					ok = false;
+				else
+					pairs_add(p, (uint32) first + j, id[used + q]);
+			}
+			used += count[j];
+		}
+		if (used != nids)
+			ok = false;
+		next = (uint32) first + commits;
+		CHECK_FOR_INTERRUPTS();
+	}
+	SPI_freetuptable(SPI_tuptable);
+	MemoryContextSwitchTo(cxt);
+	if (!ok || next != ld->n_old)
+	{
+		p->n = 0;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Without usable rows in fixes_commit_groups: the groups of the old commits
+ * from fixes_commit_subsystems (sections) or fixes_commit_files (prefixes),
+ * read in batches through a cursor.
+ */
+static void
+read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
+{
+	FixesPrefixes *px = ld->prefixes;
+	char	   *sql = prefix
+		? psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema)
+		: psprintf("SELECT commit_idx, subsystem_id - 1 FROM %s.fixes_commit_subsystems "
+				   "WHERE repository_id = $1 AND commit_idx < $2", ld->schema);
+	Oid			argtypes[2] = {INT4OID, INT4OID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
+	SPIPlanPtr	plan = fixes_spi_prepare(sql, 2, argtypes);
+	Portal		portal = SPI_cursor_open(NULL, plan, args, NULL, true);
+	MemoryContext cxt = CurrentMemoryContext;
+
+	p->n = 0;
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		MemoryContextSwitchTo(cxt);
+		if (SPI_processed == 0)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[i];
+			bool		isnull;
+			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+
+			if (prefix)
+			{
+				text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+				uint32		deep;
+				MemoryContext old = MemoryContextSwitchTo(px->cxt);
+
+				deep = path_prefix(px, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
+				MemoryContextSwitchTo(old);
+				if (px->stamp[deep] != idx + 1)
+				{
+					px->stamp[deep] = idx + 1;
+					pairs_add(p, idx, deep);
+				}
+			}
+			else
+				pairs_add(p, idx, (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)));
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+	SPI_freeplan(plan);
+}
+
+/* the groups of commits 0 .. n - 1 from pairs in any order (no duplicates) */
+static void
+build_groups(Groups *g, uint32 n, uint32 ngroups, const Pairs *a, const Pairs *b)
+{
+	const Pairs *src[2] = {a, b};
+	uint64	   *fill;
+
+	g->n = n;
+	g->ngroups = ngroups;
+	g->off = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int s = 0; s < 2; s++)
+		for (int64 k = 0; src[s] && k < src[s]->n; k += 2)
+			g->off[src[s]->v[k] + 1]++;
+	for (uint32 c = 0; c < n; c++)
+		g->off[c + 1] += g->off[c];
+	g->ids = palloc_extended(sizeof(uint32) * Max(g->off[n], 1), MCXT_ALLOC_HUGE);
+	fill = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE);
+	memcpy(fill, g->off, sizeof(uint64) * ((Size) n + 1));
+	for (int s = 0; s < 2; s++)
+		for (int64 k = 0; src[s] && k < src[s]->n; k += 2)
+			g->ids[fill[src[s]->v[k]]++] = src[s]->v[k + 1];
+	pfree(fill);
+}
+
+/* ---- the counts ---- */
+
+/* the groups a commit counts in: its own, and with prefixes the shorter ones */
+typedef struct Expander
+{
+	const Groups *g;
+	const uint32 *anc;			/* NULL: sections */
+	uint32	   *stamp;			/* by group: the visit that saw it */
+	uint32		visit;
+	uint32	   *out;
+	uint32		nout;
+} Expander;
+
+static void
+expand(Expander *x, uint32 c)
+{
+	x->visit++;
+	x->nout = 0;
+	for (uint64 k = x->g->off[c]; k < x->g->off[c + 1]; k++)
+	{
+		uint32		id = x->g->ids[k];
+
+		for (int d = 0; d < (x->anc ? FIXES_PREFIX_DEPTHS : 1); d++)
+		{
+			uint32		grp = x->anc ? x->anc[id * FIXES_PREFIX_DEPTHS + d] : id;
+
+			if (x->stamp[grp] != x->visit)
+			{
+				x->stamp[grp] = x->visit;
+				x->out[x->nout++] = grp;
+			}
+		}
+	}
+}
+
+static int
+lifetime_cmp(const void *a, const void *b)
+{
+	const Lifetime *x = a;
+	const Lifetime *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->days < y->days ? -1 : x->days > y->days;
+}
+
+/* SQL's percentile_cont(p) over v[0..n) sorted: orderedsetaggs.c, float8_lerp */
+static double
+percentile_cont(const Lifetime *v, int64 n, double p)
+{
+	int64		first = (int64) floor(p * (n - 1));
+	int64		second = (int64) ceil(p * (n - 1));
+	double		proportion;
+
+	if (first == second)
+		return v[first].days;
+	proportion = (p * (n - 1)) - first;
+	return v[first].days + (proportion * (v[second].days - v[first].days));
+}
+
+static uint32 *sort_edges_by;
+
+static int
+edge_idx_cmp(const void *a, const void *b)
+{
+	uint32		x = sort_edges_by[*(const int64 *) a];
+	uint32		y = sort_edges_by[*(const int64 *) b];
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return *(const int64 *) a < *(const int64 *) b ? -1 : *(const int64 *) a > *(const int64 *) b;
+}
+
+/*
+ * The counts of every group from the resolved Fixes edges of the mainline
+ * (all of ld->edges before the stable phase: fixing and target commits are
+ * mainline) and the groups of each commit.
+ */
+static GroupCounts *
+count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
+{
+	GroupCounts *cnt = palloc_extended(sizeof(GroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	Expander	x;
+	int64	   *sel = palloc_extended(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *fixing = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *target = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		nsel = 0;
+	Lifetime   *life = NULL;
+	int64		nlife = 0,
+				life_cap = 0;
+
+	x.g = g;
+	x.anc = anc;
+	x.stamp = palloc_extended(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x.visit = 0;
+	x.out = palloc_extended(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+
+	for (uint32 c = 0; c < g->n; c++)
+	{
+		if ((c & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		expand(&x, c);
+		for (uint32 k = 0; k < x.nout; k++)
+			cnt[x.out[k]].commits++;
+	}
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		fixing[k] = e->fixing;
+		target[k] = e->now.target;
+		if (e->kind == KIND_FIXES && e->now.status == EDGE_RESOLVED &&
+			e->fixing < g->n && e->now.target < g->n)
+			sel[nsel++] = k;
+	}
+
+	/* into the targets: bugs_introduced, buggy_commits, lifetimes */
+	sort_edges_by = target;
+	qsort(sel, nsel, sizeof(int64), edge_idx_cmp);
+	for (int64 i = 0; i < nsel;)
+	{
+		int64		j = i;
+		uint32		t = target[sel[i]];
+
+		while (j < nsel && target[sel[j]] == t)
+			j++;
+		expand(&x, t);
+		for (uint32 k = 0; k < x.nout; k++)
+		{
+			cnt[x.out[k]].bugs_introduced += j - i;
+			cnt[x.out[k]].buggy_commits++;
+		}
+		for (int64 q = i; q < j; q++)
+		{
+			FixesEdge  *e = &ld->edges[sel[q]];
+			bool		t_null;
+			TimestampTz t_at;
+			double		days;
+
+			if (e->old && t == e->before.target)
+			{
+				t_null = e->introduced_null;
+				t_at = e->introduced_at;
+			}
+			else
+			{
+				t_null = ld->committed_null[t];
+				t_at = ld->committed_at[t];
+			}
+			if (t_null || e->fixed_at_null)
+				continue;		/* NULL: percentile_cont skips it */
+			days = ((double) (e->fixed_at - t_at) / (double) USECS_PER_SEC) / (double) SECS_PER_DAY;
+			if (nlife + x.nout > life_cap)
+			{
+				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
+				life = life == NULL
+					? palloc_extended(sizeof(Lifetime) * life_cap, MCXT_ALLOC_HUGE)
+					: repalloc_huge(life, sizeof(Lifetime) * life_cap);
+			}
+			for (uint32 k = 0; k < x.nout; k++)
+			{
+				life[nlife].group = x.out[k];
+				life[nlife++].days = days;
+			}
+		}
+		i = j;
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	/* out of the fixing commits: bugs_fixed, fixing_commits */
+	sort_edges_by = fixing;
+	qsort(sel, nsel, sizeof(int64), edge_idx_cmp);
+	for (int64 i = 0; i < nsel;)
+	{
+		int64		j = i;
+		uint32		f = fixing[sel[i]];
+
+		while (j < nsel && fixing[sel[j]] == f)
+			j++;
+		expand(&x, f);
+		for (uint32 k = 0; k < x.nout; k++)
+		{
+			cnt[x.out[k]].bugs_fixed += j - i;
+			cnt[x.out[k]].fixing_commits++;
+		}
+		i = j;
+	}
+	sort_edges_by = NULL;
+
+	for (uint32 k = 0; k < g->ngroups; k++)
+		cnt[k].median = NAN;
+	if (nlife > 0)
+	{
+		qsort(life, nlife, sizeof(Lifetime), lifetime_cmp);
+		for (int64 i = 0; i < nlife;)
+		{
+			int64		j = i;
+
+			while (j < nlife && life[j].group == life[i].group)
+				j++;
+			cnt[life[i].group].median = percentile_cont(life + i, j - i, 0.5);
+			i = j;
+		}
+		pfree(life);
+	}
+	pfree(sel);
+	pfree(fixing);
+	pfree(target);
+	pfree(x.stamp);
+	pfree(x.out);
+	return cnt;
+}
+
+/* ---- writing ---- */
+
+static void
+delete_rows(FixesLoad *ld, const char *table, const char *kind)
+{
+	Oid			argtypes[2] = {INT4OID, TEXTOID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), kind ? CStringGetTextDatum(kind) : (Datum) 0};
+
+	fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1%s", ld->schema, table,
+							   kind ? " AND kind = $2" : ""),
+					  kind ? 2 : 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+}
+
+/* a row of fixes_commit_groups: the groups of commits first .. end - 1 */
+static void
+write_segment(FixesLoad *ld, const char *kind, const Groups *g, uint32 first, uint32 end)
+{
+	Oid			types[6] = {INT4OID, TEXTOID, INT4OID, INT4OID, BYTEAOID, BYTEAOID};
+	Datum		args[6];
+	uint32	   *counts;
+
+	if (end <= first)
+		return;
+	counts = palloc_extended(sizeof(uint32) * (end - first), MCXT_ALLOC_HUGE);
+	for (uint32 c = first; c < end; c++)
+		counts[c - first] = (uint32) (g->off[c + 1] - g->off[c]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = CStringGetTextDatum(kind);
+	args[2] = Int32GetDatum((int32) first);
+	args[3] = Int32GetDatum((int32) (end - first));
+	args[4] = PointerGetDatum(make_bytea(counts, sizeof(uint32) * (end - first)));
+	args[5] = PointerGetDatum(make_bytea(g->ids + g->off[first],
+										 sizeof(uint32) * (g->off[end] - g->off[first])));
+	fixes_spi_execute(psprintf("INSERT INTO %s.fixes_commit_groups (repository_id, kind, first_commit, "
+							   "format, commits, counts, ids) VALUES ($1, $2, $3, %d, $4, $5, $6)",
+							   ld->schema, GROUPS_FORMAT),
+					  6, types, args, NULL, 0, SPI_OK_INSERT);
+	pfree(counts);
+}
+
+/* the counts of one group into a row: values/nulls from position first */
+static void
+set_counts(Datum *v, bool *n, TupleDesc desc, const GroupCounts *c)
+{
+	static const char *const names[5] = {"commits", "fixing_commits", "buggy_commits",
+	"bugs_introduced", "bugs_fixed"};
+	int64		vals[5] = {c->commits, c->fixing_commits, c->buggy_commits,
+	c->bugs_introduced, c->bugs_fixed};
+	int			m = fixes_attnum(desc, "median_lifetime_days");
+
+	for (int i = 0; i < 5; i++)
+	{
+		int			a = fixes_attnum(desc, names[i]);
+
+		v[a] = Int64GetDatum(vals[i]);
+		n[a] = false;
+	}
+	v[m] = Float8GetDatum(c->median);
+	n[m] = isnan(c->median);
+}
+
+/*
+ * After the edges are resolved (load.c, before the stable scope): the
+ * counts of every section and prefix into fixes_subsystem_counts and
+ * fixes_path_prefix_counts, and the groups of the new commits into
+ * fixes_commit_groups.
+ */
+void
+fixes_load_subsystem_counts(FixesLoad *ld)
+{
+	FixesPrefixes *px = ld->prefixes;
+	uint32		n = ld->graph->n;
+	Pairs		old_s = {0},
+				old_p = {0},
+				new_s = {0};
+	bool		rewrite_s,
+				rewrite_p;
+	Groups		gs,
+				gp;
+	GroupCounts *cnt;
+	FixesBulk  *b;
+	TupleDesc	desc;
+	Datum		v[16];
+	bool		nl[16];
+
+	if (!ld->v11 || !ld->files)
+		return;
+	if (px == NULL)
+	{
+		/* no commit read (a refresh that only re-resolves): the stored dictionary */
+		fixes_load_prefixes_begin(ld);
+		px = ld->prefixes;
+	}
+
+	/* the groups of the old commits: kept, or read again */
+	rewrite_p = !ld->incremental || px->dict_bad ||
+		!read_segments(ld, "prefixes", px->nstored, &old_p);
+	if (ld->incremental && rewrite_p)
+		read_old_groups(ld, true, &old_p);
+	rewrite_s = false;
+	if (ld->subsys != NULL)
+	{
+		uint32		nsec = (uint32) fixes_load_nsections(ld);
+
+		rewrite_s = !ld->incremental || ld->reattribute ||
+			!read_segments(ld, "subsystems", nsec, &old_s);
+		if (ld->incremental && !ld->reattribute && rewrite_s)
+			read_old_groups(ld, false, &old_s);
+		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
+		new_s.v = ld->cs_pairs;
+		new_s.n = ld->ncs;
+		build_groups(&gs, n, nsec, &old_s, &new_s);
+	}
+	build_groups(&gp, n, px->nnames, &old_p, &px->pairs);
+	fixes_load_phase(ld, "groups of the old commits read");
+
+	/* the answers, all of them again */
+	delete_rows(ld, "fixes_subsystem_counts", NULL);
+	delete_rows(ld, "fixes_path_prefix_counts", NULL);
+	CommandCounterIncrement();
+	memset(nl, true, sizeof(nl));
+	if (ld->subsys != NULL)
+	{
+		cnt = count_groups(ld, &gs, NULL);
+		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
+		desc = RelationGetDescr(b->rel);
+		if (desc->natts > 16)
+			elog(ERROR, "table fixes_subsystem_counts has %d columns", desc->natts);
+		for (uint32 s = 0; s < gs.ngroups; s++)
+		{
+			v[fixes_attnum(desc, "repository_id")] = Int32GetDatum(ld->repository_id);
+			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
+			nl[fixes_attnum(desc, "repository_id")] = nl[fixes_attnum(desc, "subsystem_id")] = false;
+			set_counts(v, nl, desc, &cnt[s]);
+			fixes_bulk_insert(b, v, nl, 128);
+		}
+		fixes_bulk_end(b);
+		pfree(cnt);
+	}
+	cnt = count_groups(ld, &gp, px->anc);
+	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
+	desc = RelationGetDescr(b->rel);
+	if (desc->natts > 16)
+		elog(ERROR, "table fixes_path_prefix_counts has %d columns", desc->natts);
+	memset(nl, true, sizeof(nl));
+	for (uint32 id = 0; id < px->nnames; id++)
+	{
+		int			c_repo = fixes_attnum(desc, "repository_id"),
+					c_depth = fixes_attnum(desc, "depth"),
+					c_prefix = fixes_attnum(desc, "prefix"),
+					c_id = fixes_attnum(desc, "prefix_id");
+
+		if ((id & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		v[c_repo] = Int32GetDatum(ld->repository_id);
+		v[c_depth] = Int32GetDatum(px->names[id][0] - '0');
+		v[c_prefix] = CStringGetTextDatum(px->names[id] + 1);
+		v[c_id] = Int32GetDatum((int32) id);
+		nl[c_repo] = nl[c_depth] = nl[c_prefix] = nl[c_id] = false;
+		set_counts(v, nl, desc, &cnt[id]);
+		fixes_bulk_insert(b, v, nl, 128 + strlen(px->names[id]));
+	}
+	fixes_bulk_end(b);
+	pfree(cnt);
+
+	/* the groups of the commits: those of this load, or all again */
+	if (rewrite_p)
+	{
+		delete_rows(ld, "fixes_commit_groups", "prefixes");
+		write_segment(ld, "prefixes", &gp, 0, n);
+	}
+	else
+		write_segment(ld, "prefixes", &gp, ld->n_old, n);
+	if (ld->subsys != NULL)
+	{
+		if (rewrite_s)
+		{
+			delete_rows(ld, "fixes_commit_groups", "subsystems");
+			write_segment(ld, "subsystems", &gs, 0, n);
+		}
+		else
+			write_segment(ld, "subsystems", &gs, ld->n_old, n);
+	}
+	CommandCounterIncrement();
+	if (ld->subsys != NULL)
+	{
+		pfree(gs.off);
+		pfree(gs.ids);
+	}
+	pfree(gp.off);
+	pfree(gp.ids);
+	fixes_load_phase(ld, "per-subsystem and per-prefix counts written");
+}
+
+/* a full load: the rows of the previous load go (load_files.c) */
+void
+fixes_load_delete_subsystem_counts(FixesLoad *ld)
+{
+	delete_rows(ld, "fixes_subsystem_counts", NULL);
+	delete_rows(ld, "fixes_path_prefix_counts", NULL);
+	delete_rows(ld, "fixes_commit_groups", NULL);
+}
