@@ -86,6 +86,17 @@ typedef struct Groups
 	uint32		ngroups;
 } Groups;
 
+/* the groups of the old commits as fixes_commit_groups holds them */
+typedef struct OldGroups
+{
+	uint32	   *counts;			/* by commit 0 .. n_old - 1 */
+	uint32	   *ids;			/* concatenated in commit order */
+	uint64		nids;
+	uint64		cap;
+	uint32		ncommits;		/* n_old once read */
+	bool		valid;
+} OldGroups;
+
 /* the counts of one group */
 typedef struct GroupCounts
 {
@@ -344,12 +355,12 @@ make_bytea(const void *data, Size len)
 }
 
 /*
- * The pairs of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
- * into p.  False unless its rows cover exactly those commits with ids below
+ * The groups of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
+ * into o.  False unless its rows cover exactly those commits with ids below
  * ngroups.
  */
 static bool
-read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, Pairs *p)
+read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 {
 	Oid			argtypes[2] = {INT4OID, TEXTOID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), CStringGetTextDatum(kind)};
@@ -358,6 +369,9 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, Pairs *p)
 	bool		ok = true;
 	MemoryContext cxt = CurrentMemoryContext;
 
+	o->valid = false;
+	o->nids = 0;
+	o->counts = palloc_extended(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 	rows = fixes_spi_execute(psprintf("SELECT first_commit, format, commits, counts, ids "
 									  "FROM %s.fixes_commit_groups "
 									  "WHERE repository_id = $1 AND kind = $2 ORDER BY first_commit",
@@ -371,47 +385,65 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, Pairs *p)
 		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		bytea	   *counts = DatumGetByteaPP(SPI_getbinval(tup, desc, 4, &isnull));
-		bytea	   *ids = DatumGetByteaPP(SPI_getbinval(tup, desc, 5, &isnull));
-		const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
-		const uint32 *id = (const uint32 *) VARDATA_ANY(ids);
-		uint64		nids = VARSIZE_ANY_EXHDR(ids) / sizeof(uint32);
-		uint64		used = 0;
+		Datum		counts_raw,
+					ids_raw;
+		bytea	   *counts;
+		bytea	   *ids;
+		const uint32 *count;
+		const uint32 *id;
+		uint64		nids,
+					sum = 0;
 
 		MemoryContextSwitchTo(cxt);
 		if (format != GROUPS_FORMAT || first != (int32) next || commits < 0 ||
-			(uint64) first + commits > ld->n_old ||
-			VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
+			(uint64) first + commits > ld->n_old)
 		{
 			ok = false;
 			break;
 		}
-		for (int32 j = 0; j < commits && ok; j++)
+		counts_raw = SPI_getbinval(tup, desc, 4, &isnull);
+		ids_raw = SPI_getbinval(tup, desc, 5, &isnull);
+		counts = DatumGetByteaPP(counts_raw);
+		ids = DatumGetByteaPP(ids_raw);
+		count = (const uint32 *) VARDATA_ANY(counts);
+		id = (const uint32 *) VARDATA_ANY(ids);
+		nids = VARSIZE_ANY_EXHDR(ids) / sizeof(uint32);
+		if (VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
 		{
-			if (count[j] > nids - used)
-				ok = false;
-			for (uint32 q = 0; q < count[j] && ok; q++)
-			{
-				if (id[used + q] >= ngroups)
-					ok = false;
-				else
-					pairs_add(p, (uint32) first + j, id[used + q]);
-			}
-			used += count[j];
-		}
-		if (used != nids)
 			ok = false;
+			break;
+		}
+		for (int32 j = 0; j < commits; j++)
+			sum += count[j];
+		for (uint64 q = 0; q < nids && ok; q++)
+			ok = id[q] < ngroups;
+		if (!ok || sum != nids)
+		{
+			ok = false;
+			break;
+		}
+		memcpy(o->counts + first, count, sizeof(uint32) * commits);
+		if (o->nids + nids > o->cap)
+		{
+			o->cap = Max(o->cap * 2, o->nids + nids);
+			o->ids = o->ids == NULL
+				? palloc_extended(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE)
+				: repalloc_huge(o->ids, sizeof(uint32) * o->cap);
+		}
+		memcpy(o->ids + o->nids, id, sizeof(uint32) * nids);
+		o->nids += nids;
+		if ((Pointer) counts != DatumGetPointer(counts_raw))
+			pfree(counts);
+		if ((Pointer) ids != DatumGetPointer(ids_raw))
+			pfree(ids);
 		next = (uint32) first + commits;
 		CHECK_FOR_INTERRUPTS();
 	}
 	SPI_freetuptable(SPI_tuptable);
 	MemoryContextSwitchTo(cxt);
-	if (!ok || next != ld->n_old)
-	{
-		p->n = 0;
-		return false;
-	}
-	return true;
+	o->valid = ok && next == ld->n_old;
+	o->ncommits = o->valid ? ld->n_old : 0;
+	return o->valid;
 }
 
 /*
@@ -427,7 +459,7 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 		? psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
 				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema)
 		: psprintf("SELECT commit_idx, subsystem_id - 1 FROM %s.fixes_commit_subsystems "
-				   "WHERE repository_id = $1 AND commit_idx < $2", ld->schema);
+				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema);
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
 	SPIPlanPtr	plan = fixes_spi_prepare(sql, 2, argtypes);
@@ -471,9 +503,13 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 	SPI_freeplan(plan);
 }
 
-/* the groups of commits 0 .. n - 1 from pairs in any order (no duplicates) */
+/*
+ * The groups of commits 0 .. n - 1: of the old ones from o when it is
+ * valid, and from pairs in any order (no duplicates) of the others.
+ */
 static void
-build_groups(Groups *g, uint32 n, uint32 ngroups, const Pairs *a, const Pairs *b)
+build_groups(Groups *g, uint32 n, uint32 ngroups, const OldGroups *o,
+			 const Pairs *a, const Pairs *b)
 {
 	const Pairs *src[2] = {a, b};
 	uint64	   *fill;
@@ -481,12 +517,17 @@ build_groups(Groups *g, uint32 n, uint32 ngroups, const Pairs *a, const Pairs *b
 	g->n = n;
 	g->ngroups = ngroups;
 	g->off = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	if (o->valid)
+		for (uint32 c = 0; c < o->ncommits; c++)
+			g->off[c + 1] = o->counts[c];
 	for (int s = 0; s < 2; s++)
 		for (int64 k = 0; src[s] && k < src[s]->n; k += 2)
 			g->off[src[s]->v[k] + 1]++;
 	for (uint32 c = 0; c < n; c++)
 		g->off[c + 1] += g->off[c];
 	g->ids = palloc_extended(sizeof(uint32) * Max(g->off[n], 1), MCXT_ALLOC_HUGE);
+	if (o->valid && o->nids > 0)
+		memcpy(g->ids, o->ids, sizeof(uint32) * o->nids);
 	fill = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE);
 	memcpy(fill, g->off, sizeof(uint64) * ((Size) n + 1));
 	for (int s = 0; s < 2; s++)
@@ -869,6 +910,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	Pairs		old_s = {0},
 				old_p = {0},
 				new_s = {0};
+	OldGroups	kept_s = {0},
+				kept_p = {0};
 	bool		rewrite_s,
 				rewrite_p;
 	Groups		gs,
@@ -890,7 +933,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 	/* the groups of the old commits: kept, or read again */
 	rewrite_p = !ld->incremental || px->dict_bad ||
-		!read_segments(ld, "prefixes", px->nstored, &old_p);
+		!read_segments(ld, "prefixes", px->nstored, &kept_p);
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
 	rewrite_s = false;
@@ -899,15 +942,23 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		uint32		nsec = (uint32) fixes_load_nsections(ld);
 
 		rewrite_s = !ld->incremental || ld->reattribute ||
-			!read_segments(ld, "subsystems", nsec, &old_s);
+			!read_segments(ld, "subsystems", nsec, &kept_s);
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
 		new_s.v = ld->cs_pairs;
 		new_s.n = ld->ncs;
-		build_groups(&gs, n, nsec, &old_s, &new_s);
+		build_groups(&gs, n, nsec, &kept_s, &old_s, &new_s);
 	}
-	build_groups(&gp, n, px->nnames, &old_p, &px->pairs);
+	build_groups(&gp, n, px->nnames, &kept_p, &old_p, &px->pairs);
+	if (kept_s.counts)
+		pfree(kept_s.counts);
+	if (kept_s.ids)
+		pfree(kept_s.ids);
+	if (kept_p.counts)
+		pfree(kept_p.counts);
+	if (kept_p.ids)
+		pfree(kept_p.ids);
 	fixes_load_phase(ld, "groups of the old commits read");
 
 	/* the answers, all of them again */
