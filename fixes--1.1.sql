@@ -1322,7 +1322,8 @@ SELECT p.name AS repository,
  ORDER BY p.name, s.name;
 
 -- Depths 1 to 4 read the stored counts; any other depth computes them from
--- fixes_commit_files, as every depth did before.
+-- fixes_commit_files, as every depth did before (PL/pgSQL: only the branch
+-- taken is planned).
 CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
     repository text,
     depth integer DEFAULT 2,
@@ -1334,64 +1335,73 @@ CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
     OUT bugs_fixed bigint,
     OUT median_lifetime_days double precision)
 RETURNS SETOF record
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
+SET jit = off
 AS $$
-WITH repo AS (
-    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
-), stored AS (
-    SELECT k.prefix, k.commits, k.fixing_commits, k.buggy_commits, k.bugs_introduced,
-           k.bugs_fixed, k.median_lifetime_days
-      FROM @extschema@.fixes_path_prefix_counts k, repo
-     WHERE k.repository_id = repo.repository_id AND k.depth = $2
-), members AS (
-    -- a path's directory, cut to depth components; '.' for the top level
-    SELECT DISTINCT f.commit_idx,
-           COALESCE(NULLIF(array_to_string(
-               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
-               '/'), ''), '.') AS prefix
-      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
-     WHERE f.repository_id = repo.repository_id
-       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
-       AND c.mainline
-       AND NOT EXISTS (SELECT FROM stored)
-), introduced AS (
-    SELECT m.prefix,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
-     GROUP BY m.prefix
-), fixed AS (
-    SELECT m.prefix,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
-     GROUP BY m.prefix
-), sizes AS (
-    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
-)
-SELECT s.* FROM stored s
-UNION ALL
-SELECT z.prefix,
-       z.commits,
-       COALESCE(f.fixing_commits, 0),
-       COALESCE(i.buggy_commits, 0),
-       COALESCE(i.bugs_introduced, 0),
-       COALESCE(f.bugs_fixed, 0),
-       i.median_lifetime_days
-  FROM sizes z
-  LEFT JOIN introduced i ON i.prefix = z.prefix
-  LEFT JOIN fixed f ON f.prefix = z.prefix
- ORDER BY 1
+#variable_conflict use_column
+BEGIN
+    IF EXISTS (SELECT FROM @extschema@.fixes_path_prefix_counts k
+                 JOIN @extschema@.fixes_repositories r ON r.repository_id = k.repository_id
+                WHERE r.name = $1 AND k.depth = $2) THEN
+        RETURN QUERY
+        SELECT k.prefix, k.commits, k.fixing_commits, k.buggy_commits, k.bugs_introduced,
+               k.bugs_fixed, k.median_lifetime_days
+          FROM @extschema@.fixes_path_prefix_counts k
+          JOIN @extschema@.fixes_repositories r ON r.repository_id = k.repository_id
+         WHERE r.name = $1 AND k.depth = $2
+         ORDER BY k.prefix;
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH repo AS (
+        SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
+    ), members AS (
+        -- a path's directory, cut to depth components; '.' for the top level
+        SELECT DISTINCT f.commit_idx,
+               COALESCE(NULLIF(array_to_string(
+                   (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
+                   '/'), ''), '.') AS prefix
+          FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
+         WHERE f.repository_id = repo.repository_id
+           AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
+           AND c.mainline
+    ), introduced AS (
+        SELECT m.prefix,
+               count(*) AS bugs_introduced,
+               count(DISTINCT e.target_idx) AS buggy_commits,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY
+                   extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
+          FROM members m, repo
+          JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+          JOIN @extschema@.fixes_commits fc
+            ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
+         WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
+         GROUP BY m.prefix
+    ), fixed AS (
+        SELECT m.prefix,
+               count(*) AS bugs_fixed,
+               count(DISTINCT e.fixing_idx) AS fixing_commits
+          FROM members m, repo
+          JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
+         WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
+         GROUP BY m.prefix
+    ), sizes AS (
+        SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
+    )
+    SELECT z.prefix,
+           z.commits,
+           COALESCE(f.fixing_commits, 0),
+           COALESCE(i.buggy_commits, 0),
+           COALESCE(i.bugs_introduced, 0),
+           COALESCE(f.bugs_fixed, 0),
+           i.median_lifetime_days
+      FROM sizes z
+      LEFT JOIN introduced i ON i.prefix = z.prefix
+      LEFT JOIN fixed f ON f.prefix = z.prefix
+     ORDER BY z.prefix;
+END
 $$;
 -- ---- end of the stored answers of issue 14 ----
