@@ -34,7 +34,10 @@
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
-# with fresh loads the same way.  Timings of every refresh are printed.
+# with fresh loads the same way, with its MAINTAINERS.  Timings of every refresh are printed.
+# Every load records the changed files (files => true), so the answers a load stores for
+# fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
+# are compared too, through every kind of change above.
 #
 # Own scratch database fixes_t_incremental, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no releases.git fixture).
@@ -75,17 +78,20 @@ fail() { echo "FAIL: $*"; rc=1; }
 # NULL unless PATTERN is given); OUTFILE gets the counts it returned, the rows it wrote per table
 # (pg_stat_xact_user_tables: +inserted ~updated -deleted) and the time; the server's NOTICEs and
 # WARNINGs go to OUTFILE.msg
-# (stable_branches: $STABLE, NULL when empty)
+# (stable_branches: $STABLE, NULL when empty; files => true, and maintainers: $MAINT, NULL when
+# empty: every load records the changed files, so that the per-subsystem and per-prefix answers
+# of a refresh are compared too)
 STABLE=
+MAINT=
 load() {
     local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
     if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
     psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
-        -v pattern="$pattern" -v stable="$STABLE" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
+        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
 BEGIN;
 SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
   FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name',
-                  nullif(:'stable', ''));
+                  nullif(:'stable', ''), true, nullif(:'maint', ''));
 SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_upd, n_tup_del),
                             ', ' ORDER BY relname)
   FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
@@ -144,8 +150,17 @@ SELECT p.name AS repo, r.tag, r.commit_id, r.release_rank AS rank, r.annotated, 
 CREATE TEMP VIEW v_commits AS
 SELECT p.name AS repo, c.commit_id, c.release, c.subject, c.parent_ids, c.authored_at,
        c.committed_at, c.author_name, c.author_email, c.committer_name, c.committer_email,
-       md5(c.message) AS message_md5, c.mainline
+       md5(c.message) AS message_md5, c.mainline, c.files, c.added, c.deleted
   FROM fixes_commits c JOIN fixes_repositories p USING (repository_id);
+-- the answers a load stores (issue 14), depth 5 computed at query time
+CREATE TEMP VIEW v_per_subsystem AS
+SELECT repository AS repo, subsystem, commits, fixing_commits, buggy_commits, bugs_introduced,
+       bugs_fixed, median_lifetime_days
+  FROM fixes_per_subsystem;
+CREATE TEMP VIEW v_per_path_prefix AS
+SELECT p.name AS repo, d.depth, x.*
+  FROM fixes_repositories p, generate_series(1, 5) AS d(depth),
+       LATERAL fixes_per_path_prefix(p.name, d.depth) AS x;
 CREATE TEMP VIEW v_backports AS
 SELECT p.name AS repo, c.commit_id, b.line, b.status, u.commit_id AS upstream, b.abbrev, b.raw
   FROM fixes_backports b JOIN fixes_repositories p USING (repository_id)
@@ -210,6 +225,10 @@ SELECT p.name, 'trailer of commit_idx ' || t.commit_idx || ', not a commit'
   LEFT JOIN fixes_commits c USING (repository_id, commit_idx)
  WHERE c.commit_id IS NULL
 UNION ALL
+SELECT p.name, 'fixes_commit_groups (' || g.kind || ') holds ' || sum(g.commits) || ' commits, fixes_commits ' || p.commits
+  FROM fixes_repositories p JOIN fixes_commit_groups g USING (repository_id)
+ GROUP BY p.name, p.commits, g.kind HAVING sum(g.commits) <> p.commits
+UNION ALL
 SELECT p.name, 'commit_idx not 0..n-1'
   FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
  GROUP BY p.name HAVING min(c.commit_idx) <> 0 OR max(c.commit_idx) <> count(*) - 1;
@@ -228,7 +247,8 @@ BEGIN
                                'v_releases', 'v_commits', 'v_edges', 'v_backports', 'v_affected',
                                'v_per_stable_release', 'v_trailers',
                                'v_trailers_per_release', 'v_reverted', 'v_lifetimes',
-                               'v_lifetime_per_release'] LOOP
+                               'v_lifetime_per_release', 'v_per_subsystem',
+                               'v_per_path_prefix'] LOOP
         EXECUTE format($q$
             INSERT INTO diffs
             SELECT %1$L, 'only in ' || %2$L, j::text FROM (
@@ -660,7 +680,8 @@ SQL
 # the 20000-commit make-history repository, by tags
 if [ -f "$mh" ]; then
     repo=$(make_history_repo $commits)
-    echo "== make-history --commits $commits: $repo"
+    echo "== make-history --commits $commits: $repo, with its MAINTAINERS"
+    MAINT=MAINTAINERS
     n=0
     for ref in v2.1 v2.2 v2.3 HEAD; do
         step $n mh "$repo" $ref
