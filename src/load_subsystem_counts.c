@@ -924,6 +924,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 	if (!ld->v11 || !ld->files)
 		return;
+	fixes_load_phase(ld, "per-release counts and lifetimes computed");
 	if (px == NULL)
 	{
 		/* no commit read (a refresh that only re-resolves): the stored dictionary */
