@@ -5,6 +5,10 @@
 # the MAINTAINERS rules; on the fixtures files.git and partial.git (a blob:none partial
 # clone: nothing may be fetched), and on a 20000-commit make-history repository, loaded in
 # full and as a refresh (its first load stops 300 first-parent commits short of HEAD).
+# After each load, the answers the load stored for fixes_per_subsystem and
+# fixes_per_path_prefix (depths 1 to 4) equal the query-time computation of
+# test/answers-oracle.sql, also after a refresh under a changed MAINTAINERS and after one
+# whose kept groups (fixes_commit_groups, the prefix numbering) are unusable.
 # Own scratch database fixes_t_files, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither fixtures nor make-history).
 set -euo pipefail
@@ -14,6 +18,16 @@ db=fixes_t_files
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 oracle() { PGDATABASE=$db python3 "$top/test/files-oracle.py" "$@"; }
 packs() { find "$1/objects" -type f | sort | md5sum; }
+# answers NAME: the stored per-subsystem and per-prefix answers of NAME are the query-time ones
+answers() {
+    local out
+    out=$(psql_q -At -v r="$1" -f "$top/test/answers-oracle.sql" 2>&1) || true
+    echo "$out" | sed 's/^/    /'
+    if [ -z "$out" ] || echo "$out" | grep -vq ': 0 of [0-9]'; then
+        echo "FAIL: the stored answers of $1 are not the query-time ones"
+        fail=1
+    fi
+}
 
 have_fx=1
 [ -d "$fixtures/files.git" ] || have_fx=0
@@ -33,8 +47,10 @@ SELECT repository, commits FROM fixes_load(:'fx' || '/files.git', files => true,
 SELECT repository, commits FROM fixes_load(:'fx' || '/partial.git', files => true, maintainers => 'MAINTAINERS');
 SQL
     oracle --repo "$fixtures/files.git" --name files --maintainers MAINTAINERS || fail=1
+    answers files
     oracle --repo "$fixtures/partial.git" --full "$fixtures/files.git" --name partial \
         --maintainers MAINTAINERS || fail=1
+    answers partial
     if [ "$(packs "$fixtures/partial.git")" != "$before" ]; then
         echo "FAIL: the load of partial.git changed its object database (a fetch?)"
         fail=1
@@ -64,6 +80,25 @@ SQL
         fail=1
     fi
     oracle --repo "$work/m" --name mchange --maintainers MAINTAINERS || fail=1
+    answers mchange
+
+    # a refresh whose kept groups are unusable (no rows of fixes_commit_groups, a gap in the
+    # numbering of the prefixes): they are read again from fixes_commit_subsystems and
+    # fixes_commit_files, and written again for every commit
+    mkdir -p "$work/m/drivers/new"
+    echo new >"$work/m/drivers/new/x.c"
+    git -C "$work/m" add drivers/new/x.c
+    git -C "$work/m" -c user.name=T -c user.email=t@example.org commit -q -m "drivers: a new directory"
+    chmod -R a+rX "$work"
+    psql_q -At -v path="$work/m" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+DELETE FROM fixes_commit_groups
+ WHERE repository_id = (SELECT repository_id FROM fixes_repositories WHERE name = 'mchange');
+UPDATE fixes_path_prefix_counts SET prefix_id = prefix_id + 1000
+ WHERE repository_id = (SELECT repository_id FROM fixes_repositories WHERE name = 'mchange')
+   AND prefix_id = 0;
+SELECT format('refresh without kept groups: %s commits', commits) FROM fixes_load(:'path', name => 'mchange');
+SQL
+    answers mchange
 fi
 
 if [ $have_mh = 1 ]; then
@@ -74,6 +109,7 @@ SELECT format('full load: %s commits in %s s', commits, round(seconds::numeric, 
   FROM fixes_load(:'path', name => 'mh', files => true, maintainers => 'MAINTAINERS');
 SQL
     oracle --repo "$repo" --name mh --maintainers MAINTAINERS || fail=1
+    answers mh
     # a refresh: first load an older first-parent commit, then HEAD
     old=$(git -C "$repo" rev-parse HEAD~300)
     psql_q -At -v path="$repo" -v old="$old" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
@@ -83,6 +119,7 @@ SELECT format('refresh: %s commits in %s s', commits, round(seconds::numeric, 2)
   FROM fixes_load(:'path', 'HEAD', name => 'mh-refresh');
 SQL
     oracle --repo "$repo" --name mh-refresh --maintainers MAINTAINERS || fail=1
+    answers mh-refresh
     echo "make-history: loads and checks took $(elapsed "$t0") s wall"
 fi
 
