@@ -12,7 +12,9 @@
 # three mainline commits with Reviewed-by / Acked-by trailers (make-history writes none) and a
 # release tag on them. The copy shares the cached repository's objects (git clone --shared) and
 # lives in the script's temporary directory. The dashboard must have a panel on each view that
-# issue 15 asks for (the list `sources` below): a panel removed by mistake fails the test.
+# issue 15 asks for (the list `sources` below): a panel removed by mistake fails the test. The
+# buggiest-commits panels take the view's first 30 rows in its own order (no ORDER BY, which
+# would sort every fixed commit): that order is checked against rank, first fixed, commit id.
 #
 # Two set-ups, each in its own scratch database with its own role (roles are global to the
 # cluster, so the test renames grafana_fixes rather than touch a real one):
@@ -196,6 +198,21 @@ for setup_args in "fixes_t_grafana public fixes_t_grafana_ro grafana-role" \
         rc=1
     fi
     PGUSER=$role PGDATABASE=$db python3 "$helper" check "$dashboard" "$name" || rc=1
+    # the buggiest-commits panels take the view's first 30 rows without an ORDER BY of their
+    # own (one would sort every fixed commit: seconds at 1.3M commits); the view's order must
+    # be that of rank, first fixed, commit id
+    by_view=$(echo "SELECT rank, commit_id FROM fixes_buggiest_commits WHERE repository = :'n'
+                    LIMIT 30" | PGUSER=$role psql -X -At -d "$db" -v n="$name" 2>&1) || true
+    by_rank=$(echo "SELECT rank, commit_id FROM fixes_buggiest_commits WHERE repository = :'n'
+                    ORDER BY rank, first_fixed_at, commit_id LIMIT 30" |
+              PGUSER=$role psql -X -At -d "$db" -v n="$name" 2>&1) || true
+    if [ "$(grep -cE '^[0-9]+\|[0-9a-f]{40}$' <<<"$by_view")" = 30 ] && [ "$by_view" = "$by_rank" ]; then
+        echo "ok   fixes_buggiest_commits's own order is rank, first fixed, commit id (30 rows)"
+    else
+        echo "FAIL: the first 30 rows of fixes_buggiest_commits are not in rank order"
+        diff <(echo "$by_view") <(echo "$by_rank") | head -5
+        rc=1
+    fi
     expect_denied "$db" "$role" "SELECT * FROM fixes_load('$repo')" || rc=1
     expect_denied "$db" "$role" "SELECT count(*) FROM fixes_git_commits('$repo')" || rc=1
     expect_denied "$db" "$role" "DELETE FROM fixes_edges" || rc=1
