@@ -37,6 +37,7 @@
 
 #include "bulk_insert.h"
 #include "load.h"
+#include "spi_call.h"
 #include "maintainers.h"
 #include "walk.h"
 
@@ -570,26 +571,15 @@ fixes_load_files_report(FixesLoad *ld)
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
 }
 
-static void
-delete_repo_rows(FixesLoad *ld, const char *table)
-{
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1", ld->schema, table);
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete the rows of %s", table);
-}
-
 /* a full load: the rows of the previous load go */
 void
 fixes_load_delete_files(FixesLoad *ld)
 {
 	if (!ld->v11)
 		return;
-	delete_repo_rows(ld, "fixes_commit_files");
-	delete_repo_rows(ld, "fixes_commit_subsystems");
-	delete_repo_rows(ld, "fixes_subsystems");
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 }
 
 static int
@@ -714,8 +704,8 @@ fixes_load_write_files(FixesLoad *ld)
 	/* a refresh under another MAINTAINERS: every attribution again */
 	if (ld->incremental && ld->reattribute)
 	{
-		delete_repo_rows(ld, "fixes_commit_subsystems");
-		delete_repo_rows(ld, "fixes_subsystems");
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 		CommandCounterIncrement();
 		reattribute_old_commits(ld);
 	}

@@ -27,6 +27,8 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "spi_call.h"
+
 PG_FUNCTION_INFO_V1(fixes_unload);
 
 /* the first key of load.c's advisory locks on repository names ("fixe") */
@@ -93,18 +95,6 @@ repository_tables(Oid extension, Oid nsp)
 	return tables;
 }
 
-static void
-delete_rows(const char *schema, const char *table, int32 id)
-{
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1",
-							   schema, quote_identifier(table));
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(id)};
-
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete from %s.%s", schema, table);
-}
-
 Datum
 fixes_unload(PG_FUNCTION_ARGS)
 {
@@ -136,7 +126,7 @@ fixes_unload(PG_FUNCTION_ARGS)
 	if (id >= 0)
 	{
 		foreach(lc, repository_tables(extension, nsp))
-			delete_rows(schema, (const char *) lfirst(lc), id);
+			(void) fixes_spi_delete_rows(schema, quote_identifier((const char *) lfirst(lc)), id);
 	}
 	SPI_finish();
 	PG_RETURN_BOOL(id >= 0);
