@@ -114,8 +114,7 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 		bool		isnull;
 		Datum		d;
 
-		if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
-			SPI_processed != 1)
+		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 			elog(ERROR, "repository %d vanished", ld->repository_id);
 		tup = SPI_tuptable->vals[0];
 		desc = SPI_tuptable->tupdesc;
@@ -607,21 +606,12 @@ reattribute_old_commits(FixesLoad *ld)
 							   ld->schema);
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	SPIPlanPtr	plan = SPI_prepare(sql, 2, argtypes);
-	Portal		portal;
+	Portal		portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
 	int64		cur = -1;
-	MemoryContext cxt = CurrentMemoryContext;
 
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	portal = SPI_cursor_open(NULL, plan, args, NULL, true);
 	ss->ncommit = 0;
-	for (;;)
+	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
-		SPI_cursor_fetch(portal, true, 10000);
-		MemoryContextSwitchTo(cxt);
-		if (SPI_processed == 0)
-			break;
 		CHECK_FOR_INTERRUPTS();
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
@@ -661,8 +651,7 @@ reattribute_old_commits(FixesLoad *ld)
 		ss->in_commit[ss->commit_secs[k]] = false;
 	}
 	ss->ncommit = 0;
-	SPI_cursor_close(portal);
-	SPI_freeplan(plan);
+	fixes_spi_cursor_close(portal);
 }
 
 /* write the rows this load read (after the commits) */
@@ -783,6 +772,5 @@ fixes_load_finish_files(FixesLoad *ld)
 	nulls[3] = ld->subsys ? ' ' : 'n';
 	args[4] = Int64GetDatum(ld->missing_blobs + (keep ? ld->old_missing_blobs : 0));
 	args[5] = Int64GetDatum(ld->missing_trees + (keep ? ld->old_missing_trees : 0));
-	if (SPI_execute_with_args(sql, 6, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not update repository %d", ld->repository_id);
+	(void) fixes_spi_execute(sql, 6, argtypes, args, nulls, 0, SPI_OK_UPDATE);
 }

@@ -126,17 +126,10 @@ fixes_load_read_old_edges(FixesLoad *ld)
 							   ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-	Portal		portal;
-	MemoryContext cxt;
+	Portal		portal = fixes_spi_cursor_open(sql, 1, argtypes, args);
 
-	/* SPI's cursor calls return in its procedure context: come back to ours */
-	cxt = CurrentMemoryContext;
-	portal = SPI_cursor_open_with_args(NULL, sql, 1, argtypes, args, NULL, false, 0);
-	for (;;)
+	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
-		SPI_cursor_fetch(portal, true, 10000);
-		if (SPI_processed == 0)
-			break;
 		for (uint64 r = 0; r < SPI_processed; r++)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[r];
@@ -145,7 +138,6 @@ fixes_load_read_old_edges(FixesLoad *ld)
 			bool		isnull;
 			text	   *t;
 			Datum		d;
-			MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 
 			e = fixes_load_add_edge(ld);
 			e->old = true;
@@ -173,11 +165,9 @@ fixes_load_read_old_edges(FixesLoad *ld)
 			e->kind = DatumGetBool(SPI_getbinval(tup, desc, 10, &isnull)) ? KIND_REVERT : KIND_FIXES;
 			d = SPI_getbinval(tup, desc, 11, &e->introduced_null);
 			e->introduced_at = e->introduced_null ? 0 : DatumGetTimestampTz(d);
-			MemoryContextSwitchTo(old);
 		}
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
-	SPI_cursor_close(portal);
-	MemoryContextSwitchTo(cxt);
+	fixes_spi_cursor_close(portal);
 }

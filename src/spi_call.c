@@ -86,3 +86,43 @@ fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id
 	return fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", schema, table),
 							 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
+
+/*
+ * A cursor over sql (seeing what this load wrote), for results too large to hold at once: fetch
+ * batches with fixes_spi_cursor_fetch until it returns 0 (each batch in
+ * SPI_tuptable), then fixes_spi_cursor_close.
+ */
+Portal
+fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datum *values)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Portal		portal = SPI_cursor_open_with_args(NULL, sql, nargs, types, values, NULL, false, 0);
+
+	MemoryContextSwitchTo(cxt);
+	if (portal == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not open a cursor of extension fixes: %s",
+						SPI_result_code_string(SPI_result)),
+				 errdetail("The statement was: %s", sql)));
+	return portal;
+}
+
+uint64
+fixes_spi_cursor_fetch(Portal portal, long count)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SPI_cursor_fetch(portal, true, count);
+	MemoryContextSwitchTo(cxt);
+	return SPI_processed;
+}
+
+void
+fixes_spi_cursor_close(Portal portal)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SPI_cursor_close(portal);
+	MemoryContextSwitchTo(cxt);
+}
