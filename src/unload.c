@@ -57,9 +57,7 @@ delete_repository(const char *schema, text *name)
 	Datum		args[1] = {PointerGetDatum(name)};
 	bool		isnull;
 
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
-		elog(ERROR, "could not delete from %s.fixes_repositories", schema);
-	if (SPI_processed == 0)
+	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_DELETE_RETURNING) == 0)
 		return -1;
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
@@ -88,8 +86,7 @@ repository_tables(Oid extension, Oid nsp)
 	Datum		args[2] = {ObjectIdGetDatum(extension), ObjectIdGetDatum(nsp)};
 	List	   *tables = NIL;
 
-	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list the tables of extension fixes");
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 		tables = lappend(tables, SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1));
 	return tables;
