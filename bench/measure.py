@@ -21,7 +21,7 @@ REFRESH_TARGET = 1.0
 TARGETS = {
     'cold_floor': 'fixes_load cold ≤ 1.0× git log floor (median of alternating pairs)',
     'cold_60': 'fixes_load cold < 60 s',
-    'hwm': 'peak backend memory (VmHWM) ≤ 512 MiB',
+    'hwm': 'peak private memory of the backend (RssAnon, sampled) ≤ 512 MiB',
     'per_release': 'fixes_per_release warm ≤ 300 ms',
     'buggiest': 'fixes_buggiest_commits LIMIT 30 warm ≤ 300 ms',
     'refresh': 'refresh after +1% commits ≤ 1 s',
@@ -29,7 +29,7 @@ TARGETS = {
     'lifetimes': 'fixes_bug_lifetimes and fixes_lifetime_per_release warm ≤ 300 ms',
     'files_cold': 'fixes_load(files => true, maintainers) cold ≤ 1.0× git log --numstat --no-renames',
     'files_refresh': 'refresh with files after +1% commits ≤ 1.5 s',
-    'files_hwm': 'peak backend memory with files (VmHWM) ≤ 512 MiB',
+    'files_hwm': 'peak private memory of the backend with files (RssAnon, sampled) ≤ 512 MiB',
     'files_views': 'fixes_per_subsystem and fixes_per_path_prefix warm ≤ 1 s',
 }
 
@@ -688,13 +688,14 @@ def report(results, a, meta, notes, loader_errors):
     row('`fixes_load` reload, unchanged repository', [fmt_time(r['reload']) for r in results])
     cells = []
     for r in results:
-        hw = [c['hwm'] for c in r['cold_rows'] if c['hwm']]
-        cells.append('%s%s' % (mib(max(hw)), verdict(max(hw) <= HWM_TARGET)) if hw else '-')
-    row('peak backend memory, cold load (VmHWM, max)', cells, '≤ 512 MiB')
+        an = [c['anon_peak'] for c in r['cold_rows'] if c['anon_peak']]
+        cells.append('%s%s' % (mib(max(an)), verdict(max(an) <= HWM_TARGET)) if an else '-')
+    row('peak private memory of the backend, cold load (RssAnon sampled every 10 ms, max)', cells, '≤ 512 MiB')
+    row('… with the shared buffers it touched (VmHWM, max)',
+        [mib(max(c['hwm'] for c in r['cold_rows'] if c['hwm'])) if any(c['hwm'] for c in r['cold_rows']) else '-'
+         for r in results])
     row('peak memory of the reader process, cold load (ru_maxrss, max)',
         [mib(max(c['reader_kb'] for c in r['cold_rows']) * 1024) if r['cold_rows'] else '-' for r in results])
-    row('… of which private: peak RssAnon (sampled every 10 ms)',
-        [mib(max(c['anon_peak'] for c in r['cold_rows'])) if r['cold_rows'] else '-' for r in results])
     row('peak backend memory, reload (VmHWM, max)',
         [mib(max(c['hwm'] for c in r['reload_rows'])) if r['reload_rows'] else '-' for r in results])
     for key, title in (('per_release', '`SELECT * FROM fixes_per_release` warm'),
@@ -748,10 +749,13 @@ def report(results, a, meta, notes, loader_errors):
         ratio = c.med() / f.med()
         cells.append('%s; %.2f× numstat%s' % (fmt_time(c), ratio, verdict(ratio <= 1.0)))
     row('`fixes_load(files => true, maintainers)` cold', cells, '≤ 1.0× git log --numstat')
-    row('peak backend memory with files (VmHWM, max)',
-        ['%s%s' % (mib(max(c['hwm'] for c in r['files_rows'])),
-                   verdict(max(c['hwm'] for c in r['files_rows']) <= 512 * MIB))
-         if r.get('files_rows') and all(c['hwm'] for c in r['files_rows']) else '-' for r in results], '≤ 512 MiB')
+    row('peak private memory of the backend with files (RssAnon sampled, max)',
+        ['%s%s' % (mib(max(c['anon_peak'] for c in r['files_rows'])),
+                   verdict(max(c['anon_peak'] for c in r['files_rows']) <= 512 * MIB))
+         if r.get('files_rows') and all(c['anon_peak'] for c in r['files_rows']) else '-' for r in results], '≤ 512 MiB')
+    row('… with the shared buffers it touched (VmHWM, max)',
+        [mib(max(c['hwm'] for c in r['files_rows']))
+         if r.get('files_rows') and all(c['hwm'] for c in r['files_rows']) else '-' for r in results])
     row('`fixes_per_subsystem`, `fixes_per_path_prefix(repo)` warm (slower of the two)',
         ['%s%s' % (fmt_time(r['files_views'], 'ms'), verdict(max(r['files_views']) <= 1.0))
          if r.get('files_views') else '-' for r in results], '≤ 1 s')
@@ -786,10 +790,11 @@ def report(results, a, meta, notes, loader_errors):
         summary.append('%s: %.1f ms and %.1f ms' % (TARGETS['lifetimes'], lt[0].med() * 1000, lt[1].med() * 1000)
                        + verdict(max(lt[0].med(), lt[1].med()) <= 0.3))
     if big['cold_rows']:
-        hw = max(c['hwm'] for c in big['cold_rows'])
-        summary.append('%s: %s (the reader process: %s)' % (
-            TARGETS['hwm'], mib(hw), mib(max(c['reader_kb'] for c in big['cold_rows']) * 1024)) +
-            verdict(hw <= HWM_TARGET))
+        an = max(c['anon_peak'] for c in big['cold_rows'])
+        summary.append('%s: %s (VmHWM, with the shared buffers it touched: %s; the reader process: %s)' % (
+            TARGETS['hwm'], mib(an), mib(max(c['hwm'] or 0 for c in big['cold_rows'])),
+            mib(max(c['reader_kb'] for c in big['cold_rows']) * 1024)) +
+            verdict(an <= HWM_TARGET))
     for key in ('per_release', 'buggiest'):
         if big[key]:
             summary.append('%s: %.1f ms' % (TARGETS[key], big[key].med() * 1000) + verdict(big[key].med() <= 0.3))
@@ -805,9 +810,11 @@ def report(results, a, meta, notes, loader_errors):
         ratio = big['files_cold'].med() / big['numstat'].med()
         summary.append('%s: %.1f s vs %.1f s (%.2f×)' % (TARGETS['files_cold'], big['files_cold'].med(),
                        big['numstat'].med(), ratio) + verdict(ratio <= 1.0))
-    if big.get('files_rows') and all(c['hwm'] for c in big['files_rows']):
-        hw = max(c['hwm'] for c in big['files_rows'])
-        summary.append('%s: %s' % (TARGETS['files_hwm'], mib(hw)) + verdict(hw <= 512 * MIB))
+    if big.get('files_rows') and all(c['anon_peak'] for c in big['files_rows']):
+        an = max(c['anon_peak'] for c in big['files_rows'])
+        summary.append('%s: %s (VmHWM: %s)' % (TARGETS['files_hwm'], mib(an),
+                       mib(max(c['hwm'] or 0 for c in big['files_rows'])))
+                       + verdict(an <= 512 * MIB))
     if big.get('files_views'):
         summary.append('%s: %.0f ms' % (TARGETS['files_views'], max(big['files_views']) * 1000) +
                        verdict(max(big['files_views']) <= 1.0))
@@ -871,8 +878,10 @@ def method_notes(a, results):
         'Memory: `VmHWM` of the backend that ran the load, read by that backend itself afterwards '
         '(`pg_read_file(\'/proc/self/status\')`), each load in its own connection so the high-water mark '
         'is that load\'s. VmHWM counts the shared-buffer pages the backend touched (shared_buffers is in '
-        'the settings above) as well as its private memory; the private part alone is shown as the peak '
-        '`RssAnon`, polled from /proc/PID/status every 10 ms during the call.',
+        'the settings above) as well as its private memory, so a load that writes more than '
+        'shared_buffers reaches shared_buffers whatever it allocates. The targets are therefore checked '
+        'on the private part alone: the peak `RssAnon`, polled from /proc/PID/status every 10 ms during '
+        'the call (a peak shorter than 10 ms can be missed).',
         'Look-ups by commit id: after the first cold load and its reload, `ANALYZE fixes_commits, '
         'fixes_edges` (what autovacuum does within a minute or so of a load; before it, a join of many '
         'ids may be planned as a scan of the whole table), then in one connection each look-up once to '
