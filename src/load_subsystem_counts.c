@@ -43,6 +43,8 @@
 #include "bulk_insert.h"
 #include "load.h"
 #include "spi_call.h"
+#include "string_hash.h"
+#include "table_columns.h"
 
 #define GROUPS_FORMAT 1
 
@@ -462,17 +464,11 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema);
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	SPIPlanPtr	plan = fixes_spi_prepare(sql, 2, argtypes);
-	Portal		portal = SPI_cursor_open(NULL, plan, args, NULL, true);
-	MemoryContext cxt = CurrentMemoryContext;
+	Portal		portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
 
 	p->n = 0;
-	for (;;)
+	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
-		SPI_cursor_fetch(portal, true, 10000);
-		MemoryContextSwitchTo(cxt);
-		if (SPI_processed == 0)
-			break;
 		CHECK_FOR_INTERRUPTS();
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
@@ -499,8 +495,7 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
-	SPI_cursor_close(portal);
-	SPI_freeplan(plan);
+	fixes_spi_cursor_close(portal);
 }
 
 /*
@@ -837,15 +832,16 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 
 /* ---- writing ---- */
 
+/* the rows of fixes_commit_groups of one kind */
 static void
-delete_rows(FixesLoad *ld, const char *table, const char *kind)
+delete_groups(FixesLoad *ld, const char *kind)
 {
 	Oid			argtypes[2] = {INT4OID, TEXTOID};
-	Datum		args[2] = {Int32GetDatum(ld->repository_id), kind ? CStringGetTextDatum(kind) : (Datum) 0};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), CStringGetTextDatum(kind)};
 
-	fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1%s", ld->schema, table,
-							   kind ? " AND kind = $2" : ""),
-					  kind ? 2 : 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+	fixes_spi_execute(psprintf("DELETE FROM %s.fixes_commit_groups WHERE repository_id = $1 AND kind = $2",
+							   ld->schema),
+					  2, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
 
 /* a row of fixes_commit_groups: the groups of commits first .. end - 1 */
@@ -963,8 +959,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	fixes_load_phase(ld, "groups of the old commits read");
 
 	/* the answers, all of them again */
-	delete_rows(ld, "fixes_subsystem_counts", NULL);
-	delete_rows(ld, "fixes_path_prefix_counts", NULL);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
 	CommandCounterIncrement();
 	memset(nl, true, sizeof(nl));
 	if (ld->subsys != NULL)
@@ -1014,7 +1010,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	/* the groups of the commits: those of this load, or all again */
 	if (rewrite_p)
 	{
-		delete_rows(ld, "fixes_commit_groups", "prefixes");
+		delete_groups(ld, "prefixes");
 		write_segment(ld, "prefixes", &gp, 0, n);
 	}
 	else
@@ -1023,7 +1019,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	{
 		if (rewrite_s)
 		{
-			delete_rows(ld, "fixes_commit_groups", "subsystems");
+			delete_groups(ld, "subsystems");
 			write_segment(ld, "subsystems", &gs, 0, n);
 		}
 		else
@@ -1044,7 +1040,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 void
 fixes_load_delete_subsystem_counts(FixesLoad *ld)
 {
-	delete_rows(ld, "fixes_subsystem_counts", NULL);
-	delete_rows(ld, "fixes_path_prefix_counts", NULL);
-	delete_rows(ld, "fixes_commit_groups", NULL);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_groups", ld->repository_id);
 }
