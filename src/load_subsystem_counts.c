@@ -948,6 +948,15 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		build_groups(&gs, n, nsec, &kept_s, &old_s, &new_s);
 	}
 	build_groups(&gp, n, px->nnames, &kept_p, &old_p, &px->pairs);
+	/* the pairs are in the groups now */
+	if (px->pairs.v)
+		pfree(px->pairs.v);
+	px->pairs.v = NULL;
+	px->pairs.n = px->pairs.cap = 0;
+	if (old_p.v)
+		pfree(old_p.v);
+	if (old_s.v)
+		pfree(old_s.v);
 	if (kept_s.counts)
 		pfree(kept_s.counts);
 	if (kept_s.ids)
