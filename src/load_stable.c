@@ -946,24 +946,28 @@ fixes_load_stable(FixesLoad *ld)
 	find_stable_releases(ld, &st);
 	mark_stable(ld, &st);
 	find_series(ld, &st);
+	fixes_load_phase(ld, "stable releases and their series found");
 	ld->nmoved = 0;
 	fixes_load_write_commits(ld);
 	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_phase(ld, "stable commits written");
 	fixes_load_resolve(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
 	fixes_load_write_edges(ld);
 	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_phase(ld, "stable edges resolved and written");
 	resolve_backports(ld);
 	write_backports(ld);
 	MemoryContextSwitchTo(ld->cxt);
-	fixes_load_phase(ld, "stable commits, edges and backports written");
+	fixes_load_phase(ld, "backports resolved and written");
 
 	count_backports(ld, &st);
 	write_affected(ld, &st, pairs, npairs);
+	fixes_load_phase(ld, "affected series written");
 	write_stable_releases(ld, &st);
 	CommandCounterIncrement();
-	fixes_load_phase(ld, "stable releases and affected series written");
+	fixes_load_phase(ld, "stable releases written");
 
 	/* what the load reports, and fixes_repositories records, is the mainline */
 	ld->nedges = main_nedges;
