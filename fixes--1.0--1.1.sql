@@ -59,7 +59,7 @@ SET search_path = pg_catalog, pg_temp;
 -- The next fixes_load() of each repository loaded by 1.0 reads it in full
 -- once, so that whatever 1.1 stores is there for every commit, not only for
 -- the commits loaded after the update.  A previous load without a tags hash
--- is one that a refresh cannot build on (src/snapshot.c).
+-- is one that a refresh cannot build on (src/load_graph.c).
 ------------------------------------------------------------------------------
 
 UPDATE @extschema@.fixes_repositories SET tags_hash = NULL;

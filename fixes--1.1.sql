@@ -207,7 +207,7 @@ COMMENT ON TABLE @extschema@.fixes_edges IS
 'one row per Fixes: line of a commit in scope, resolved or not';
 
 -- The commit graph of each repository's last load, kept so that the next
--- fixes_load() of the same name reads only new commits (see src/snapshot.c).
+-- fixes_load() of the same name reads only new commits (see src/load_graph.c).
 -- Binary, in the server's byte order; not meant to be read by people.
 CREATE TABLE @extschema@.fixes_graph (
     repository_id   integer NOT NULL,

@@ -1,8 +1,10 @@
 /*
  * arena.c — an append-only byte buffer that may grow past 1 GB
  *
- * Strings kept for the whole of a load (subjects, Fixes lines) live here and
- * are referred to by offset, instead of one palloc chunk each.
+ * Strings kept for the whole of a load live here and are referred to by
+ * offset, instead of one palloc chunk each: the text of each Fixes:,
+ * revert and backport line, its abbreviated id and its quoted subject
+ * (FixesLoad.edge_text).  Commit subjects are not kept, only their hashes.
  */
 #include "postgres.h"
 

@@ -98,38 +98,3 @@ fixes_bulk_end(FixesBulk *b)
 	FreeExecutorState(b->estate);
 	table_close(b->rel, NoLock);
 }
-
-/*
- * The 0-based position of column name in desc.  Rows are built by column
- * name, so a column added by the administrator is left NULL, not shifted.
- */
-int
-fixes_attnum(TupleDesc desc, const char *name)
-{
-	for (int i = 0; i < desc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-
-		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
-			return i;
-	}
-	ereport(ERROR,
-			(errcode(ERRCODE_UNDEFINED_COLUMN),
-			 errmsg("column \"%s\" of a fixes table is missing", name),
-			 errhint("Reinstall the extension: DROP EXTENSION fixes; CREATE EXTENSION fixes.")));
-	return -1;					/* keep compiler quiet */
-}
-
-Oid
-fixes_table_oid(Oid nsp, const char *relname)
-{
-	Oid			relid = get_relname_relid(relname, nsp);
-
-	if (!OidIsValid(relid))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table \"%s.%s\" of extension fixes is missing",
-						get_namespace_name(nsp), relname),
-				 errhint("Reinstall the extension: DROP EXTENSION fixes; CREATE EXTENSION fixes.")));
-	return relid;
-}

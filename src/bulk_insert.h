@@ -7,6 +7,8 @@
 #include "access/heapam.h"
 #include "executor/executor.h"
 
+#include "table_columns.h"
+
 #define FIXES_BULK_MAX_TUPLES 1000
 #define FIXES_BULK_MAX_BYTES 65536
 
@@ -28,7 +30,5 @@ typedef struct FixesBulk
 extern FixesBulk *fixes_bulk_begin(Oid relid);
 extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
 extern void fixes_bulk_end(FixesBulk *b);
-extern int	fixes_attnum(TupleDesc desc, const char *name);
-extern Oid	fixes_table_oid(Oid nsp, const char *relname);
 
 #endif							/* FIXES_BULK_INSERT_H */

@@ -7,7 +7,7 @@
  * load_stable.c write the tables of 1.1 only when they are there).
  *
  * One transaction: take the repository's lock, read the graph the previous
- * load kept (snapshot.c), walk only the commits it does not hold (in
+ * load kept (load_graph.c), walk only the commits it does not hold (in
  * reader processes, stopped in PG_FINALLY: see reader_proc.c), assign
  * releases, write the new commits, resolve the Fixes lines, write what
  * changed.  When the previous load's commits are not all reachable any more
@@ -275,13 +275,15 @@ read_repository(FixesLoad *ld)
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
 		{
-			ld->incremental = fixes_snapshot_read(ld);
+			ld->incremental = fixes_load_read_graph(ld);
+			if (ld->incremental)
+				fixes_load_read_old_releases(ld);
 			fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
 			if (!ld->incremental)
 				start_full_load(ld);
 			fixes_load_read(ld);
 			fixes_load_phase(ld, "history read");
-			if (ld->incremental && !fixes_snapshot_covers_scope(ld))
+			if (ld->incremental && !fixes_load_graph_covers_scope(ld))
 			{
 				ereport(NOTICE,
 						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
@@ -343,7 +345,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
 	if (new_commits || !ld->incremental)
-		fixes_snapshot_write(ld);
+		fixes_load_write_graph(ld);
 	fixes_load_phase(ld, "releases, counts and graph written");
 	ld->n_mainline = ld->graph->n;
 	if (ld->has_stable)
@@ -452,4 +454,20 @@ fixes_load(PG_FUNCTION_ARGS)
 	Assert(i == LOAD_COLS);
 	MemoryContextDelete(ld->cxt);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * Report at DEBUG1 how long the phase that just ended took
+ * (SET client_min_messages = debug1 to see them).
+ */
+void
+fixes_load_phase(FixesLoad *ld, const char *done)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (ld->phase_start != 0)
+		elog(DEBUG1, "fixes_load %s: %s in %.3f s", ld->name, done,
+			 (double) (now - ld->phase_start) / USECS_PER_SEC);
+	ld->phase_start = now;
+	fixes_progress_phase(&ld->progress, done);
 }

@@ -1,13 +1,45 @@
 /*
  * load.h — the state of one fixes_load() call, shared by its phases
  *
- * snapshot (snapshot.c: the graph of the previous load) → read (load_read.c:
- * the new commits) → releases (load_releases.c) → commits written
- * (load_write.c) → resolve (load_resolve.c) → edges, releases and snapshot
- * written (load_write.c, snapshot.c) → with stable branches, the stable
- * scope, appended to the graph after the mainline (load_stable.c).  Per-
- * commit facts are flat arrays indexed by the graph's commit index;
- * strings live in arenas.
+ * load.c runs the phases below in this order, one file each (a refresh
+ * runs the same ones and keeps what the previous load still holds).
+ * Everything a load allocates lives in ld->cxt, the memory context
+ * "fixes_load", deleted when the call returns; every SQL statement goes
+ * through spi_call.c, which returns to that context.
+ *
+ * Before reading (load.c: arguments, privileges, the repository's lock):
+ *   load_schema.c           what of version 1.1 the tables hold
+ *   load_previous.c         the previous load: its row of fixes_repositories
+ *   load_overrides.c        the rows of fixes_overrides
+ *   load_files.c            the files and maintainers settings
+ * Reading, from the reader process (reader_proc.c, walk.c):
+ *   tags.c                  tags and branches; load_stable.c picks the stable ones
+ *   load_files.c            the MAINTAINERS file of the ref's tree
+ *   load_graph.c            a refresh: the commit graph of the previous load,
+ *                           and load_previous.c its releases
+ *   load_read.c             the walk: each new commit into the graph and into
+ *                           rows, with its Fixes: and backport lines; during it,
+ *                           load_trailers.c, load_trailer_keys.c and
+ *                           load_files.c take the commit's trailers and files
+ *   load_releases.c         releases, and the release of every commit
+ * Writing, in the caller's transaction:
+ *   load_write_commits.c    the old rows go (a full load); fixes_commits
+ *   load_files.c            fixes_commit_files and the subsystems
+ *   load_previous.c         a refresh: the edges of the previous load
+ *   load_resolve.c          each edge to a commit; load_overrides.c corrects
+ *   load_write_edges.c      fixes_edges
+ *   load_counts.c           the per-release and per-commit counts
+ *   load_lifetimes.c        bug lifetimes per release
+ *   load_trailer_counts.c   fixes_release_trailers
+ *   load_write_releases.c   fixes_releases, fixes_fixed_commits, and at the end
+ *                           the repository's row
+ *   load_graph.c            fixes_graph, for the next refresh
+ *   load_stable.c           with stable_branches: the stable scope (its walk,
+ *                           releases, series, backports, edges, fixes_affected)
+ *
+ * The state below: per-commit facts are flat arrays indexed by the graph's
+ * commit index (graph.c), grown by load_state.c; strings live in arenas
+ * (arena.c); rows go to the tables through bulk_insert.c.
  */
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
@@ -20,6 +52,8 @@
 #include "commit_raw.h"
 #include "graph.h"
 #include "progress.h"
+#include "string_hash.h"
+#include "table_columns.h"
 #include "tags.h"
 #include "text_decode.h"
 
@@ -244,7 +278,7 @@ typedef struct FixesLoad
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
-	/* phase stats (load_stats.c) */
+	/* phase counts (load_counts.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
 	int32	   *fixes;			/* by index: resolved edges pointing at the commit */
 	TimestampTz *first_fixed;	/* by index, when fixes > 0 */
@@ -283,15 +317,21 @@ fixes_subject_hash(const char *s, Size len)
 	return hash_bytes_extended((const unsigned char *) s, (int) len, 0);
 }
 
+/* the release of commit idx as text, or NULL (after load_releases.c) */
+static inline Datum
+fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
+{
+	int32		rank = ld->mark[idx];
+
+	*isnull = rank == 0;
+	return ld->release_name[rank];
+}
+
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
-extern uint32 fixes_string_ptr_hash(const void *key, Size keysize);
-extern int	fixes_string_ptr_match(const void *a, const void *b, Size keysize);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
 extern void fixes_load_schema(FixesLoad *ld);
-extern Oid	fixes_table_oid_if_exists(Oid nsp, const char *relname);
-extern int	fixes_attnum_if_exists(TupleDesc desc, const char *name);
 
 extern void fixes_load_read_overrides(FixesLoad *ld);
 extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);
@@ -309,9 +349,10 @@ extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
-extern bool fixes_snapshot_read(FixesLoad *ld);
-extern void fixes_snapshot_write(FixesLoad *ld);
-extern bool fixes_snapshot_covers_scope(FixesLoad *ld);
+extern void fixes_load_read_old_releases(FixesLoad *ld);
+extern bool fixes_load_read_graph(FixesLoad *ld);
+extern void fixes_load_write_graph(FixesLoad *ld);
+extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);

@@ -37,6 +37,7 @@
 
 #include "bulk_insert.h"
 #include "load.h"
+#include "spi_call.h"
 #include "maintainers.h"
 #include "walk.h"
 
@@ -113,8 +114,7 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 		bool		isnull;
 		Datum		d;
 
-		if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT ||
-			SPI_processed != 1)
+		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 			elog(ERROR, "repository %d vanished", ld->repository_id);
 		tup = SPI_tuptable->vals[0];
 		desc = SPI_tuptable->tupdesc;
@@ -570,26 +570,15 @@ fixes_load_files_report(FixesLoad *ld)
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
 }
 
-static void
-delete_repo_rows(FixesLoad *ld, const char *table)
-{
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1", ld->schema, table);
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete the rows of %s", table);
-}
-
 /* a full load: the rows of the previous load go */
 void
 fixes_load_delete_files(FixesLoad *ld)
 {
 	if (!ld->v11)
 		return;
-	delete_repo_rows(ld, "fixes_commit_files");
-	delete_repo_rows(ld, "fixes_commit_subsystems");
-	delete_repo_rows(ld, "fixes_subsystems");
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 }
 
 static int
@@ -617,21 +606,12 @@ reattribute_old_commits(FixesLoad *ld)
 							   ld->schema);
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	SPIPlanPtr	plan = SPI_prepare(sql, 2, argtypes);
-	Portal		portal;
+	Portal		portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
 	int64		cur = -1;
-	MemoryContext cxt = CurrentMemoryContext;
 
-	if (plan == NULL)
-		elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-	portal = SPI_cursor_open(NULL, plan, args, NULL, true);
 	ss->ncommit = 0;
-	for (;;)
+	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
-		SPI_cursor_fetch(portal, true, 10000);
-		MemoryContextSwitchTo(cxt);
-		if (SPI_processed == 0)
-			break;
 		CHECK_FOR_INTERRUPTS();
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
@@ -671,8 +651,7 @@ reattribute_old_commits(FixesLoad *ld)
 		ss->in_commit[ss->commit_secs[k]] = false;
 	}
 	ss->ncommit = 0;
-	SPI_cursor_close(portal);
-	SPI_freeplan(plan);
+	fixes_spi_cursor_close(portal);
 }
 
 /* write the rows this load read (after the commits) */
@@ -714,8 +693,8 @@ fixes_load_write_files(FixesLoad *ld)
 	/* a refresh under another MAINTAINERS: every attribution again */
 	if (ld->incremental && ld->reattribute)
 	{
-		delete_repo_rows(ld, "fixes_commit_subsystems");
-		delete_repo_rows(ld, "fixes_subsystems");
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 		CommandCounterIncrement();
 		reattribute_old_commits(ld);
 	}
@@ -793,6 +772,5 @@ fixes_load_finish_files(FixesLoad *ld)
 	nulls[3] = ld->subsys ? ' ' : 'n';
 	args[4] = Int64GetDatum(ld->missing_blobs + (keep ? ld->old_missing_blobs : 0));
 	args[5] = Int64GetDatum(ld->missing_trees + (keep ? ld->old_missing_trees : 0));
-	if (SPI_execute_with_args(sql, 6, argtypes, args, nulls, false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not update repository %d", ld->repository_id);
+	(void) fixes_spi_execute(sql, 6, argtypes, args, nulls, 0, SPI_OK_UPDATE);
 }

@@ -1,11 +1,11 @@
 /*
- * load_read.c — fixes_load(), phase 1: walk the history once
+ * load_read.c — fixes_load(): walk the history once
  *
  * Every commit reachable from the ref is read once.  Its row of
  * fixes_commits is formed at once and kept in a tuplestore, which spills to
  * a temporary file beyond work_mem (the release is not known until every
  * commit is read); its rows of fixes_trailers, which need no release, are
- * written at once (load_trailers.c).  Only the subject, commit time and the
+ * written at once (load_trailers.c).  Only the subject's hash, the commit time and the
  * Fixes and revert lines stay in memory, in flat arrays and arenas.
  */
 #include "postgres.h"

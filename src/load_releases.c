@@ -1,5 +1,5 @@
 /*
- * load_releases.c — fixes_load(), phase 2: releases and the release of each commit
+ * load_releases.c — fixes_load(): releases and the release of each commit
  *
  * A release is a tag whose commit is in scope and whose name matches the
  * release pattern (a PostgreSQL regular expression); without a pattern,

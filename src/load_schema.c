@@ -16,27 +16,6 @@
 #include "bulk_insert.h"
 #include "load.h"
 
-/* the table's oid, or InvalidOid when the schema has no such table */
-Oid
-fixes_table_oid_if_exists(Oid nsp, const char *relname)
-{
-	return get_relname_relid(relname, nsp);
-}
-
-/* the 0-based position of column name in desc, or -1 when there is none */
-int
-fixes_attnum_if_exists(TupleDesc desc, const char *name)
-{
-	for (int i = 0; i < desc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-
-		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
-			return i;
-	}
-	return -1;
-}
-
 static bool
 has_column(Oid nsp, const char *relname, const char *column)
 {

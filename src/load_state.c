@@ -1,5 +1,6 @@
 /*
- * load_state.c — growing the per-commit arrays and the edge list of a load
+ * load_state.c — the state of a load (load.h): growing its per-commit arrays
+ * and its edge list; the names of edge statuses, methods and kinds
  */
 #include "postgres.h"
 
@@ -61,35 +62,4 @@ fixes_load_add_edge(FixesLoad *ld)
 	e->before.target = FIXES_NO_IDX;
 	e->subj_len = -1;
 	return e;
-}
-
-/*
- * Report at DEBUG1 how long the phase that just ended took
- * (SET client_min_messages = debug1 to see them).
- */
-void
-fixes_load_phase(FixesLoad *ld, const char *done)
-{
-	TimestampTz now = GetCurrentTimestamp();
-
-	if (ld->phase_start != 0)
-		elog(DEBUG1, "fixes_load %s: %s in %.3f s", ld->name, done,
-			 (double) (now - ld->phase_start) / USECS_PER_SEC);
-	ld->phase_start = now;
-	fixes_progress_phase(&ld->progress, done);
-}
-
-/* dynahash over NUL-terminated strings held by pointer (the key is a char *) */
-uint32
-fixes_string_ptr_hash(const void *key, Size keysize)
-{
-	const char *s = *(const char *const *) key;
-
-	return hash_bytes((const unsigned char *) s, (int) strlen(s));
-}
-
-int
-fixes_string_ptr_match(const void *a, const void *b, Size keysize)
-{
-	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }

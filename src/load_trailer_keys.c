@@ -401,7 +401,6 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 	char	   *sql;
 	Portal		portal;
 	uint32		cur = FIXES_NO_IDX;
-	MemoryContext cxt = CurrentMemoryContext;
 
 	for (uint32 i = 0; i < ld->n_old; i++)
 		n_want += want[i];
@@ -417,12 +416,9 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 	sql = psprintf("SELECT commit_idx, key FROM %s.fixes_trailers "
 				   "WHERE repository_id = $1 AND commit_idx = ANY ($2) ORDER BY commit_idx, position",
 				   ld->schema);
-	portal = SPI_cursor_open_with_args(NULL, sql, 2, argtypes, args, NULL, false, 0);
-	for (;;)
+	portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
+	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
-		SPI_cursor_fetch(portal, true, 10000);
-		if (SPI_processed == 0)
-			break;
 		for (uint64 r = 0; r < SPI_processed; r++)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[r];
@@ -438,9 +434,7 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 		SPI_freetuptable(SPI_tuptable);
 		CHECK_FOR_INTERRUPTS();
 	}
-	SPI_cursor_close(portal);
-	/* SPI returns in its own context */
-	MemoryContextSwitchTo(cxt);
+	fixes_spi_cursor_close(portal);
 	if (cur != FIXES_NO_IDX)
 		fixes_trailer_keys_commit(ld, cur);
 	pfree(elems);

@@ -46,16 +46,6 @@ typedef struct FixesTrailerRows
 	size_t		unfold_cap;
 } FixesTrailerRows;
 
-static void
-delete_rows(FixesLoad *ld, const char *table)
-{
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-
-	fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", ld->schema, table),
-					  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
-}
-
 void
 fixes_load_trailers_begin(FixesLoad *ld)
 {
@@ -64,9 +54,9 @@ fixes_load_trailers_begin(FixesLoad *ld)
 
 	if (!ld->incremental && ld->known)
 	{
-		delete_rows(ld, "fixes_trailers");
-		delete_rows(ld, "fixes_release_trailers");
-		delete_rows(ld, "fixes_trailer_keys");
+		fixes_spi_delete_rows(ld->schema, "fixes_trailers", ld->repository_id);
+		fixes_spi_delete_rows(ld->schema, "fixes_release_trailers", ld->repository_id);
+		fixes_spi_delete_rows(ld->schema, "fixes_trailer_keys", ld->repository_id);
 		CommandCounterIncrement();
 	}
 	else if (ld->incremental)

@@ -1,5 +1,5 @@
 /*
- * spi_call.c — every SQL statement of a load, through one door
+ * spi_call.c — every SQL statement of a load (and of fixes_unload), through one door
  *
  * SPI returns from each call in its own procedure context, not in the
  * caller's: these wrappers switch back, so that what a load allocates after
@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "utils/plancache.h"
 
 #include "spi_call.h"
@@ -18,7 +19,7 @@ unexpected(int rc, int expected, const char *sql)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("a statement of fixes_load() returned %s instead of %s",
+			 errmsg("a statement of extension fixes returned %s instead of %s",
 					SPI_result_code_string(rc), SPI_result_code_string(expected)),
 			 errdetail("The statement was: %s", sql),
 			 errhint("The extension's tables may have been altered: DROP EXTENSION fixes; CREATE EXTENSION fixes.")));
@@ -51,7 +52,7 @@ fixes_spi_prepare(const char *sql, int nargs, Oid *types)
 	if (plan == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not prepare a statement of fixes_load(): %s",
+				 errmsg("could not prepare a statement of extension fixes: %s",
 						SPI_result_code_string(SPI_result)),
 				 errdetail("The statement was: %s", sql)));
 	return plan;
@@ -73,4 +74,55 @@ fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int ex
 		unexpected(rc, expected, sql);
 	}
 	return SPI_processed;
+}
+
+/* DELETE every row of one repository from schema.table (both quoted) */
+uint64
+fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(repository_id)};
+
+	return fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", schema, table),
+							 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
+}
+
+/*
+ * A cursor over sql (seeing what this load wrote), for results too large to hold at once: fetch
+ * batches with fixes_spi_cursor_fetch until it returns 0 (each batch in
+ * SPI_tuptable), then fixes_spi_cursor_close.
+ */
+Portal
+fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datum *values)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Portal		portal = SPI_cursor_open_with_args(NULL, sql, nargs, types, values, NULL, false, 0);
+
+	MemoryContextSwitchTo(cxt);
+	if (portal == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not open a cursor of extension fixes: %s",
+						SPI_result_code_string(SPI_result)),
+				 errdetail("The statement was: %s", sql)));
+	return portal;
+}
+
+uint64
+fixes_spi_cursor_fetch(Portal portal, long count)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SPI_cursor_fetch(portal, true, count);
+	MemoryContextSwitchTo(cxt);
+	return SPI_processed;
+}
+
+void
+fixes_spi_cursor_close(Portal portal)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SPI_cursor_close(portal);
+	MemoryContextSwitchTo(cxt);
 }

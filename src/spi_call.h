@@ -11,5 +11,9 @@ extern uint64 fixes_spi_execute(const char *sql, int nargs, Oid *types, Datum *v
 extern SPIPlanPtr fixes_spi_prepare(const char *sql, int nargs, Oid *types);
 extern uint64 fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
 									 int expected);
+extern Portal fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datum *values);
+extern uint64 fixes_spi_cursor_fetch(Portal portal, long count);
+extern void fixes_spi_cursor_close(Portal portal);
+extern uint64 fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id);
 
 #endif							/* FIXES_SPI_CALL_H */

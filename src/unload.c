@@ -27,6 +27,8 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "spi_call.h"
+
 PG_FUNCTION_INFO_V1(fixes_unload);
 
 /* the first key of load.c's advisory locks on repository names ("fixe") */
@@ -55,9 +57,7 @@ delete_repository(const char *schema, text *name)
 	Datum		args[1] = {PointerGetDatum(name)};
 	bool		isnull;
 
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
-		elog(ERROR, "could not delete from %s.fixes_repositories", schema);
-	if (SPI_processed == 0)
+	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_DELETE_RETURNING) == 0)
 		return -1;
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
@@ -86,23 +86,10 @@ repository_tables(Oid extension, Oid nsp)
 	Datum		args[2] = {ObjectIdGetDatum(extension), ObjectIdGetDatum(nsp)};
 	List	   *tables = NIL;
 
-	if (SPI_execute_with_args(sql, 2, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list the tables of extension fixes");
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	for (uint64 r = 0; r < SPI_processed; r++)
 		tables = lappend(tables, SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1));
 	return tables;
-}
-
-static void
-delete_rows(const char *schema, const char *table, int32 id)
-{
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1",
-							   schema, quote_identifier(table));
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(id)};
-
-	if (SPI_execute_with_args(sql, 1, argtypes, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "could not delete from %s.%s", schema, table);
 }
 
 Datum
@@ -136,7 +123,7 @@ fixes_unload(PG_FUNCTION_ARGS)
 	if (id >= 0)
 	{
 		foreach(lc, repository_tables(extension, nsp))
-			delete_rows(schema, (const char *) lfirst(lc), id);
+			(void) fixes_spi_delete_rows(schema, quote_identifier((const char *) lfirst(lc)), id);
 	}
 	SPI_finish();
 	PG_RETURN_BOOL(id >= 0);

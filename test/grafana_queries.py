@@ -31,7 +31,8 @@
          a bar chart one text column (the x axis) and numeric bars; a stat or bar gauge
          numeric fields; the repository variable must list REPOSITORY. Each value column of a
          time_series or bar chart must hold a value other than NULL and 0 in some row (else
-         the panel draws nothing and the fixture tests nothing).
+         the panel draws nothing and the fixture tests nothing), and each column of a table
+         panel a value other than NULL, '' and '{}' in some row.
       The variables run first, in the dashboard's order; every variable but repository
       takes its first value (Grafana's default), which the queries after it use.
 
@@ -300,6 +301,14 @@ def check_query(where, kind, ptype, fmt, sql, repository):
         if t != sorted(t):          # PGTZ=UTC: the same offset everywhere, text order = time order
             fail("%s: rows are not in time order" % where)
 
+    def need_values(names):
+        # a table column that is NULL (or empty) in every row shows nothing: e.g. the size of
+        # the buggiest commits on a repository loaded without its files
+        for name in names:
+            if all(r[header.index(name)] in ("", "{}") for r in rows):
+                fail("%s: column %r is NULL or empty in every row: no data to show on the fixture"
+                     % (where, name))
+
     values = [c for c in cols if c[0] not in ("time", "metric")]
     if kind == "variable":
         if ptype == "repository" and repository not in [r[0] for r in rows]:
@@ -324,6 +333,8 @@ def check_query(where, kind, ptype, fmt, sql, repository):
         if len(texts) != 1 or len(nums) != len(cols) - 1:
             fail("%s: a bar chart wants one text column (x) and numeric bars, got %s" % (where, cols))
         need_data([c[0] for c in nums])
+    elif ptype == "table":
+        need_values([c[0] for c in cols])
     elif ptype in ("stat", "bargauge", "gauge"):
         if not any(c[1] in NUMERIC for c in cols):
             fail("%s: no numeric field" % where)

@@ -6,10 +6,15 @@
 # dashboard's structure: uid, data source variable, raw SQL targets, no transformations).
 #
 # The repository has data for every panel: a copy of make-history's 20000 commits with 3 stable
-# branches (Reported-by: syzbot trailers, stable releases, known bugs per series), loaded with
-# stable_branches, plus three mainline commits with Reviewed-by / Acked-by trailers (make-history
-# writes none) and a release tag on them. The copy shares the cached repository's objects
-# (git clone --shared) and lives in the script's temporary directory.
+# branches (Reported-by: syzbot trailers, stable releases, known bugs per series, a MAINTAINERS
+# file), loaded with stable_branches, files => true and maintainers => 'MAINTAINERS' (the
+# per-subsystem and per-directory panels, the size and subsystems of the buggiest commits), plus
+# three mainline commits with Reviewed-by / Acked-by trailers (make-history writes none) and a
+# release tag on them. The copy shares the cached repository's objects (git clone --shared) and
+# lives in the script's temporary directory. The dashboard must have a panel on each view that
+# issue 15 asks for (the list `sources` below): a panel removed by mistake fails the test. The
+# buggiest-commits panels take the view's first 30 rows in its own order (no ORDER BY, which
+# would sort every fixed commit): that order is checked against rank, first fixed, commit id.
 #
 # Two set-ups, each in its own scratch database with its own role (roles are global to the
 # cluster, so the test renames grafana_fixes rather than touch a real one):
@@ -116,12 +121,17 @@ setup() {
     [ -n "$name" ] && echo "$name"
 }
 
-# load DB SCHEMA: fixes_load of the repository with its stable branches, as the superuser;
-# prints the repository's name
+# load DB SCHEMA: fixes_load of the repository with its stable branches, its files and its
+# MAINTAINERS, as the superuser; prints the repository's name. Then ANALYZE, as autovacuum does
+# within a minute or so of a load (README, "Tables"): the panels' queries are planned as on a
+# database in use, and the test's run time does not depend on whether autovacuum came first.
 load() {
     su_psql -At -d "$1" -v path="$repo" -v s="$2" -v stable="$stable" <<'SQL'
 SET search_path = :"s";
-SELECT repository FROM fixes_load(:'path', stable_branches => :'stable');
+SELECT repository FROM fixes_load(:'path', stable_branches => :'stable', files => true,
+                                  maintainers => 'MAINTAINERS');
+SET client_min_messages = warning;
+ANALYZE;
 SQL
 }
 
@@ -135,6 +145,33 @@ if ! review_repo "$repo"; then
     exit 1
 fi
 rc=0
+
+# the views and functions of issue 15's panels: each is read by some panel's query
+sources="fixes_per_release fixes_lifetime_per_release fixes_per_stable_release fixes_trailers
+         fixes_buggiest_commits fixes_per_subsystem fixes_per_path_prefix"
+for src in $sources; do
+    n=$(python3 -c 'import json, re, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print(sum(1 for p in d.get("panels", []) for t in p.get("targets", [])
+          if re.search(r"\b%s\b" % sys.argv[2], t.get("rawSql", ""))))' "$dashboard" "$src")
+    if [ "$n" -gt 0 ]; then
+        echo "ok   $n panel quer$([ "$n" = 1 ] && echo y || echo ies) read $src"
+    else
+        echo "FAIL: no panel of $dashboard reads $src"
+        rc=1
+    fi
+done
+# the buggiest commits table shows what each commit changed and its subsystems
+if python3 -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+sys.exit(not any(p.get("type") == "table" and all(c in t.get("rawSql", "") for c in
+                 ("fixes_buggiest_commits", "files", "added", "deleted", "subsystems"))
+                 for p in d.get("panels", []) for t in p.get("targets", [])))' "$dashboard"; then
+    echo "ok   a table of fixes_buggiest_commits shows files, added, deleted, subsystems"
+else
+    echo "FAIL: no table panel shows files, added, deleted and subsystems of fixes_buggiest_commits"
+    rc=1
+fi
 
 python3 "$helper" provisioning "$top/grafana" || rc=1
 # the top README's "## Grafana" section shows the same role as grafana/README.md's block
@@ -161,6 +198,21 @@ for setup_args in "fixes_t_grafana public fixes_t_grafana_ro grafana-role" \
         rc=1
     fi
     PGUSER=$role PGDATABASE=$db python3 "$helper" check "$dashboard" "$name" || rc=1
+    # the buggiest-commits panels take the view's first 30 rows without an ORDER BY of their
+    # own (one would sort every fixed commit: seconds at 1.3M commits); the view's order must
+    # be that of rank, first fixed, commit id
+    by_view=$(echo "SELECT rank, commit_id FROM fixes_buggiest_commits WHERE repository = :'n'
+                    LIMIT 30" | PGUSER=$role psql -X -At -d "$db" -v n="$name" 2>&1) || true
+    by_rank=$(echo "SELECT rank, commit_id FROM fixes_buggiest_commits WHERE repository = :'n'
+                    ORDER BY rank, first_fixed_at, commit_id LIMIT 30" |
+              PGUSER=$role psql -X -At -d "$db" -v n="$name" 2>&1) || true
+    if [ "$(grep -cE '^[0-9]+\|[0-9a-f]{40}$' <<<"$by_view")" = 30 ] && [ "$by_view" = "$by_rank" ]; then
+        echo "ok   fixes_buggiest_commits's own order is rank, first fixed, commit id (30 rows)"
+    else
+        echo "FAIL: the first 30 rows of fixes_buggiest_commits are not in rank order"
+        diff <(echo "$by_view") <(echo "$by_rank") | head -5
+        rc=1
+    fi
     expect_denied "$db" "$role" "SELECT * FROM fixes_load('$repo')" || rc=1
     expect_denied "$db" "$role" "SELECT count(*) FROM fixes_git_commits('$repo')" || rc=1
     expect_denied "$db" "$role" "DELETE FROM fixes_edges" || rc=1

@@ -1,5 +1,6 @@
 /*
- * snapshot.c — the commit graph of a repository's last load, kept for the next
+ * load_graph.c — fixes_graph: the commit graph of the last load, read back
+ * by a refresh (its second phase) and written by each load that grew it
  *
  * An incremental refresh must know every commit already loaded (to stop the
  * walk there), their parents (to assign releases and to notice a rewritten
@@ -24,69 +25,6 @@
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
 
-/*
- * What the previous load of this name recorded.  It can be built on when it
- * read the whole history: a load that missed parents (a shallow clone, which
- * may have been deepened since) cannot.
- */
-void
-fixes_load_read_previous(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-	bool		isnull;
-	HeapTuple	tup;
-	TupleDesc	desc;
-	Datum		d;
-
-	ld->old_usable = false;
-	if (!ld->known)
-		return;
-	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash "
-				   "FROM %s.fixes_repositories WHERE repository_id = $1", ld->schema);
-	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
-		elog(ERROR, "repository %d vanished", ld->repository_id);
-	tup = SPI_tuptable->vals[0];
-	desc = SPI_tuptable->tupdesc;
-	ld->old_usable = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull)) == 0;
-	ld->old_edges = DatumGetInt64(SPI_getbinval(tup, desc, 2, &isnull));
-	ld->old_resolved = DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull));
-	ld->old_commits = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
-	ld->old_nreleases = DatumGetInt32(SPI_getbinval(tup, desc, 5, &isnull));
-	d = SPI_getbinval(tup, desc, 6, &isnull);
-	ld->old_head = isnull ? NULL : TextDatumGetCString(d);
-	d = SPI_getbinval(tup, desc, 7, &isnull);
-	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
-	if (isnull)
-		ld->old_usable = false;
-	SPI_freetuptable(SPI_tuptable);
-}
-
-static void
-read_old_releases(FixesLoad *ld)
-{
-	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
-							   "WHERE repository_id = $1%s ORDER BY release_rank",
-							   ld->schema, ld->has_stable ? " AND mainline" : "");
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-
-	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->n_old_releases = (int) SPI_processed;
-	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
-	for (int i = 0; i < ld->n_old_releases; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		bool		isnull;
-
-		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-		ld->old_releases[i].commit =
-			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
 /* one chunk row into the graph; false if it does not fit what came before */
 static bool
 read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
@@ -103,29 +41,23 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 	const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
 	const uint32 *par = (const uint32 *) VARDATA_ANY(parents);
 	Size		npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
-	Size		p = 0;
+	uint32		first = g->n;
+	uint64		total = 0;
 
 	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
 		VARSIZE_ANY_EXHDR(ids) != (Size) commits * FIXES_OID_RAWSZ ||
 		VARSIZE_ANY_EXHDR(hashes) != (Size) commits * sizeof(uint64) ||
 		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
 		return false;
-
-	{
-		uint32		first = g->n;
-		uint64		total = 0;
-
-		for (int32 i = 0; i < commits; i++)
-			total += count[i];
-		if (total != npar)
-			return false;
-		fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
-		fixes_load_ensure_room(ld, g->n - 1);
-		memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
-		fixes_graph_append_parents(g, first, count, par, (uint32) commits);
-		p = npar;
-	}
-	return p == npar;
+	for (int32 i = 0; i < commits; i++)
+		total += count[i];
+	if (total != npar)
+		return false;
+	fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
+	fixes_load_ensure_room(ld, g->n - 1);
+	memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
+	fixes_graph_append_parents(g, first, count, par, (uint32) commits);
+	return true;
 }
 
 /*
@@ -135,7 +67,7 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
  * been deepened), or a snapshot that does not read back whole.
  */
 bool
-fixes_snapshot_read(FixesLoad *ld)
+fixes_load_read_graph(FixesLoad *ld)
 {
 	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
@@ -182,7 +114,6 @@ fixes_snapshot_read(FixesLoad *ld)
 		return false;
 	}
 	ld->n_old = g->n;
-	read_old_releases(ld);
 	return true;
 }
 
@@ -192,7 +123,7 @@ fixes_snapshot_read(FixesLoad *ld)
  * loads in full.
  */
 bool
-fixes_snapshot_covers_scope(FixesLoad *ld)
+fixes_load_graph_covers_scope(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
 	int32	   *mark;
@@ -230,7 +161,7 @@ make_bytea(const void *data, Size len)
  * the last old one and the new ones after a refresh.
  */
 void
-fixes_snapshot_write(FixesLoad *ld)
+fixes_load_write_graph(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
 	int32		first = ld->incremental ? (int32) (ld->n_old / CHUNK_COMMITS) : 0;

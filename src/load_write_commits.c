@@ -1,0 +1,181 @@
+/*
+ * load_write_commits.c — fixes_load(): clear the old rows, write fixes_commits
+ *
+ * The first of the writing phases (load_write_commits.c, load_files.c,
+ * load_write_edges.c, load_write_releases.c, load_graph.c): new rows are
+ * written with batched multi-inserts (bulk_insert.c); rows of a previous
+ * load that a refresh changes (the release of commits that a new tag now
+ * contains) are updated by primary key or row id, never through joins whose
+ * plans depend on statistics.  All of it happens in the caller's
+ * transaction: readers see the previous load until it commits, and an error
+ * leaves the previous load as it was.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/table.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "storage/itemptr.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "bulk_insert.h"
+#include "commit_fields.h"
+#include "load.h"
+#include "spi_call.h"
+
+/*
+ * Remove the rows of the repository before a full load; fixes_releases is
+ * replaced by every load anyway (fixes_load_write_releases), and
+ * fixes_repositories keeps its row.
+ */
+void
+fixes_load_delete_all(FixesLoad *ld)
+{
+	fixes_spi_delete_rows(ld->schema, "fixes_edges", ld->repository_id);
+	fixes_spi_delete_rows(ld->schema, "fixes_fixed_commits", ld->repository_id);
+	fixes_spi_delete_rows(ld->schema, "fixes_commits", ld->repository_id);
+	fixes_spi_delete_rows(ld->schema, "fixes_graph", ld->repository_id);
+	fixes_load_delete_files(ld);
+	if (ld->has_stable)
+	{
+		fixes_spi_delete_rows(ld->schema, "fixes_backports", ld->repository_id);
+		fixes_spi_delete_rows(ld->schema, "fixes_affected_series", ld->repository_id);
+	}
+	/* fixes_trailers and fixes_release_trailers: before the walk (load_trailers.c) */
+	CommandCounterIncrement();
+}
+
+static int
+moved_cmp(const void *a, const void *b, void *arg)
+{
+	const int32 *mark = arg;
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	if (mark[x] != mark[y])
+		return mark[x] < mark[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * For a refresh: the new release of the old commits whose release changed
+ * (a new tag moves the whole unreleased tail: thousands of rows).  Their
+ * row ids are found with one primary-key probe each, then each group of
+ * commits that moved to the same release is updated by row id in one
+ * statement (a TID scan, whatever the statistics say).
+ */
+static void
+update_moved_commits(FixesLoad *ld)
+{
+	const char *nsp = ld->schema;
+	Oid			find_types[2] = {INT4OID, INT4ARRAYOID};
+	Oid			set_types[3] = {INT4OID, TIDARRAYOID, TEXTOID};
+	SPIPlanPtr	set_plan;
+	Datum	   *elems;
+	Datum		args[3];
+	char		nulls[3] = {' ', ' ', ' '};
+	ItemPointerData *tids;
+	int64		i = 0;
+
+	if (ld->nmoved == 0)
+		return;
+	/* group by new release */
+	qsort_arg(ld->moved, ld->nmoved, sizeof(uint32), moved_cmp, ld->mark);
+	elems = palloc_extended(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nmoved; k++)
+		elems[k] = Int32GetDatum((int32) ld->moved[k]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, (int) ld->nmoved, INT4OID, sizeof(int32),
+											  true, TYPALIGN_INT));
+	if (fixes_spi_execute(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
+								   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
+								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
+								   "ORDER BY u.n", nsp),
+						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) ld->nmoved)
+		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
+	tids = palloc_extended(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+
+		tids[r] = *(ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_freetuptable(SPI_tuptable);
+
+	/* no "AND repository_id = $1": it would be planned as an index scan of the repository */
+	set_plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_commits SET release = $3 "
+										  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
+								 3, set_types);
+	while (i < ld->nmoved)
+	{
+		int32		rank = ld->mark[ld->moved[i]];
+		int64		j = i;
+		bool		isnull;
+
+		while (j < ld->nmoved && ld->mark[ld->moved[j]] == rank)
+		{
+			elems[j - i] = PointerGetDatum(&tids[j]);
+			j++;
+		}
+		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
+												  false, TYPALIGN_SHORT));
+		args[2] = fixes_release_of(ld, ld->moved[i], &isnull);
+		nulls[2] = isnull ? 'n' : ' ';
+		fixes_spi_execute_plan(set_plan, args, nulls, SPI_OK_UPDATE);
+		if (SPI_processed != (uint64) (j - i))
+			elog(ERROR, "updated %llu of %lld commits of repository %d",
+				 (unsigned long long) SPI_processed, (long long) (j - i), ld->repository_id);
+		i = j;
+	}
+	SPI_freeplan(set_plan);
+}
+
+/*
+ * Insert the rows of the commits this load read, with their release, and
+ * update the release of old commits that changed.
+ */
+void
+fixes_load_write_commits(FixesLoad *ld)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
+	TupleDesc	desc = ld->commits_desc;
+	int			natts = desc->natts;
+	int			c_idx = fixes_attnum(desc, "commit_idx");
+	int			c_message = fixes_attnum(desc, "message");
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	Datum	   *values = palloc(sizeof(Datum) * natts);
+	bool	   *nulls = palloc(sizeof(bool) * natts);
+	int64		n = 0;
+
+	if (RelationGetDescr(b->rel)->natts != natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("table fixes_commits changed during the load")));
+	fixes_progress_phase(&ld->progress, "writing commits");
+	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
+	{
+		fixes_progress_tick(&ld->progress);
+		if ((++n & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		slot_getallattrs(slot);
+		memcpy(values, slot->tts_values, sizeof(Datum) * natts);
+		memcpy(nulls, slot->tts_isnull, sizeof(bool) * natts);
+		values[ld->release_att] = fixes_release_of(ld, (uint32) DatumGetInt32(values[c_idx]),
+											 &nulls[ld->release_att]);
+		fixes_bulk_insert(b, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[c_message])));
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	tuplestore_end(ld->commit_rows);
+	ld->commit_rows = NULL;
+	fixes_bulk_end(b);
+	update_moved_commits(ld);
+	CommandCounterIncrement();
+}

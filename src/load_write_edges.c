@@ -1,0 +1,250 @@
+/*
+ * load_write_edges.c — fixes_load(): write fixes_edges
+ *
+ * After the resolution (load_resolve.c): the edges read from new commits'
+ * messages are inserted in batches (bulk_insert.c); the old edges that the
+ * refresh resolved differently, or whose commits moved to another release,
+ * are updated one by one.  The committer dates of the targets come from
+ * fixes_commits for targets that this load did not read.
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "bulk_insert.h"
+#include "commit_fields.h"
+#include "load.h"
+#include "spi_call.h"
+
+/* the edges this load read from messages: one new row each */
+static void
+insert_new_edges(FixesLoad *ld)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_edges"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_fixing = fixes_attnum(desc, "fixing_idx");
+	int			c_line = fixes_attnum(desc, "line");
+	int			c_target = fixes_attnum(desc, "target_idx");
+	int			c_status = fixes_attnum(desc, "status");
+	int			c_method = fixes_attnum(desc, "method");
+	int			c_candidates = fixes_attnum(desc, "candidates");
+	int			c_fixed_at = fixes_attnum(desc, "fixed_at");
+	int			c_fixing_release = fixes_attnum(desc, "fixing_release");
+	int			c_target_release = fixes_attnum(desc, "target_release");
+	int			c_fixing_commit = fixes_attnum(desc, "fixing_commit");
+	int			c_target_commit = fixes_attnum(desc, "target_commit");
+	int			c_abbrev = fixes_attnum(desc, "abbrev");
+	int			c_subject = fixes_attnum(desc, "quoted_subject");
+	int			c_raw = fixes_attnum(desc, "raw");
+	int			c_kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
+	int			c_introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	Datum		status_text[lengthof(fixes_edge_status_names)];
+	Datum		method_text[lengthof(fixes_edge_method_names)];
+	Datum		kind_text[lengthof(fixes_edge_kind_names)];
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes edge row",
+												 ALLOCSET_DEFAULT_SIZES);
+
+	for (int i = 0; i < lengthof(fixes_edge_status_names); i++)
+		status_text[i] = CStringGetTextDatum(fixes_edge_status_names[i]);
+	for (int i = 1; i < lengthof(fixes_edge_method_names); i++)
+		method_text[i] = CStringGetTextDatum(fixes_edge_method_names[i]);
+	for (int i = 0; i < lengthof(fixes_edge_kind_names); i++)
+		kind_text[i] = CStringGetTextDatum(fixes_edge_kind_names[i]);
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		const char *text_base = ld->edge_text.data;
+		MemoryContext old;
+
+		if (e->old)
+			continue;
+		if ((k & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		old = MemoryContextSwitchTo(rowcxt);
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_fixing, Int32GetDatum((int32) e->fixing));
+		SET(c_line, Int32GetDatum(e->line));
+		SET(c_status, status_text[e->now.status]);
+		SET(c_candidates, Int32GetDatum(e->now.candidates));
+		SET(c_fixing_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->fixing])));
+		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(text_base + e->abbrev_off,
+															   e->abbrev_len)));
+		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(text_base + e->raw_off, e->raw_len)));
+		if (e->subj_len >= 0)
+			SET(c_subject, PointerGetDatum(cstring_to_text_with_len(text_base + e->subj_off,
+																	e->subj_len)));
+		if (!ld->committed_null[e->fixing])
+			SET(c_fixed_at, TimestampTzGetDatum(ld->committed_at[e->fixing]));
+		values[c_fixing_release] = fixes_release_of(ld, e->fixing, &nulls[c_fixing_release]);
+		if (c_kind >= 0)
+			SET(c_kind, kind_text[e->kind]);
+		if (e->now.status == EDGE_RESOLVED)
+		{
+			SET(c_target, Int32GetDatum((int32) e->now.target));
+			SET(c_method, method_text[e->now.method]);
+			SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])));
+			values[c_target_release] = fixes_release_of(ld, e->now.target, &nulls[c_target_release]);
+			if (c_introduced_at >= 0 && !ld->committed_null[e->now.target])
+				SET(c_introduced_at, TimestampTzGetDatum(ld->committed_at[e->now.target]));
+		}
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 256 + e->raw_len + Max(e->subj_len, 0));
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+	fixes_bulk_end(b);
+}
+
+/*
+ * The old edges this load changed: resolved differently, or whose fixing or
+ * target commit is in another release now.  One statement per edge, which
+ * names its whole primary key: an index probe whatever the statistics say
+ * (an UPDATE ... FROM unnest(...) join can be planned as a scan of every
+ * edge of the repository).
+ */
+static void
+update_old_edges(FixesLoad *ld)
+{
+	Oid			types[12] = {INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID, INT4OID, INT4OID,
+	TEXTOID, TEXTOID, TEXTOID, BOOLOID, TIMESTAMPTZOID};
+	SPIPlanPtr	plan = NULL;
+	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
+	int			nargs = ld->has.edge_introduced_at ? 12 : 10;
+
+	for (int64 i = 0; i < ld->nmoved; i++)
+		moved[ld->moved[i]] = true;
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		resolved = e->now.status == EDGE_RESOLVED;
+		Datum		args[12];
+		char		nulls[12];
+		bool		isnull;
+
+		if (!e->old)
+			continue;
+		if (fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
+			!(resolved && e->now.target < ld->n_old && moved[e->now.target]))
+			continue;
+		if (plan == NULL)
+			plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_edges SET status = $4, method = $5, "
+											  "target_idx = $6, candidates = $7, target_commit = $8, "
+											  "fixing_release = $9, target_release = $10%s "
+											  "WHERE repository_id = $1 AND fixing_idx = $2 AND line = $3",
+											  ld->schema,
+											  nargs == 12 ? ", introduced_at = CASE WHEN $11 THEN $12 ELSE introduced_at END" : ""),
+									 nargs, types);
+		CHECK_FOR_INTERRUPTS();
+		memset(nulls, ' ', sizeof(nulls));
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = Int32GetDatum((int32) e->fixing);
+		args[2] = Int32GetDatum(e->line);
+		args[3] = CStringGetTextDatum(fixes_edge_status_names[e->now.status]);
+		args[4] = resolved ? CStringGetTextDatum(fixes_edge_method_names[e->now.method]) : (Datum) 0;
+		nulls[4] = resolved ? ' ' : 'n';
+		args[5] = Int32GetDatum(resolved ? (int32) e->now.target : 0);
+		nulls[5] = resolved ? ' ' : 'n';
+		args[6] = Int32GetDatum(e->now.candidates);
+		args[7] = resolved ? PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])) : (Datum) 0;
+		nulls[7] = resolved ? ' ' : 'n';
+		args[8] = fixes_release_of(ld, e->fixing, &isnull);
+		nulls[8] = isnull ? 'n' : ' ';
+		args[9] = resolved ? fixes_release_of(ld, e->now.target, &isnull) : (Datum) 0;
+		nulls[9] = (!resolved || isnull) ? 'n' : ' ';
+		/* the target's date, when the target changed (fixes_load_fetch_target_times) */
+		args[10] = BoolGetDatum(e->now.target != e->before.target);
+		args[11] = (Datum) 0;
+		nulls[11] = 'n';
+		if (resolved && e->now.target != e->before.target && !ld->committed_null[e->now.target])
+		{
+			args[11] = TimestampTzGetDatum(ld->committed_at[e->now.target]);
+			nulls[11] = ' ';
+		}
+		fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
+	}
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	pfree(moved);
+}
+
+/*
+ * fixes_edges.introduced_at is the committer date of the edge's target.  A
+ * refresh knows the dates of the commits it read; those of the old commits
+ * that a written edge now points at (a new fix of an old bug, an override)
+ * come from fixes_commits, one primary-key probe each.  They go into
+ * ld->committed_at, which holds the new commits' dates already.
+ */
+void
+fixes_load_fetch_target_times(FixesLoad *ld)
+{
+	uint32	   *ids;
+	int64		n = 0;
+	Datum	   *elems;
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	char	   *sql;
+
+	if (!ld->has.edge_introduced_at || ld->n_old == 0)
+		return;
+	ids = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if (e->now.status == EDGE_RESOLVED && e->now.target < ld->n_old &&
+			(!e->old || e->now.target != e->before.target))
+			ids[n++] = e->now.target;
+	}
+	if (n == 0)
+		return;
+	elems = palloc_extended(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < n; i++)
+		elems[i] = Int32GetDatum((int32) ids[i]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	/* one probe per distinct id, whatever the statistics say (as fetch_subjects) */
+	sql = psprintf("SELECT c.commit_idx, c.committed_at FROM (SELECT DISTINCT idx FROM unnest($2) AS u(idx)) u "
+				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM %s.fixes_commits "
+				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
+				   ld->schema);
+	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		bool		isnull;
+		uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+		Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+
+		ld->committed_null[idx] = isnull;
+		ld->committed_at[idx] = isnull ? 0 : DatumGetTimestampTz(d);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	pfree(ids);
+	pfree(elems);
+}
+
+/*
+ * Write the edges: new ones inserted, old ones updated where this load
+ * resolved them differently.
+ */
+void
+fixes_load_write_edges(FixesLoad *ld)
+{
+	insert_new_edges(ld);
+	update_old_edges(ld);
+	CommandCounterIncrement();
+}

@@ -1,0 +1,281 @@
+/*
+ * load_write_releases.c — fixes_load(): write the counts and the summary
+ *
+ * fixes_releases is replaced whole by every load (a few hundred rows, with
+ * the per-release counts of load_counts.c); fixes_fixed_commits gets the
+ * per-commit counts behind fixes_buggiest_commits; the repository's row of
+ * fixes_repositories records what the next refresh builds on.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "bulk_insert.h"
+#include "commit_fields.h"
+#include "load.h"
+#include "spi_call.h"
+
+/* replace the rows of fixes_releases (a few hundred at most) */
+void
+fixes_load_write_releases(FixesLoad *ld)
+{
+	FixesBulk  *b;
+	TupleDesc	desc;
+	int			c_repo,
+				c_rank,
+				c_tag,
+				c_idx,
+				c_id,
+				c_annotated,
+				c_at,
+				c_commits,
+				c_mainline = -1,
+				c_series = -1,
+				c_stat[10];
+	static const char *const stat_names[10] = {"fixing_commits", "bugs_fixed", "commits_fixed",
+		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
+	/* 1.1 */
+	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
+	int			nstats = ld->has.release_v11 ? 10 : 6;
+	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
+	"introduced_median_days"};
+	int			c_days[3] = {-1, -1, -1};
+	Datum	   *values;
+	bool	   *nulls;
+
+	fixes_spi_delete_rows(ld->schema, "fixes_releases", ld->repository_id);
+	CommandCounterIncrement();
+	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
+	desc = RelationGetDescr(b->rel);
+	c_repo = fixes_attnum(desc, "repository_id");
+	c_rank = fixes_attnum(desc, "release_rank");
+	c_tag = fixes_attnum(desc, "tag");
+	c_idx = fixes_attnum(desc, "commit_idx");
+	c_id = fixes_attnum(desc, "commit_id");
+	c_annotated = fixes_attnum(desc, "annotated");
+	c_at = fixes_attnum(desc, "released_at");
+	c_commits = fixes_attnum(desc, "commits");
+	for (int c = 0; c < nstats; c++)
+		c_stat[c] = fixes_attnum(desc, stat_names[c]);
+	if (ld->has_stable)
+	{
+		c_mainline = fixes_attnum(desc, "mainline");
+		c_series = fixes_attnum(desc, "series");
+	}
+	if (ld->has.release_v11)
+		for (int c = 0; c < 3; c++)
+			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int r = 0; r < ld->nreleases; r++)
+	{
+		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		TimestampTz at;
+
+		memset(nulls, true, sizeof(bool) * desc->natts);
+		values[c_repo] = Int32GetDatum(ld->repository_id);
+		values[c_rank] = Int32GetDatum(r + 1);
+		values[c_tag] = CStringGetTextDatum(tag->name);
+		values[c_idx] = Int32GetDatum((int32) ld->release_commit[r]);
+		values[c_id] = PointerGetDatum(fixes_oid_text(&tag->commit));
+		values[c_annotated] = BoolGetDatum(tag->annotated);
+		values[c_commits] = Int64GetDatum(ld->release_size[r]);
+		{
+			FixesReleaseStats *st = &ld->stats[r + 1];
+			int64		v[10] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
+				st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release,
+			st->tagged_commits, st->fixing_earlier_commits, st->reverts, st->reverted_introduced};
+
+			double		days[3] = {st->fixed_median_days, st->fixed_p90_days,
+			st->introduced_median_days};
+
+			for (int c = 0; c < nstats; c++)
+			{
+				values[c_stat[c]] = Int64GetDatum(v[c]);
+				nulls[c_stat[c]] = false;
+			}
+			/* lifetimes (1.1): NULL where there is none */
+			for (int c = 0; c < 3; c++)
+				if (c_days[c] >= 0 && !isnan(days[c]))
+				{
+					values[c_days[c]] = Float8GetDatum(days[c]);
+					nulls[c_days[c]] = false;
+				}
+		}
+		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
+		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
+		if (c_mainline >= 0)
+		{
+			/* a mainline release: its series is itself */
+			values[c_mainline] = BoolGetDatum(true);
+			values[c_series] = values[c_tag];
+			nulls[c_mainline] = nulls[c_series] = false;
+		}
+		if (fixes_time_to_timestamptz(tag->time, &at))
+		{
+			values[c_at] = TimestampTzGetDatum(at);
+			nulls[c_at] = false;
+		}
+		fixes_bulk_insert(b, values, nulls, 128);
+	}
+	fixes_bulk_end(b);
+}
+
+/*
+ * Record the load in the repository's row of fixes_repositories.
+ */
+void
+fixes_load_finish(FixesLoad *ld, double seconds)
+{
+	char	   *sql = psprintf("UPDATE %s.fixes_repositories SET path = $2, ref = $3, "
+							   "release_pattern = $4, head_commit = $5, loaded_at = now(), "
+							   "load_seconds = $6, commits = $7, releases = $8, edges = $9, "
+							   "resolved = $10, missing_parents = $11, tags_hash = $12 WHERE repository_id = $1",
+							   ld->schema);
+	Oid			argtypes[12] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID,
+	INT8OID, INT4OID, INT8OID, INT8OID, INT8OID, INT8OID};
+	Datum		args[12];
+	char		nulls[12];
+
+	memset(nulls, ' ', sizeof(nulls));
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = CStringGetTextDatum(ld->path);
+	args[2] = CStringGetTextDatum(ld->ref);
+	args[3] = ld->pattern ? CStringGetTextDatum(ld->pattern) : (Datum) 0;
+	nulls[3] = ld->pattern ? ' ' : 'n';
+	args[4] = ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head));
+	nulls[4] = ld->empty ? 'n' : ' ';
+	args[5] = Float8GetDatum(seconds);
+	args[6] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
+	args[7] = Int32GetDatum(ld->nreleases);
+	args[8] = Int64GetDatum(ld->counted_edges);
+	args[9] = Int64GetDatum(ld->resolved);
+	args[10] = Int64GetDatum(ld->missing_parents);
+	args[11] = Int64GetDatum(ld->tags_hash);
+	fixes_spi_execute(sql, 12, argtypes, args, nulls, 0, SPI_OK_UPDATE);
+}
+
+static void
+fixed_commit_values(FixesLoad *ld, uint32 t, Datum *values, char *nulls)
+{
+	values[0] = Int32GetDatum(ld->repository_id);
+	values[1] = Int32GetDatum((int32) t);
+	values[2] = PointerGetDatum(fixes_oid_text(&ld->graph->oids[t]));
+	values[3] = Int64GetDatum(ld->fixes[t]);
+	values[4] = TimestampTzGetDatum(ld->first_fixed[t]);
+	values[5] = TimestampTzGetDatum(ld->last_fixed[t]);
+	memset(nulls, ' ', 6);
+	nulls[4] = nulls[5] = ld->fixed_dates[t] ? ' ' : 'n';
+}
+
+/* a full load: every row */
+static void
+insert_all(FixesLoad *ld)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_fixed_commits"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			col[6];
+	static const char *const names[6] = {"repository_id", "commit_idx", "commit_id", "fixes",
+	"first_fixed_at", "last_fixed_at"};
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *isnull = palloc(sizeof(bool) * desc->natts);
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes fixed commit row",
+												 ALLOCSET_SMALL_SIZES);
+
+	for (int c = 0; c < 6; c++)
+		col[c] = fixes_attnum(desc, names[c]);
+	for (uint32 t = 0; t < ld->graph->n; t++)
+	{
+		Datum		v[6];
+		char		nl[6];
+		MemoryContext old;
+
+		if (ld->fixes[t] == 0)
+			continue;
+		old = MemoryContextSwitchTo(rowcxt);
+		fixed_commit_values(ld, t, v, nl);
+		memset(isnull, true, sizeof(bool) * desc->natts);
+		for (int c = 0; c < 6; c++)
+		{
+			values[col[c]] = v[c];
+			isnull[col[c]] = nl[c] == 'n';
+		}
+		fixes_bulk_insert(b, values, isnull, 128);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+	fixes_bulk_end(b);
+}
+
+/* a refresh: the rows of the commits whose edges changed, by primary key */
+static void
+update_affected(FixesLoad *ld)
+{
+	uint32		n = ld->graph->n;
+	bool	   *affected = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	const char *nsp = ld->schema;
+	Oid			types[6] = {INT4OID, INT4OID, TEXTOID, INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID};
+	SPIPlanPtr	upsert = NULL;
+	SPIPlanPtr	delete = NULL;
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if (e->kind != KIND_FIXES || (e->old && fixes_resolution_equal(&e->now, &e->before)))
+			continue;
+		if (e->now.status == EDGE_RESOLVED)
+			affected[e->now.target] = true;
+		if (e->old && e->before.status == EDGE_RESOLVED && e->before.target < n)
+			affected[e->before.target] = true;
+	}
+	for (uint32 t = 0; t < n; t++)
+	{
+		Datum		values[6];
+		char		nulls[6];
+
+		if (!affected[t])
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		fixed_commit_values(ld, t, values, nulls);
+		if (ld->fixes[t] > 0)
+		{
+			if (upsert == NULL)
+				upsert = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_fixed_commits AS f "
+											  "(repository_id, commit_idx, commit_id, fixes, first_fixed_at, last_fixed_at) "
+											  "VALUES ($1, $2, $3, $4, $5, $6) "
+											  "ON CONFLICT (repository_id, commit_idx) DO UPDATE "
+											  "SET fixes = EXCLUDED.fixes, first_fixed_at = EXCLUDED.first_fixed_at, "
+											  "last_fixed_at = EXCLUDED.last_fixed_at", nsp), 6, types);
+			fixes_spi_execute_plan(upsert, values, nulls, SPI_OK_INSERT);
+		}
+		else
+		{
+			if (delete == NULL)
+				delete = fixes_spi_prepare(psprintf("DELETE FROM %s.fixes_fixed_commits "
+											  "WHERE repository_id = $1 AND commit_idx = $2", nsp), 2, types);
+			fixes_spi_execute_plan(delete, values, nulls, SPI_OK_DELETE);
+		}
+	}
+	pfree(affected);
+}
+
+void
+fixes_load_write_fixed_commits(FixesLoad *ld)
+{
+	if (ld->incremental)
+		update_affected(ld);
+	else
+		insert_all(ld);
+	CommandCounterIncrement();
+}

@@ -1,0 +1,11 @@
+/*
+ * string_hash.h — dynahash over NUL-terminated strings held by pointer
+ */
+#ifndef FIXES_STRING_HASH_H
+#define FIXES_STRING_HASH_H
+
+/* for HASHCTL.hash and .match, with keysize sizeof(char *) and HASH_FUNCTION | HASH_COMPARE */
+extern uint32 fixes_string_ptr_hash(const void *key, Size keysize);
+extern int	fixes_string_ptr_match(const void *a, const void *b, Size keysize);
+
+#endif							/* FIXES_STRING_HASH_H */
