@@ -822,27 +822,34 @@ SELECT p.name AS repository,
   JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
  WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
 UNION ALL
+-- The series rows.  Their pair's commit ids come from its first resolved
+-- Fixes edge (fixes_edges' indexes on fixing_commit and target_commit find
+-- it, its primary key the others of the pair); only the series is joined:
+-- introduced_in, fixed_in and fix_backport are scalar subqueries (one row
+-- each, by primary key).  With the commits and the three releases joined,
+-- the eight relations cost 8-10 ms of planning for every query, and a
+-- filter on target_commit read every series row.
 SELECT p.name,
-       f.commit_id,
-       t.commit_id,
+       e.fixing_commit,
+       e.target_commit,
        s.tag,
-       i.tag,
-       x.tag,
-       b.commit_id
+       (SELECT i.tag FROM @extschema@.fixes_releases i
+         WHERE i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank),
+       (SELECT x.tag FROM @extschema@.fixes_releases x
+         WHERE x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank),
+       (SELECT b.commit_id FROM @extschema@.fixes_commits b
+         WHERE b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx)
   FROM @extschema@.fixes_affected_series a
+  JOIN @extschema@.fixes_edges e
+    ON e.repository_id = a.repository_id AND e.fixing_idx = a.fixing_idx
+   AND e.target_idx = a.target_idx AND e.status = 'resolved' AND e.kind = 'fixes'
   JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
-  JOIN @extschema@.fixes_commits f
-    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
-  JOIN @extschema@.fixes_commits t
-    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
   JOIN @extschema@.fixes_releases s
     ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
-  JOIN @extschema@.fixes_releases i
-    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
-  LEFT JOIN @extschema@.fixes_releases x
-    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
-  LEFT JOIN @extschema@.fixes_commits b
-    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
+ WHERE NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
+                    WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
+                      AND d.target_idx = e.target_idx AND d.status = 'resolved'
+                      AND d.kind = 'fixes' AND d.line < e.line);
 -- The per-subsystem and per-prefix answers (issue 14) count bugs: Fixes
 -- edges, not reverts (issue 16).
 CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS

@@ -54,18 +54,9 @@ typedef struct Shipped
 	uint32		upstream;
 	int32		rank;			/* the stable release of the backport */
 	int			pos;			/* its position in version order */
+	int			series;			/* the series of that release (SeriesList) */
 	uint32		commit;			/* the backport */
 } Shipped;
-
-/* a series row of fixes_affected */
-typedef struct Row
-{
-	uint32		fixing;
-	uint32		target;
-	int32		intro_rank;
-	int32		fixed_rank;		/* 0: not fixed in the series */
-	uint32		fix_backport;
-} Row;
 
 /* the stable releases and everything counted per release */
 typedef struct Stable
@@ -78,6 +69,7 @@ typedef struct Stable
 	int64	   *regressions;
 	int64	   *known_bugs;
 } Stable;
+
 
 static bool
 branch_matches(const FixesLoad *ld, const char *name)
@@ -277,18 +269,14 @@ mark_stable(FixesLoad *ld, Stable *st)
 }
 
 /*
- * best[c], for each mainline commit c: the highest rank (the newest in
- * version order) of the mainline releases whose commit is c or one of its
- * ancestors, 0 for none.  In one pass over the mainline with parents before
- * children (Kahn's order over the parent links, reversed), O(commits +
- * parent links), whatever the number of fork points.
+ * Each mainline commit in an order where every commit comes after all its
+ * children (Kahn's order over the parent links).
  */
-static int32 *
-best_release_below(FixesLoad *ld, int nmainrel)
+static uint32 *
+children_first(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
 	uint32		n = ld->n_mainline;
-	int32	   *best = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *children = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *order = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE);
 	uint32		head = 0;
@@ -297,7 +285,6 @@ best_release_below(FixesLoad *ld, int nmainrel)
 	for (uint32 c = 0; c < n; c++)
 		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
 			children[g->parents[p]]++;
-	/* children first: a commit comes once every child has come */
 	for (uint32 c = 0; c < n; c++)
 		if (children[c] == 0)
 			order[tail++] = c;
@@ -312,10 +299,29 @@ best_release_below(FixesLoad *ld, int nmainrel)
 				order[tail++] = g->parents[p];
 	}
 	Assert(tail == n);			/* a history has no cycle */
+	pfree(children);
+	return order;
+}
+
+/*
+ * best[c], for each mainline commit c: the highest rank (the newest in
+ * version order) of the mainline releases whose commit is c or one of its
+ * ancestors, 0 for none.  In one pass over the mainline with parents before
+ * children (Kahn's order over the parent links, reversed), O(commits +
+ * parent links), whatever the number of fork points.
+ */
+static int32 *
+best_release_below(FixesLoad *ld, int nmainrel)
+{
+	FixesGraph *g = ld->graph;
+	uint32		n = ld->n_mainline;
+	int32	   *best = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *order = children_first(ld);
+
 	for (int r = 1; r <= nmainrel; r++)
 		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
-	/* then parents first */
-	for (uint32 i = tail; i-- > 0;)
+	/* parents first */
+	for (uint32 i = n; i-- > 0;)
 	{
 		uint32		c = order[i];
 
@@ -323,7 +329,6 @@ best_release_below(FixesLoad *ld, int nmainrel)
 			best[c] = Max(best[c], best[g->parents[p]]);
 	}
 	pfree(order);
-	pfree(children);
 	return best;
 }
 
@@ -441,12 +446,18 @@ write_backports(FixesLoad *ld)
 	int			c_raw = fixes_attnum(desc, "raw");
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	/* the row's text, and what a flush allocates, freed after each row */
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes backport row",
+												 ALLOCSET_DEFAULT_SIZES);
 
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
 		const char *base = ld->edge_text.data;
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
+		if ((k & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		memset(nulls, true, sizeof(bool) * desc->natts);
 #define SET(col, datum) (values[col] = (datum), nulls[col] = false)
 		SET(c_repo, Int32GetDatum(ld->repository_id));
@@ -459,8 +470,11 @@ write_backports(FixesLoad *ld)
 		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 128 + bp->raw_len);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
 	}
 	fixes_bulk_end(b);
+	MemoryContextDelete(rowcxt);
 }
 
 /* version order of releases of both scopes: the position of the tag */
@@ -479,17 +493,21 @@ shipped_cmp(const void *a, const void *b, void *arg)
 
 	if (x->upstream != y->upstream)
 		return x->upstream < y->upstream ? -1 : 1;
+	if (x->series != y->series)
+		return x->series < y->series ? -1 : 1;
 	if (x->pos != y->pos)
 		return x->pos < y->pos ? -1 : 1;
 	/* the same release: the backport with the smallest id */
 	return memcmp(ld->graph->oids[x->commit].id, ld->graph->oids[y->commit].id, FIXES_OID_RAWSZ);
 }
 
-static const Shipped *
-find_shipped(const Shipped *sh, int64 n, uint32 upstream)
+/* the released backports of upstream: sh[*lo .. return value) */
+static int64
+find_shipped(const Shipped *sh, int64 n, uint32 upstream, int64 *lo_out)
 {
 	int64		lo = 0;
 	int64		hi = n;
+	int64		end;
 
 	while (lo < hi)
 	{
@@ -500,168 +518,294 @@ find_shipped(const Shipped *sh, int64 n, uint32 upstream)
 		else
 			hi = mid;
 	}
-	return lo < n && sh[lo].upstream == upstream ? &sh[lo] : NULL;
+	for (end = lo; end < n && sh[end].upstream == upstream; end++)
+		;
+	*lo_out = lo;
+	return end;
 }
 
 /*
- * The series rows of fixes_affected, and the counters of the stable
- * releases that depend on them.
+ * The series that have at least one stable release, in rank order, and
+ * their stable releases, in version order, in one flat list.
  */
-static Row *
-affected_rows(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs, int64 *nrows,
-			  int32 **row_series)
+typedef struct SeriesList
+{
+	int			n;
+	int32	   *rank;			/* by series: its mainline release's rank */
+	int		   *first;			/* by series: its releases are rel[first .. first + count) */
+	int		   *count;
+	int		   *lo_self;		/* by series: the first of them not before the series' own release */
+	int		   *rel;			/* k (rank - nmain - 1) of each stable release */
+	int		   *of;				/* by k: the series, -1 for none */
+	int		   *at;				/* by k: its place in rel */
+} SeriesList;
+
+static void
+series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
+{
+	int32	   *index = palloc(sizeof(int32) * (st->nmain + 1));
+	int			placed = 0;
+
+	memset(index, -1, sizeof(int32) * (st->nmain + 1));
+	sl->n = 0;
+	sl->rank = palloc(sizeof(int32) * Max(st->n, 1));
+	sl->first = palloc(sizeof(int) * (Max(st->n, 1) + 1));
+	sl->count = palloc0(sizeof(int) * Max(st->n, 1));
+	sl->lo_self = palloc(sizeof(int) * Max(st->n, 1));
+	sl->rel = palloc(sizeof(int) * Max(st->n, 1));
+	sl->of = palloc(sizeof(int) * Max(st->n, 1));
+	sl->at = palloc(sizeof(int) * Max(st->n, 1));
+	/* the series in rank order: the order of the primary key */
+	for (int32 b = 1; b <= st->nmain; b++)
+		for (int k = 0; k < st->n; k++)
+			if (st->series[k] == b)
+			{
+				index[b] = sl->n;
+				sl->rank[sl->n++] = b;
+				break;
+			}
+	for (int k = 0; k < st->n; k++)
+	{
+		sl->of[k] = st->series[k] > 0 ? index[st->series[k]] : -1;
+		if (sl->of[k] >= 0)
+			sl->count[sl->of[k]]++;
+	}
+	for (int s = 0; s < sl->n; s++)
+	{
+		sl->first[s] = placed;
+		placed += sl->count[s];
+		sl->count[s] = 0;
+	}
+	sl->first[sl->n] = placed;
+	/* k ascending is version order (stable ranks follow the tags) */
+	for (int k = 0; k < st->n; k++)
+		if (sl->of[k] >= 0)
+		{
+			int			s = sl->of[k];
+
+			sl->at[k] = sl->first[s] + sl->count[s]++;
+			sl->rel[sl->at[k]] = k;
+		}
+	for (int s = 0; s < sl->n; s++)
+	{
+		int			self = release_pos(ld, sl->rank[s]);
+		int			j = 0;
+
+		while (j < sl->count[s] &&
+			   release_pos(ld, st->nmain + sl->rel[sl->first[s] + j] + 1) < self)
+			j++;
+		sl->lo_self[s] = j;
+	}
+	pfree(index);
+}
+
+/* at most this much for the ancestry bits of one pass over the pairs */
+#define ANCESTRY_BYTES ((Size) 64 * 1024 * 1024)
+
+/*
+ * The series rows of fixes_affected, streamed into the table in the order
+ * of its primary key (pair, then series), and the counters of the stable
+ * releases that depend on them.
+ *
+ * Whether a mainline commit is an ancestor of the commit of series B is one
+ * bit per commit and series, set at B's commit and carried to the parents in
+ * one pass over the mainline (children first): O(commits × series / 64).
+ * With more series than ANCESTRY_BYTES holds at once, they are taken in
+ * groups, one pass over the pairs each.
+ */
+static void
+write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
-	uint8	   *anc = palloc_extended(Max(nmain, 1), MCXT_ALLOC_HUGE);
-	uint32	   *stack = palloc_extended(sizeof(uint32) * Max(nmain, 1), MCXT_ALLOC_HUGE);
-	Shipped    *sh = palloc_extended(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
-	int64		cap = 1024;
-	Row		   *rows = palloc_extended(sizeof(Row) * cap, MCXT_ALLOC_HUGE);
-	int32	   *rs = palloc_extended(sizeof(int32) * cap, MCXT_ALLOC_HUGE);
-	int64		n = 0;
-	int			*in_series = palloc(sizeof(int) * Max(st->n, 1));
+	SeriesList	sl;
+	Shipped    *sh;
+	int64		nsh = 0;
+	int64	   *known;			/* by place in sl.rel, + 1: differences */
+	uint32	   *order;
+	uint64	   *anc;
+	int			words;
+	FixesBulk  *b;
+	TupleDesc	desc;
+	int			c_repo,
+				c_fixing,
+				c_target,
+				c_series,
+				c_intro,
+				c_fixed,
+				c_backport;
+	Datum	   *values;
+	bool	   *nulls;
+	MemoryContext rowcxt;
+	int64		sum = 0;
+	int			per_pass;
 
-	for (int32 b = 1; b <= st->nmain; b++)
+	series_list(ld, st, &sl);
+	if (sl.n == 0 || npairs == 0)
+		return;
+
+	/* the released backports of each mainline commit, by series and version */
+	sh = palloc_extended(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nbackports; k++)
 	{
-		int64		nsh = 0;
-		int			nin = 0;
-		uint32		top = 0;
+		FixesBackportLine *bp = &ld->backports[k];
+		int32		rank = ld->mark[bp->commit];
 
-		for (int k = 0; k < st->n; k++)
-			if (st->series[k] == b)
-				in_series[nin++] = k;
-		if (nin == 0)
+		if (bp->status != EDGE_RESOLVED || rank == 0 || sl.of[rank - st->nmain - 1] < 0)
 			continue;
-		CHECK_FOR_INTERRUPTS();
+		sh[nsh].upstream = bp->upstream;
+		sh[nsh].rank = rank;
+		sh[nsh].pos = release_pos(ld, rank);
+		sh[nsh].series = sl.of[rank - st->nmain - 1];
+		sh[nsh].commit = bp->commit;
+		nsh++;
+	}
+	qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
 
-		/* the ancestors of B's commit: all mainline */
-		memset(anc, 0, Max(nmain, 1));
-		stack[top++] = ld->release_commit[b - 1];
-		anc[stack[0]] = 1;
-		while (top > 0)
+	known = palloc0(sizeof(int64) * (sl.first[sl.n] + 1));
+	order = children_first(ld);
+	words = (int) Min((sl.n + 63) / 64,
+					  Max(ANCESTRY_BYTES / (sizeof(uint64) * Max(nmain, 1)), 1));
+	anc = palloc_extended(sizeof(uint64) * words * Max(nmain, 1), MCXT_ALLOC_HUGE);
+	per_pass = 64 * words;
+
+	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_affected_series"));
+	desc = RelationGetDescr(b->rel);
+	c_repo = fixes_attnum(desc, "repository_id");
+	c_fixing = fixes_attnum(desc, "fixing_idx");
+	c_target = fixes_attnum(desc, "target_idx");
+	c_series = fixes_attnum(desc, "series_rank");
+	c_intro = fixes_attnum(desc, "introduced_rank");
+	c_fixed = fixes_attnum(desc, "fixed_rank");
+	c_backport = fixes_attnum(desc, "fix_backport_idx");
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	/* what a flush allocates, freed after each row */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes affected row",
+								   ALLOCSET_DEFAULT_SIZES);
+
+	for (int s0 = 0; s0 < sl.n; s0 += per_pass)
+	{
+		int			s1 = Min(sl.n, s0 + per_pass);
+
+		/* the bits of the series s0 .. s1 - 1: B's commit and its ancestors */
+		memset(anc, 0, sizeof(uint64) * words * Max(nmain, 1));
+		for (int s = s0; s < s1; s++)
 		{
-			uint32		c = stack[--top];
+			uint32		c = ld->release_commit[sl.rank[s] - 1];
 
+			anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
+		}
+		for (uint32 i = 0; i < nmain; i++)
+		{
+			uint32		c = order[i];
+			const uint64 *from = &anc[(Size) c * words];
+
+			if ((i & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
 			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
-				if (!anc[g->parents[p]])
-				{
-					anc[g->parents[p]] = 1;
-					stack[top++] = g->parents[p];
-				}
-		}
+			{
+				uint64	   *to = &anc[(Size) g->parents[p] * words];
 
-		/* the released backports of series B, by upstream commit */
-		for (int64 k = 0; k < ld->nbackports; k++)
-		{
-			FixesBackportLine *bp = &ld->backports[k];
-			int32		rank = ld->mark[bp->commit];
-
-			if (bp->status != EDGE_RESOLVED || rank == 0 || st->series[rank - st->nmain - 1] != b)
-				continue;
-			sh[nsh].upstream = bp->upstream;
-			sh[nsh].rank = rank;
-			sh[nsh].pos = release_pos(ld, rank);
-			sh[nsh].commit = bp->commit;
-			nsh++;
+				for (int w = 0; w < words; w++)
+					to[w] |= from[w];
+			}
 		}
-		qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
 
 		for (int64 k = 0; k < npairs; k++)
 		{
 			const Pair *pr = &pairs[k];
-			const Shipped *t = NULL;
-			const Shipped *f;
-			int32		intro;
-			int			intro_pos;
+			const uint64 *fa = &anc[(Size) pr->fixing * words];
+			const uint64 *ta = &anc[(Size) pr->target * words];
+			int64		ti,
+						tend,
+						fi,
+						fend;
 
 			if ((k & 0xffff) == 0)
 				CHECK_FOR_INTERRUPTS();
-			if (anc[pr->fixing])
-				continue;		/* fixed before the series forked */
-			if (!anc[pr->target] && (t = find_shipped(sh, nsh, pr->target)) == NULL)
-				continue;		/* the bug never shipped in B */
-			intro = t ? t->rank : b;
-			intro_pos = release_pos(ld, intro);
-			f = find_shipped(sh, nsh, pr->fixing);
-			if (f != NULL && f->pos <= intro_pos)
-				continue;		/* fixed no later than it came in */
-			if (n == cap)
+			tend = find_shipped(sh, nsh, pr->target, &ti);
+			fend = find_shipped(sh, nsh, pr->fixing, &fi);
+			for (int s = s0; s < s1; s++)
 			{
-				cap *= 2;
-				rows = repalloc_huge(rows, sizeof(Row) * cap);
-				rs = repalloc_huge(rs, sizeof(int32) * cap);
-			}
-			rows[n].fixing = pr->fixing;
-			rows[n].target = pr->target;
-			rows[n].intro_rank = intro;
-			rows[n].fixed_rank = f ? f->rank : 0;
-			rows[n].fix_backport = f ? f->commit : FIXES_NO_IDX;
-			rs[n] = b;
-			n++;
+				int			w = (s - s0) / 64;
+				uint64		bit = UINT64CONST(1) << ((s - s0) % 64);
+				const Shipped *t = NULL;
+				const Shipped *f = NULL;
+				int32		intro;
+				int			intro_pos;
+				int			lo,
+							hi;
 
-			/* the counters of the stable releases of B */
-			for (int i = 0; i < nin; i++)
-			{
-				int			kk = in_series[i];
-				int32		r = st->nmain + kk + 1;
-				int			pos = release_pos(ld, r);
+				while (ti < tend && sh[ti].series < s)
+					ti++;
+				while (fi < fend && sh[fi].series < s)
+					fi++;
+				if (fa[w] & bit)
+					continue;	/* fixed before the series forked */
+				if (!(ta[w] & bit))
+				{
+					if (ti < tend && sh[ti].series == s)
+						t = &sh[ti];	/* a regression the series imported */
+					else
+						continue;	/* the bug never shipped in B */
+				}
+				intro = t ? t->rank : sl.rank[s];
+				intro_pos = release_pos(ld, intro);
+				if (fi < fend && sh[fi].series == s)
+					f = &sh[fi];
+				if (f != NULL && f->pos <= intro_pos)
+					continue;	/* fixed no later than it came in */
 
-				if (f != NULL && f->rank == r)
-					st->bugs_fixed[kk]++;
-				if (t != NULL && intro == r)
-					st->regressions[kk]++;
-				if (intro_pos <= pos && (f == NULL || f->pos > pos))
-					st->known_bugs[kk]++;
-			}
-		}
-	}
-	pfree(in_series);
-	pfree(sh);
-	pfree(stack);
-	pfree(anc);
-	*nrows = n;
-	*row_series = rs;
-	return rows;
-}
-
-static void
-write_affected(FixesLoad *ld, const Row *rows, const int32 *rs, int64 nrows)
-{
-	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_affected_series"));
-	TupleDesc	desc = RelationGetDescr(b->rel);
-	int			c_repo = fixes_attnum(desc, "repository_id");
-	int			c_fixing = fixes_attnum(desc, "fixing_idx");
-	int			c_target = fixes_attnum(desc, "target_idx");
-	int			c_series = fixes_attnum(desc, "series_rank");
-	int			c_intro = fixes_attnum(desc, "introduced_rank");
-	int			c_fixed = fixes_attnum(desc, "fixed_rank");
-	int			c_backport = fixes_attnum(desc, "fix_backport_idx");
-	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
-	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
-
-	for (int64 k = 0; k < nrows; k++)
-	{
-		const Row  *r = &rows[k];
-
-		if ((k & 0xfff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		memset(nulls, true, sizeof(bool) * desc->natts);
+				memset(nulls, true, sizeof(bool) * desc->natts);
 #define SET(col, datum) (values[col] = (datum), nulls[col] = false)
-		SET(c_repo, Int32GetDatum(ld->repository_id));
-		SET(c_fixing, Int32GetDatum((int32) r->fixing));
-		SET(c_target, Int32GetDatum((int32) r->target));
-		SET(c_series, Int32GetDatum(rs[k]));
-		SET(c_intro, Int32GetDatum(r->intro_rank));
-		if (r->fixed_rank > 0)
-		{
-			SET(c_fixed, Int32GetDatum(r->fixed_rank));
-			SET(c_backport, Int32GetDatum((int32) r->fix_backport));
-		}
+				SET(c_repo, Int32GetDatum(ld->repository_id));
+				SET(c_fixing, Int32GetDatum((int32) pr->fixing));
+				SET(c_target, Int32GetDatum((int32) pr->target));
+				SET(c_series, Int32GetDatum(sl.rank[s]));
+				SET(c_intro, Int32GetDatum(intro));
+				if (f != NULL)
+				{
+					SET(c_fixed, Int32GetDatum(f->rank));
+					SET(c_backport, Int32GetDatum((int32) f->commit));
+				}
 #undef SET
-		fixes_bulk_insert(b, values, nulls, 64);
+				{
+					MemoryContext old = MemoryContextSwitchTo(rowcxt);
+
+					fixes_bulk_insert(b, values, nulls, 64);
+					MemoryContextSwitchTo(old);
+					MemoryContextReset(rowcxt);
+				}
+
+				/*
+				 * The counters of the stable releases of B: the bug is known
+				 * in its releases from introduced_in up to, not including,
+				 * fixed_in, places lo .. hi - 1 of sl.rel.
+				 */
+				lo = t ? sl.at[t->rank - st->nmain - 1] : sl.first[s] + sl.lo_self[s];
+				hi = f ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
+				known[lo]++;
+				known[hi]--;
+				if (f != NULL)
+					st->bugs_fixed[f->rank - st->nmain - 1]++;
+				if (t != NULL)
+					st->regressions[t->rank - st->nmain - 1]++;
+			}
+		}
 	}
 	fixes_bulk_end(b);
+	MemoryContextDelete(rowcxt);
+
+	for (int j = 0; j < sl.first[sl.n]; j++)
+	{
+		sum += known[j];
+		st->known_bugs[sl.rel[j]] = sum;
+	}
+	pfree(anc);
+	pfree(order);
+	pfree(known);
+	pfree(sh);
 }
 
 /* the rows of the stable releases in fixes_releases (the mainline's are written) */
@@ -750,9 +894,6 @@ fixes_load_stable(FixesLoad *ld)
 	Pair	   *pairs;
 	int64		npairs;
 	Stable		st = {0};
-	Row		   *rows;
-	int32	   *rs;
-	int64		nrows;
 	MemoryContext old;
 
 	record_stable_branches(ld);
@@ -772,6 +913,13 @@ fixes_load_stable(FixesLoad *ld)
 		ld->first_fixed = ld->last_fixed = NULL;
 		ld->fixed_dates = NULL;
 	}
+
+	/* the mainline's edges and their text are written, and their pairs kept */
+	if (ld->edges != NULL)
+		pfree(ld->edges);
+	if (ld->edge_text.data != NULL)
+		pfree(ld->edge_text.data);
+	ld->edge_text.data = NULL;
 
 	/* read the stable scope: its commit rows, edges and backport lines */
 	ld->edges = NULL;
@@ -798,25 +946,28 @@ fixes_load_stable(FixesLoad *ld)
 	find_stable_releases(ld, &st);
 	mark_stable(ld, &st);
 	find_series(ld, &st);
+	fixes_load_phase(ld, "stable releases and their series found");
 	ld->nmoved = 0;
 	fixes_load_write_commits(ld);
 	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_phase(ld, "stable commits written");
 	fixes_load_resolve(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
 	fixes_load_write_edges(ld);
 	MemoryContextSwitchTo(ld->cxt);
+	fixes_load_phase(ld, "stable edges resolved and written");
 	resolve_backports(ld);
 	write_backports(ld);
 	MemoryContextSwitchTo(ld->cxt);
-	fixes_load_phase(ld, "stable commits, edges and backports written");
+	fixes_load_phase(ld, "backports resolved and written");
 
 	count_backports(ld, &st);
-	rows = affected_rows(ld, &st, pairs, npairs, &nrows, &rs);
-	write_affected(ld, rows, rs, nrows);
+	write_affected(ld, &st, pairs, npairs);
+	fixes_load_phase(ld, "affected series written");
 	write_stable_releases(ld, &st);
 	CommandCounterIncrement();
-	fixes_load_phase(ld, "stable releases and affected series written");
+	fixes_load_phase(ld, "stable releases written");
 
 	/* what the load reports, and fixes_repositories records, is the mainline */
 	ld->nedges = main_nedges;
