@@ -10,7 +10,7 @@
  * at query time takes seconds at a million commits, so each load computes
  * them from the edges it holds and stores them in fixes_releases, exactly as
  * SQL's percentile_cont and EXTRACT(epoch FROM fixed_at - introduced_at) /
- * 86400 would give them (the same floating-point operations).
+ * 86400 would give them, to the last bit (lifetime_days.c).
  */
 #include "postgres.h"
 
@@ -18,6 +18,7 @@
 
 #include "datatype/timestamp.h"
 
+#include "lifetime_days.h"
 #include "load.h"
 
 typedef struct Lifetime
@@ -37,20 +38,6 @@ lifetime_cmp(const void *a, const void *b)
 	return x->days < y->days ? -1 : x->days > y->days;
 }
 
-/* SQL's percentile_cont(p) over v[0..n) sorted: orderedsetaggs.c, float8_lerp */
-static double
-percentile_cont(const Lifetime *v, int64 n, double p)
-{
-	int64		first = (int64) floor(p * (n - 1));
-	int64		second = (int64) ceil(p * (n - 1));
-	double		proportion;
-
-	if (first == second)
-		return v[first].days;
-	proportion = (p * (n - 1)) - first;
-	return v[first].days + (proportion * (v[second].days - v[first].days));
-}
-
 /* for each rank: the percentiles of its group of v (sorted), into ld->stats */
 static void
 per_release(FixesLoad *ld, Lifetime *v, int64 n, bool fixed)
@@ -67,11 +54,11 @@ per_release(FixesLoad *ld, Lifetime *v, int64 n, bool fixed)
 			j++;
 		if (fixed)
 		{
-			st->fixed_median_days = percentile_cont(v + i, j - i, 0.5);
-			st->fixed_p90_days = percentile_cont(v + i, j - i, 0.9);
+			st->fixed_median_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.5);
+			st->fixed_p90_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.9);
 		}
 		else
-			st->introduced_median_days = percentile_cont(v + i, j - i, 0.5);
+			st->introduced_median_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.5);
 		i = j;
 	}
 }
@@ -125,7 +112,7 @@ fixes_load_lifetimes(FixesLoad *ld)
 		}
 		if (t_null)
 			continue;
-		days = ((double) (e->fixed_at - t_at) / (double) USECS_PER_SEC) / (double) SECS_PER_DAY;
+		days = fixes_sql_days(e->fixed_at - t_at);
 		if (fr != 0)
 		{
 			fixed[nfixed].rank = fr;

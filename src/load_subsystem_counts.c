@@ -26,7 +26,7 @@
  * fixes_commit_subsystems and fixes_commit_files (a scan of each).
  *
  * The lifetimes are those SQL's percentile_cont over EXTRACT(epoch FROM
- * fixed_at - committed_at) / 86400 gives, to the last bit (sql_days).
+ * fixed_at - committed_at) / 86400 gives, to the last bit (lifetime_days.c).
  */
 #include "postgres.h"
 
@@ -41,6 +41,7 @@
 #include "utils/memutils.h"
 
 #include "bulk_insert.h"
+#include "lifetime_days.h"
 #include "load.h"
 #include "spi_call.h"
 #include "string_hash.h"
@@ -577,105 +578,6 @@ lifetime_cmp(const void *a, const void *b)
 	return x->days < y->days ? -1 : x->days > y->days;
 }
 
-/* SQL's percentile_cont(p) over v[0..n) sorted: orderedsetaggs.c, float8_lerp */
-static double
-percentile_cont(const Lifetime *v, int64 n, double p)
-{
-	int64		first = (int64) floor(p * (n - 1));
-	int64		second = (int64) ceil(p * (n - 1));
-	double		proportion;
-
-	if (first == second)
-		return v[first].days;
-	proportion = (p * (n - 1)) - first;
-	return v[first].days + (proportion * (v[second].days - v[first].days));
-}
-
-/*
- * The lifetime of a bug in days as SQL computes EXTRACT(epoch FROM
- * fixed_at - committed_at) / 86400 for percentile_cont(float8): the epoch is
- * a numeric of usec / 10^6 (scale 6), the quotient is rounded at the scale
- * select_div_scale() gives it (16 significant digits, at least 6 decimals;
- * numeric.c), and the cast to float8 reads its decimal text.  Dividing in
- * double precision differs in the last bit for about one value in a
- * hundred, which moves a median; this does not (checked against SQL on
- * every edge of a 1.3M-commit history).
- */
-static double
-sql_days(int64 usec)
-{
-	unsigned __int128 a = usec < 0 ? (unsigned __int128) (-(usec + 1)) + 1 : (unsigned __int128) usec;
-	uint64	ip = (uint64) (a / 1000000),
-				fp = (uint64) (a % 1000000);
-	int			weight1 = 0,
-				first1 = 0,
-				qweight,
-				rscale;
-	unsigned __int128 d = (unsigned __int128) 86400 * 1000000,
-				pow = 1,
-				q,
-				ipart,
-				fpart;
-	char		buf[128],
-				digits[64];
-	int			n = 0,
-				k = 0;
-
-	/* the leading base-10000 digit of the epoch and its weight */
-	if (ip > 0)
-	{
-		uint64	x = ip;
-
-		while (x >= 10000)
-		{
-			x /= 10000;
-			weight1++;
-		}
-		first1 = (int) x;
-	}
-	else if (fp / 100 > 0)
-	{
-		weight1 = -1;
-		first1 = (int) (fp / 100);
-	}
-	else if (fp % 100 > 0)
-	{
-		weight1 = -2;
-		first1 = (int) (fp % 100) * 100;
-	}
-	/* select_div_scale against 86400 (weight 1, leading digit 8) */
-	qweight = weight1 - 1;
-	if (first1 <= 8)
-		qweight--;
-	rscale = 16 - qweight * 4;
-	if (rscale < 6)
-		rscale = 6;
-	for (int i = 0; i < rscale; i++)
-		pow *= 10;
-	q = (a * pow + d / 2) / d;
-	ipart = q / pow;
-	fpart = q % pow;
-	if (usec < 0)
-		buf[n++] = '-';
-	do
-	{
-		digits[k++] = (char) ('0' + (int) (ipart % 10));
-		ipart /= 10;
-	} while (ipart > 0);
-	while (k > 0)
-		buf[n++] = digits[--k];
-	buf[n++] = '.';
-	for (int i = rscale - 1; i >= 0; i--)
-	{
-		digits[i] = (char) ('0' + (int) (fpart % 10));
-		fpart /= 10;
-	}
-	for (int i = 0; i < rscale; i++)
-		buf[n++] = digits[i];
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
 static uint32 *sort_edges_by;
 
 static int
@@ -768,7 +670,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 			}
 			if (t_null || e->fixed_at_null)
 				continue;		/* NULL: percentile_cont skips it */
-			days = sql_days(e->fixed_at - t_at);
+			days = fixes_sql_days(e->fixed_at - t_at);
 			if (nlife + x.nout > life_cap)
 			{
 				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
@@ -817,7 +719,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 
 			while (j < nlife && life[j].group == life[i].group)
 				j++;
-			cnt[life[i].group].median = percentile_cont(life + i, j - i, 0.5);
+			cnt[life[i].group].median = fixes_percentile_cont(&life[i].days, sizeof(Lifetime), j - i, 0.5);
 			i = j;
 		}
 		pfree(life);
