@@ -98,20 +98,28 @@ fixes_sql_days(int64 usec)
 	return strtod(buf, NULL);
 }
 
-/*
- * SQL's percentile_cont(p) over n values sorted ascending, the first at
- * first and each stride bytes after the previous one (the days of an array
- * of structs): orderedsetaggs.c, float8_lerp
- */
-double
-fixes_percentile_cont(const double *first, size_t stride, int64 n, double p)
+/* qsort order of FixesLifetime: by group, then by days */
+int
+fixes_lifetime_cmp(const void *a, const void *b)
 {
-	int64		lo = (int64) floor(p * (n - 1));
-	int64		hi = (int64) ceil(p * (n - 1));
-	double		a = *(const double *) ((const char *) first + lo * stride);
-	double		b = *(const double *) ((const char *) first + hi * stride);
+	const FixesLifetime *x = a;
+	const FixesLifetime *y = b;
 
-	if (lo == hi)
-		return a;
-	return a + (((p * (n - 1)) - lo) * (b - a));
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->days < y->days ? -1 : x->days > y->days;
+}
+
+/* SQL's percentile_cont(p) over the days of v[0..n), sorted: orderedsetaggs.c, float8_lerp */
+double
+fixes_percentile_cont(const FixesLifetime *v, int64 n, double p)
+{
+	int64		first = (int64) floor(p * (n - 1));
+	int64		second = (int64) ceil(p * (n - 1));
+	double		proportion;
+
+	if (first == second)
+		return v[first].days;
+	proportion = (p * (n - 1)) - first;
+	return v[first].days + (proportion * (v[second].days - v[first].days));
 }

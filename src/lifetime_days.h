@@ -4,7 +4,15 @@
 #ifndef FIXES_LIFETIME_DAYS_H
 #define FIXES_LIFETIME_DAYS_H
 
+/* the lifetime of one bug in days, in a group (a release, a subsystem, a prefix) */
+typedef struct FixesLifetime
+{
+	uint32		group;
+	double		days;
+} FixesLifetime;
+
 extern double fixes_sql_days(int64 usec);
-extern double fixes_percentile_cont(const double *first, size_t stride, int64 n, double p);
+extern int	fixes_lifetime_cmp(const void *a, const void *b);
+extern double fixes_percentile_cont(const FixesLifetime *v, int64 n, double p);
 
 #endif							/* FIXES_LIFETIME_DAYS_H */

@@ -146,10 +146,15 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	return covered;
 }
 
-static bytea *
-make_bytea(const void *data, Size len)
+/*
+ * A bytea of len bytes copied from data: the binary columns of fixes_graph,
+ * and of the tables kept in its chunked form (fixes_trailer_keys,
+ * fixes_commit_groups)
+ */
+bytea *
+fixes_bytea(const void *data, Size len)
 {
-	bytea	   *b = palloc(VARHDRSZ + len);
+	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
 
 	SET_VARSIZE(b, VARHDRSZ + len);
 	memcpy(VARDATA(b), data, len);
@@ -208,10 +213,10 @@ fixes_load_write_graph(FixesLoad *ld)
 		args[1] = Int32GetDatum(SNAPSHOT_FORMAT);
 		args[2] = Int32GetDatum(chunk);
 		args[3] = Int32GetDatum((int32) n);
-		args[4] = PointerGetDatum(make_bytea(ids, (Size) n * FIXES_OID_RAWSZ));
-		args[5] = PointerGetDatum(make_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
-		args[6] = PointerGetDatum(make_bytea(counts, (Size) n * sizeof(uint32)));
-		args[7] = PointerGetDatum(make_bytea(parents, npar * sizeof(uint32)));
+		args[4] = PointerGetDatum(fixes_bytea(ids, (Size) n * FIXES_OID_RAWSZ));
+		args[5] = PointerGetDatum(fixes_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
+		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
+		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		MemoryContextSwitchTo(old);
 		pfree(ids);

@@ -21,44 +21,27 @@
 #include "lifetime_days.h"
 #include "load.h"
 
-typedef struct Lifetime
-{
-	int32		rank;
-	double		days;
-} Lifetime;
-
-static int
-lifetime_cmp(const void *a, const void *b)
-{
-	const Lifetime *x = a;
-	const Lifetime *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->days < y->days ? -1 : x->days > y->days;
-}
-
 /* for each rank: the percentiles of its group of v (sorted), into ld->stats */
 static void
-per_release(FixesLoad *ld, Lifetime *v, int64 n, bool fixed)
+per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 {
 	int64		i = 0;
 
-	qsort(v, n, sizeof(Lifetime), lifetime_cmp);
+	qsort(v, n, sizeof(FixesLifetime), fixes_lifetime_cmp);
 	while (i < n)
 	{
 		int64		j = i;
-		FixesReleaseStats *st = &ld->stats[v[i].rank];
+		FixesReleaseStats *st = &ld->stats[v[i].group];
 
-		while (j < n && v[j].rank == v[i].rank)
+		while (j < n && v[j].group == v[i].group)
 			j++;
 		if (fixed)
 		{
-			st->fixed_median_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.5);
-			st->fixed_p90_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.9);
+			st->fixed_median_days = fixes_percentile_cont(&v[i], j - i, 0.5);
+			st->fixed_p90_days = fixes_percentile_cont(&v[i], j - i, 0.9);
 		}
 		else
-			st->introduced_median_days = fixes_percentile_cont(&v[i].days, sizeof(Lifetime), j - i, 0.5);
+			st->introduced_median_days = fixes_percentile_cont(&v[i], j - i, 0.5);
 		i = j;
 	}
 }
@@ -71,8 +54,8 @@ per_release(FixesLoad *ld, Lifetime *v, int64 n, bool fixed)
 void
 fixes_load_lifetimes(FixesLoad *ld)
 {
-	Lifetime   *fixed = palloc_extended(sizeof(Lifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	Lifetime   *introduced = palloc_extended(sizeof(Lifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	FixesLifetime *fixed = palloc_extended(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	FixesLifetime *introduced = palloc_extended(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nfixed = 0,
 				nintroduced = 0;
 
@@ -115,10 +98,10 @@ fixes_load_lifetimes(FixesLoad *ld)
 		days = fixes_sql_days(e->fixed_at - t_at);
 		if (fr != 0)
 		{
-			fixed[nfixed].rank = fr;
+			fixed[nfixed].group = fr;
 			fixed[nfixed++].days = days;
 		}
-		introduced[nintroduced].rank = tr;
+		introduced[nintroduced].group = tr;
 		introduced[nintroduced++].days = days;
 	}
 	per_release(ld, fixed, nfixed, true);

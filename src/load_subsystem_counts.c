@@ -111,12 +111,6 @@ typedef struct GroupCounts
 	double		median;			/* NaN: none */
 } GroupCounts;
 
-typedef struct Lifetime
-{
-	uint32		group;
-	double		days;
-} Lifetime;
-
 static void
 pairs_add(Pairs *p, uint32 idx, uint32 group)
 {
@@ -347,16 +341,6 @@ fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 
 /* ---- the groups of the old commits ---- */
 
-static bytea *
-make_bytea(const void *data, Size len)
-{
-	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	memcpy(VARDATA(b), data, len);
-	return b;
-}
-
 /*
  * The groups of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
  * into o.  False unless its rows cover exactly those commits with ids below
@@ -567,17 +551,6 @@ expand(Expander *x, uint32 c)
 	}
 }
 
-static int
-lifetime_cmp(const void *a, const void *b)
-{
-	const Lifetime *x = a;
-	const Lifetime *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return x->days < y->days ? -1 : x->days > y->days;
-}
-
 static uint32 *sort_edges_by;
 
 static int
@@ -605,7 +578,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 	uint32	   *fixing = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	uint32	   *target = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nsel = 0;
-	Lifetime   *life = NULL;
+	FixesLifetime *life = NULL;
 	int64		nlife = 0,
 				life_cap = 0;
 
@@ -675,8 +648,8 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 			{
 				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
 				life = life == NULL
-					? palloc_extended(sizeof(Lifetime) * life_cap, MCXT_ALLOC_HUGE)
-					: repalloc_huge(life, sizeof(Lifetime) * life_cap);
+					? palloc_extended(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
+					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
 			}
 			for (uint32 k = 0; k < x.nout; k++)
 			{
@@ -712,14 +685,14 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 		cnt[k].median = NAN;
 	if (nlife > 0)
 	{
-		qsort(life, nlife, sizeof(Lifetime), lifetime_cmp);
+		qsort(life, nlife, sizeof(FixesLifetime), fixes_lifetime_cmp);
 		for (int64 i = 0; i < nlife;)
 		{
 			int64		j = i;
 
 			while (j < nlife && life[j].group == life[i].group)
 				j++;
-			cnt[life[i].group].median = fixes_percentile_cont(&life[i].days, sizeof(Lifetime), j - i, 0.5);
+			cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
 			i = j;
 		}
 		pfree(life);
@@ -763,8 +736,8 @@ write_segment(FixesLoad *ld, const char *kind, const Groups *g, uint32 first, ui
 	args[1] = CStringGetTextDatum(kind);
 	args[2] = Int32GetDatum((int32) first);
 	args[3] = Int32GetDatum((int32) (end - first));
-	args[4] = PointerGetDatum(make_bytea(counts, sizeof(uint32) * (end - first)));
-	args[5] = PointerGetDatum(make_bytea(g->ids + g->off[first],
+	args[4] = PointerGetDatum(fixes_bytea(counts, sizeof(uint32) * (end - first)));
+	args[5] = PointerGetDatum(fixes_bytea(g->ids + g->off[first],
 										 sizeof(uint32) * (g->off[end] - g->off[first])));
 	fixes_spi_execute(psprintf("INSERT INTO %s.fixes_commit_groups (repository_id, kind, first_commit, "
 							   "format, commits, counts, ids) VALUES ($1, $2, $3, %d, $4, $5, $6)",

@@ -302,16 +302,6 @@ fixes_trailer_keys_read(FixesLoad *ld, const bool *want, bool new_commits)
 	return true;
 }
 
-static bytea *
-make_bytea(const void *data, Size len)
-{
-	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	memcpy(VARDATA(b), data, len);
-	return b;
-}
-
 /*
  * Write the chunks from first on (the keys of every commit from there are
  * known), and the dictionary when it grew or from scratch.
@@ -357,8 +347,8 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = Int32GetDatum(chunk);
 		args[2] = Int32GetDatum((int32) (hi - lo));
-		args[3] = PointerGetDatum(make_bytea(counts, sizeof(uint32) * (hi - lo)));
-		args[4] = PointerGetDatum(make_bytea(ids, sizeof(uint32) * nids));
+		args[3] = PointerGetDatum(fixes_bytea(counts, sizeof(uint32) * (hi - lo)));
+		args[4] = PointerGetDatum(fixes_bytea(ids, sizeof(uint32) * nids));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		pfree(DatumGetPointer(args[3]));
 		pfree(DatumGetPointer(args[4]));
