@@ -21,7 +21,9 @@
  * commit without rows (state FILES_TREE_MISSING).  Nothing is fetched:
  * libgit2 has no promisor remotes, and the reader has no network anyway.
  *
- * Record 'F' (wire.h), sent right after the commit's 'C' record.
+ * Record 'F' (wire.h), sent right after the commit's 'C' record.  The
+ * worker processes of files_pool.c compare the trees of several commits at
+ * once, each with send_files() as here.
  */
 #include "reader.h"
 
@@ -352,6 +354,8 @@ send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tre
 {
 	unsigned char head[5];
 
+	if (files_pool_queue(r, tree, nparents, parent_tree, parent_unreadable))
+		return;
 	rows.len = 0;
 	rows.n = 0;
 	rows.tree_missing = false;

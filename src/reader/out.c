@@ -3,6 +3,8 @@
  *
  * Buffered writes; an error is sent as an 'E' record and ends the process
  * with status 1.  A write that fails (the backend went away) ends it too.
+ * While the worker processes of files_pool.c compare trees, the records
+ * sent after their 'F' records are held there and written in order.
  */
 #include "reader.h"
 
@@ -44,11 +46,42 @@ write_all(const void *data, size_t len)
 	}
 }
 
+/* bytes that are records already (held by files_pool.c) */
 void
-out_flush(void)
+out_raw(const void *data, size_t len)
+{
+	if (used + len > OUT_BUFSIZE)
+		out_flush_buffer();
+	if (len > OUT_BUFSIZE)
+	{
+		write_all(data, len);
+		return;
+	}
+	memcpy(buf + used, data, len);
+	used += len;
+}
+
+/* what is buffered, without waiting for the workers */
+void
+out_flush_buffer(void)
 {
 	write_all(buf, used);
 	used = 0;
+}
+
+/* a worker of files_pool.c: what the reader buffered before the fork is not its own */
+void
+out_discard(void)
+{
+	used = 0;
+}
+
+/* everything sent so far, the 'F' records the workers compute included */
+void
+out_flush(void)
+{
+	files_pool_drain();
+	out_flush_buffer();
 }
 
 void
@@ -60,8 +93,10 @@ out_record(char type, const void *payload, size_t len)
 		fail("54000", NULL, NULL, "an object of %zu bytes is too large to read", len);
 	header[0] = (unsigned char) type;
 	wire_put_u32(header + 1, (uint32_t) len);
+	if (files_pool_hold(header, payload, len))
+		return;
 	if (used + WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
-		out_flush();
+		out_flush_buffer();
 	if (WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
 	{
 		write_all(header, WIRE_HEADER_SIZE);
@@ -102,6 +137,17 @@ send_message(char level, const char *sqlstate, const char *msg, const char *deta
 	free(p);
 }
 
+/* the 'E' record, after every record sent before it, and the end */
+static void
+__attribute__((noreturn))
+send_error(const char *sqlstate, const char *msg, const char *detail, const char *hint)
+{
+	files_pool_drain();
+	send_message('E', sqlstate, msg, detail, hint);
+	out_flush();
+	_exit(1);
+}
+
 void
 out_message(char level, const char *sqlstate, const char *detail, const char *hint,
 			const char *fmt,...)
@@ -124,9 +170,7 @@ fail(const char *sqlstate, const char *detail, const char *hint, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	send_message('E', sqlstate, msg, detail, hint);
-	out_flush();
-	_exit(1);
+	send_error(sqlstate, msg, detail, hint);
 }
 
 /* libgit2's last error message, for a detail */
@@ -161,9 +205,7 @@ fail_git(int rc, const char *sqlstate, const char *fmt,...)
 		sqlstate = "53200";
 		hint = "The repository may be damaged (run \"git fsck\"), or it needs more than fixes.reader_memory_limit.";
 	}
-	send_message('E', sqlstate, msg, detail, hint);
-	out_flush();
-	_exit(1);
+	send_error(sqlstate, msg, detail, hint);
 }
 
 static void

@@ -14,6 +14,8 @@
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
  *   files.c  the changed files of a commit (fixes_load(files => true))
+ *   files_pool.c the worker processes that compare the commits' trees, and
+ *            the order in which their records are written
  *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
@@ -34,6 +36,9 @@
 extern void out_init(void);
 extern void out_record(char type, const void *payload, size_t len);
 extern void out_flush(void);
+extern void out_flush_buffer(void);
+extern void out_raw(const void *data, size_t len);
+extern void out_discard(void);
 extern void out_message(char level, const char *sqlstate, const char *detail,
 						const char *hint, const char *fmt,...)
 			__attribute__((format(printf, 5, 6)));
@@ -85,6 +90,12 @@ extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *know
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
 					   bool parent_unreadable);
 extern bool commit_tree(Repo *r, const git_oid *id, git_oid *out);
+
+/* files_pool.c */
+extern bool files_pool_queue(Repo *r, const git_oid *tree, int nparents,
+							 const git_oid *parent_tree, bool parent_unreadable);
+extern bool files_pool_hold(const unsigned char *header, const void *payload, size_t len);
+extern void files_pool_drain(void);
 
 /* blob.c */
 extern void send_blob(Repo *r, const git_oid *commit, const char *path);

@@ -1,0 +1,427 @@
+/*
+ * files_pool.c — the trees of several commits compared at once, records in walk order
+ *
+ * Comparing a commit's tree with its parent's (files.c) costs about four
+ * times as much as reading the commit (walk.c), so walk-files hands the
+ * comparisons to worker processes: the walk reads the commits, sends each
+ * comparison to a worker (the i-th to worker i % n) and writes every
+ * record, strictly in walk order; the output is byte for byte that of one
+ * process.
+ *
+ * Processes, not threads: libgit2 is thread-safe, but its threads share
+ * each pack file's locks and the process-wide lock of the mapped windows,
+ * taken several times for every object read.  Two threads took turns on
+ * them: more CPU time than one thread alone, and no gain.  A worker is a
+ * fork of the reader once the repository is open (its handles, the
+ * loose-object set and libgit2's settings come along) and shares nothing
+ * with it afterwards.  Each process has the reader's limits
+ * (fixes.reader_memory_limit's address space, the CPU time) for itself, and
+ * a worker dies with the reader (PR_SET_PDEATHSIG), so a cancel, which
+ * kills the reader, ends the workers as well.
+ *
+ * The streams: the reader writes comparisons to a worker's standard input
+ * (JOB_SIZE bytes each, BATCH at a time); the worker answers each with the
+ * 'F' record that send_files() makes, on its standard output, written when
+ * it has answered all the comparisons it had.  An error of a worker is its
+ * 'E' record (out.c), which the reader passes on in its turn, after exactly
+ * the records one process would have sent before it; a worker that dies
+ * otherwise (a signal: the CPU limit, a crash) takes the reader along with
+ * the same signal.
+ *
+ * The ring: while comparisons are pending, the records the walk sends (the
+ * next commit's 'C') are held in the slot of the next comparison and
+ * written just before its 'F'.  A full ring (QUEUE comparisons) makes the
+ * walk write its older half; so the workers always have comparisons ahead,
+ * and the reader holds at most QUEUE commits' records.
+ *
+ * Workers: WORKERS.  The machine the benchmark runs on has 2 cores, which
+ * the reader shares with the backend that stores its records.  The walk
+ * needs about a fifth of a core, the backend about half of one during the
+ * read, and the comparisons the rest: two workers keep both cores busy;
+ * more only take turns.  Fewer are started when a process or a pipe cannot
+ * be had; with none, the walk compares the trees itself, as before.  The
+ * environment variable FIXES_READER_WORKERS (0 to 8) sets the number, for
+ * the tests that compare the outputs.
+ */
+#include "reader.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define QUEUE		128
+#define WORKERS		2
+#define MAX_WORKERS 8
+#define BATCH		8
+#define KEEP_BYTES	((size_t) 1024 * 1024)
+
+/* a comparison: tree, parent tree, u32 nparents, u8 flags */
+#define JOB_SIZE	(2 * GIT_OID_RAWSZ + 4 + 1)
+#define JOB_PARENT	1			/* a parent tree is given */
+#define JOB_UNREADABLE 2		/* the parent's commit could not be read */
+
+typedef struct Worker
+{
+	pid_t		pid;
+	int			job_fd;			/* its standard input */
+	int			result_fd;		/* its standard output */
+	unsigned char jobs[BATCH * JOB_SIZE];	/* not sent yet */
+	int			njobs;
+	unsigned char *in;			/* what it answered, not written yet */
+	size_t		in_off;
+	size_t		in_len;
+	size_t		in_cap;
+} Worker;
+
+typedef struct Slot
+{
+	unsigned char *held;		/* records sent after the previous comparison */
+	size_t		held_len;
+	size_t		held_cap;
+} Slot;
+
+static struct
+{
+	bool		started;
+	int			nworkers;
+	Worker		workers[MAX_WORKERS];
+	Slot		slots[QUEUE];
+	uint64_t	queued;			/* comparisons queued, and answers written */
+	uint64_t	written;
+	bool		writing;		/* the reader is writing slots */
+	const char *path;
+} pool;
+
+static void
+close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* a worker: answer each comparison on standard input until it ends */
+static void
+__attribute__((noreturn))
+worker_main(Repo *r)
+{
+	unsigned char buf[BATCH * 16 * JOB_SIZE];
+	size_t		len = 0;
+
+	for (;;)
+	{
+		ssize_t		n = read(STDIN_FILENO, buf + len, sizeof(buf) - len);
+		size_t		off = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			out_flush();
+			_exit(0);
+		}
+		len += (size_t) n;
+		for (; len - off >= JOB_SIZE; off += JOB_SIZE)
+		{
+			const unsigned char *job = buf + off;
+			git_oid		tree;
+			git_oid		ptree;
+			unsigned char flags = job[2 * GIT_OID_RAWSZ + 4];
+
+			git_oid_fromraw(&tree, job);
+			git_oid_fromraw(&ptree, job + GIT_OID_RAWSZ);
+			send_files(r, &tree, (int) wire_get_u32(job + 2 * GIT_OID_RAWSZ),
+					   (flags & JOB_PARENT) ? &ptree : NULL, (flags & JOB_UNREADABLE) != 0);
+		}
+		memmove(buf, buf + off, len - off);
+		len -= off;
+		out_flush();
+	}
+}
+
+/* start worker k; false when a pipe or a process cannot be had */
+static bool
+worker_start(Repo *r, int k)
+{
+	Worker	   *w = &pool.workers[k];
+	int			job[2];
+	int			result[2];
+	pid_t		parent = getpid();
+
+	if (pipe(job) != 0)
+		return false;
+	if (pipe(result) != 0)
+	{
+		close(job[0]);
+		close(job[1]);
+		return false;
+	}
+	w->pid = fork();
+	if (w->pid < 0)
+	{
+		close(job[0]);
+		close(job[1]);
+		close(result[0]);
+		close(result[1]);
+		return false;
+	}
+	if (w->pid == 0)
+	{
+		(void) prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		for (int i = 0; i < k; i++)
+		{
+			close_fd(&pool.workers[i].job_fd);
+			close_fd(&pool.workers[i].result_fd);
+		}
+		if (dup2(job[0], STDIN_FILENO) < 0 || dup2(result[1], STDOUT_FILENO) < 0)
+			_exit(1);
+		close(job[0]);
+		close(job[1]);
+		close(result[0]);
+		close(result[1]);
+		/* it is a reader without workers now, its output its own */
+		pool.nworkers = 0;
+		out_discard();
+		worker_main(r);
+	}
+	close(job[0]);
+	close(result[1]);
+	w->job_fd = job[1];
+	w->result_fd = result[0];
+	return true;
+}
+
+static void
+pool_start(Repo *r)
+{
+	int			want = WORKERS;
+	const char *env = getenv("FIXES_READER_WORKERS");
+
+	pool.started = true;
+	if (env != NULL && env[0] >= '0' && env[0] <= '9' && env[1] == '\0')
+		want = env[0] - '0';
+	if (want > MAX_WORKERS)
+		want = MAX_WORKERS;
+	if (want == 0)
+		return;
+	/* a worker that failed is read from, not written to: no SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
+	pool.path = r->path;
+	while (pool.nworkers < want && worker_start(r, pool.nworkers))
+		pool.nworkers++;
+}
+
+/* send the comparisons w has not been sent (a worker that is gone tells why later) */
+static void
+send_jobs(Worker *w)
+{
+	size_t		len = (size_t) w->njobs * JOB_SIZE;
+	unsigned char *p = w->jobs;
+
+	w->njobs = 0;
+	while (len > 0)
+	{
+		ssize_t		n = write(w->job_fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t) n;
+	}
+}
+
+/* a worker ended before its answer: end as it did */
+static void
+__attribute__((noreturn))
+worker_lost(Worker *w)
+{
+	int			status;
+
+	if (waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status))
+	{
+		signal(WTERMSIG(status), SIG_DFL);
+		kill(getpid(), WTERMSIG(status));
+	}
+	fail("XX000", NULL, NULL, "a worker process of the reader of repository \"%s\" ended unexpectedly",
+		 pool.path);
+}
+
+/* make w->in hold len unread bytes */
+static void
+fill(Worker *w, size_t len)
+{
+	if (w->in_len - w->in_off >= len)
+		return;
+	if (w->in_off > 0)
+	{
+		memmove(w->in, w->in + w->in_off, w->in_len - w->in_off);
+		w->in_len -= w->in_off;
+		w->in_off = 0;
+	}
+	if (len > w->in_cap)
+	{
+		w->in_cap = len > 65536 ? len : 65536;
+		w->in = xrealloc(w->in, w->in_cap);
+	}
+	while (w->in_len < len)
+	{
+		ssize_t		n = read(w->result_fd, w->in + w->in_len, w->in_cap - w->in_len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			worker_lost(w);
+		w->in_len += (size_t) n;
+	}
+}
+
+/* the held records of the oldest slot, then its worker's answer */
+static void
+write_slot(void)
+{
+	Slot	   *s = &pool.slots[pool.written % QUEUE];
+	Worker	   *w = &pool.workers[(pool.written / BATCH) % pool.nworkers];
+
+	out_raw(s->held, s->held_len);
+	s->held_len = 0;
+	if (s->held_cap > KEEP_BYTES)
+	{
+		free(s->held);
+		s->held = NULL;
+		s->held_cap = 0;
+	}
+	for (;;)
+	{
+		unsigned char type;
+		uint32_t	len;
+
+		fill(w, WIRE_HEADER_SIZE);
+		type = w->in[w->in_off];
+		len = wire_get_u32(w->in + w->in_off + 1);
+		if (len > WIRE_MAX_PAYLOAD)
+			worker_lost(w);
+		fill(w, WIRE_HEADER_SIZE + (size_t) len);
+		out_raw(w->in + w->in_off, WIRE_HEADER_SIZE + (size_t) len);
+		w->in_off += WIRE_HEADER_SIZE + (size_t) len;
+		if (type == WIRE_ERROR)
+		{
+			out_flush_buffer();
+			_exit(1);
+		}
+		if (type == WIRE_FILES)
+			break;
+	}
+	if (w->in_cap > KEEP_BYTES && w->in_off == w->in_len)
+	{
+		free(w->in);
+		w->in = NULL;
+		w->in_cap = w->in_off = w->in_len = 0;
+	}
+	pool.written++;
+}
+
+/* write the oldest slots until `until` are written */
+static void
+write_slots(uint64_t until)
+{
+	pool.writing = true;
+	for (int i = 0; i < pool.nworkers; i++)
+		send_jobs(&pool.workers[i]);
+	while (pool.written < until)
+		write_slot();
+	pool.writing = false;
+}
+
+/*
+ * Queue the comparison of send_files(); false when there are no workers
+ * (the caller compares the trees itself).
+ */
+bool
+files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
+				 bool parent_unreadable)
+{
+	Worker	   *w;
+	unsigned char *job;
+
+	if (!pool.started)
+		pool_start(r);
+	if (pool.nworkers == 0)
+		return false;
+	w = &pool.workers[(pool.queued / BATCH) % pool.nworkers];
+	job = w->jobs + (size_t) w->njobs * JOB_SIZE;
+	memcpy(job, tree->id, GIT_OID_RAWSZ);
+	memset(job + GIT_OID_RAWSZ, 0, GIT_OID_RAWSZ);
+	if (parent_tree != NULL)
+		memcpy(job + GIT_OID_RAWSZ, parent_tree->id, GIT_OID_RAWSZ);
+	wire_put_u32(job + 2 * GIT_OID_RAWSZ, (uint32_t) nparents);
+	job[2 * GIT_OID_RAWSZ + 4] = (parent_tree != NULL ? JOB_PARENT : 0) |
+		(parent_unreadable ? JOB_UNREADABLE : 0);
+	if (++w->njobs == BATCH)
+		send_jobs(w);
+	pool.queued++;
+	/* the next slot, free now, holds the records sent until the next comparison */
+	if (pool.queued - pool.written == QUEUE)
+		write_slots(pool.written + QUEUE / 2);
+	return true;
+}
+
+/*
+ * Hold a record sent while comparisons are pending, for write_slot(); false
+ * when it can be written now.
+ */
+bool
+files_pool_hold(const unsigned char *header, const void *payload, size_t len)
+{
+	Slot	   *s;
+
+	if (pool.nworkers == 0 || pool.writing || pool.written == pool.queued)
+		return false;
+	s = &pool.slots[pool.queued % QUEUE];
+	if (s->held_len + WIRE_HEADER_SIZE + len > s->held_cap)
+	{
+		s->held_cap = (s->held_len + WIRE_HEADER_SIZE + len) * 2;
+		s->held = xrealloc(s->held, s->held_cap);
+	}
+	memcpy(s->held + s->held_len, header, WIRE_HEADER_SIZE);
+	memcpy(s->held + s->held_len + WIRE_HEADER_SIZE, payload, len);
+	s->held_len += WIRE_HEADER_SIZE + len;
+	return true;
+}
+
+/*
+ * Write every pending slot and the records held after them (out_flush());
+ * then the workers have nothing left to do: they are told so, and waited
+ * for (their CPU time and memory count in the reader's).
+ */
+void
+files_pool_drain(void)
+{
+	Slot	   *s;
+
+	if (pool.nworkers == 0 || pool.writing)
+		return;
+	write_slots(pool.queued);
+	s = &pool.slots[pool.queued % QUEUE];
+	out_raw(s->held, s->held_len);
+	s->held_len = 0;
+	for (int i = 0; i < pool.nworkers; i++)
+		close_fd(&pool.workers[i].job_fd);
+	for (int i = 0; i < pool.nworkers; i++)
+	{
+		int			status;
+
+		close_fd(&pool.workers[i].result_fd);
+		while (waitpid(pool.workers[i].pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	pool.nworkers = 0;
+}
