@@ -54,10 +54,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#ifndef QUEUE
 #define QUEUE		128
+#endif
+#ifndef WORKERS
 #define WORKERS		2
+#endif
 #define MAX_WORKERS 8
+#ifndef BATCH
 #define BATCH		8
+#endif
 #define KEEP_BYTES	((size_t) 1024 * 1024)
 
 /* a comparison: tree, parent tree, u32 nparents, u8 flags */

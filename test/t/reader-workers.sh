@@ -1,0 +1,113 @@
+#!/bin/bash
+# reader-workers.sh — `fixes-reader walk-files` (fixes_load(files => true)) writes the same bytes
+# and ends with the same status whether its worker processes compare the trees
+# (src/reader/files_pool.c) or the reader does it alone: FIXES_READER_WORKERS=0, 1, 2 (the
+# default) and 3, on
+#   - every fixture repository with a HEAD (partial clones, shallow clones, damaged loose objects,
+#     a linked worktree...);
+#   - a repository made here whose blob at the 20th of 40 commits is a truncated loose object: a
+#     worker fails while the other one has compared later commits, and the reader must send the
+#     error after exactly the records before it (and the error itself), then exit 1;
+#   - a 20000-commit make-history repository (when ../shared/bench/make-history is there), with
+#     the walk started from two heads, and a refresh's input (known commits on standard input).
+# The reader is the installed one ($PG_CONFIG --pkglibdir); no database is used.
+# Exit 0 pass, 1 fail.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+
+reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
+[ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+checked=0
+
+# run NAME INPUT PATH HEAD...: walk-files with 0, 1, 2 and 3 workers; the same bytes and status
+run() {
+    local name=$1 input=$2 path=$3
+    shift 3
+    local rc0 rc
+    set +e
+    FIXES_READER_WORKERS=0 "$reader" walk-files "$path" "$@" <"$input" >"$work/out.0" 2>/dev/null
+    rc0=$?
+    set -e
+    for n in 1 2 3; do
+        set +e
+        FIXES_READER_WORKERS=$n "$reader" walk-files "$path" "$@" <"$input" >"$work/out.$n" 2>/dev/null
+        rc=$?
+        set -e
+        if [ "$rc" != "$rc0" ] || ! cmp -s "$work/out.0" "$work/out.$n"; then
+            echo "FAIL: $name: $n workers: exit status $rc, $(wc -c <"$work/out.$n") bytes;" \
+                 "alone: exit status $rc0, $(wc -c <"$work/out.0") bytes"
+            cmp "$work/out.0" "$work/out.$n" || true
+            fails=$((fails + 1))
+            return
+        fi
+    done
+    checked=$((checked + 1))
+    echo "ok: $name (exit status $rc0, $(wc -c <"$work/out.0") bytes)"
+}
+
+printf '\0\0\0\0' >"$work/none"
+
+# 1. the fixtures
+[ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
+for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
+    [ -d "$repo" ] || continue
+    head=$(git -C "$repo" rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null) || continue
+    run "$(basename "$repo")" "$work/none" "$repo" "$head"
+done
+
+# 2. a worker's error: a truncated loose blob in the middle of 40 commits
+r="$work/broken.git"
+git init -q "$work/src"
+(
+    cd "$work/src"
+    export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME=A \
+           GIT_COMMITTER_EMAIL=a@example.org
+    for i in $(seq 1 40); do
+        export GIT_AUTHOR_DATE="$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="$((1600000000 + i * 60)) +0000"
+        mkdir -p "d$((i % 3))"
+        seq "$i" $((i * 7)) >"d$((i % 3))/f.txt"
+        echo "$i" >"top-$((i % 5)).txt"
+        git add -A
+        git commit -q -m "change $i"
+        [ "$i" = 20 ] && git rev-parse "HEAD:d$((i % 3))/f.txt" >"$work/blob"
+    done
+    git branch -q -M main
+)
+git clone -q --bare "$work/src" "$r"   # a local clone: the objects stay loose
+blob=$(cat "$work/blob")
+obj="$r/objects/${blob:0:2}/${blob:2}"
+[ -f "$obj" ] || { echo "FAIL: $obj is not a loose object"; exit 1; }
+chmod u+w "$obj"
+truncate -s $(($(stat -c %s "$obj") / 2)) "$obj"
+run "a truncated blob at commit 20 of 40" "$work/none" "$r" "$(git -C "$r" rev-parse main)"
+if [ "$(tail -c 2000 "$work/out.2" | grep -c -a "object $blob of repository .* is corrupt")" != 1 ]; then
+    echo "FAIL: the reader with workers did not end with the error about blob $blob"
+    fails=$((fails + 1))
+fi
+
+# 3. a large history: two heads, and a refresh's known commits
+if [ -f "$mh" ]; then
+    big=$(make_history_repo 20000)
+    head=$(git -C "$big" rev-parse 'HEAD^{commit}')
+    old=$(git -C "$big" rev-parse 'HEAD~3000^{commit}')
+    other=$(git -C "$big" rev-list -n 1 --skip=5000 HEAD)
+    run "make-history 20000" "$work/none" "$big" "$head"
+    run "make-history 20000, two heads" "$work/none" "$big" "$other" "$head"
+    # the commits of HEAD~3000 as a refresh sends them: a u32 count (little-endian), then the raw ids
+    git -C "$big" rev-list "$old" >"$work/known.hex"
+    python3 -c '
+import struct, sys
+ids = [bytes.fromhex(l.strip()) for l in open(sys.argv[1]) if l.strip()]
+sys.stdout.buffer.write(struct.pack("<I", len(ids)) + b"".join(ids))' "$work/known.hex" >"$work/known"
+    run "make-history 20000, a refresh after HEAD~3000" "$work/known" "$big" "$head"
+else
+    echo "($mh not found: no large history compared)"
+fi
+
+echo "$checked walks compared, $fails failed"
+[ "$fails" = 0 ] && [ "$checked" -gt 0 ] && { echo PASS; exit 0; }
+echo FAIL
+exit 1
