@@ -259,6 +259,50 @@ entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 	return cx < cy ? -1 : cx > cy;
 }
 
+/*
+ * The trees of the parent's side of the last comparison, kept for the next
+ * one: the walk goes from a commit to its parent, so the next comparison's
+ * new side is mostly this one's old side (the root tree, the directories
+ * changed in both commits).  Reading trees is two thirds of the work of a
+ * comparison, and every tree was read twice.  Each entry owns its tree.
+ */
+typedef struct TreeList
+{
+	git_tree  **trees;
+	size_t		n;
+	size_t		cap;
+} TreeList;
+
+static TreeList kept;			/* from the last comparison */
+static TreeList keeping;		/* for the next one */
+
+static void
+tree_keep(git_tree *t)
+{
+	if (t == NULL)
+		return;
+	if (keeping.n == keeping.cap)
+	{
+		keeping.cap = keeping.cap ? 2 * keeping.cap : 64;
+		keeping.trees = xrealloc(keeping.trees, sizeof(git_tree *) * keeping.cap);
+	}
+	keeping.trees[keeping.n++] = t;
+}
+
+/* a comparison is done: what it kept replaces what the last one kept */
+static void
+trees_rotate(void)
+{
+	TreeList	t;
+
+	for (size_t i = 0; i < kept.n; i++)
+		git_tree_free(kept.trees[i]);
+	kept.n = 0;
+	t = kept;
+	kept = keeping;
+	keeping = t;
+}
+
 static git_tree *
 tree_load(Repo *r, const git_oid *oid)
 {
@@ -267,6 +311,13 @@ tree_load(Repo *r, const git_oid *oid)
 
 	if (oid == NULL || rows.tree_missing)
 		return NULL;
+	for (size_t i = 0; i < kept.n; i++)
+		if (git_oid_equal(git_tree_id(kept.trees[i]), oid))
+		{
+			t = kept.trees[i];
+			kept.trees[i] = kept.trees[--kept.n];
+			return t;
+		}
 	loose_check(r, oid);
 	rc = git_tree_lookup(&t, r->repo, oid);
 	if (rc == GIT_ENOTFOUND)
@@ -300,7 +351,7 @@ compare_trees(Repo *r, const git_oid *old, const git_oid *new)
 	b = tree_load(r, new);
 	if (rows.tree_missing)
 	{
-		git_tree_free(a);
+		tree_keep(a);
 		git_tree_free(b);
 		return;
 	}
@@ -338,7 +389,7 @@ compare_trees(Repo *r, const git_oid *old, const git_oid *new)
 				file_row(r, x, y, git_tree_entry_name(e), strlen(git_tree_entry_name(e)));
 		}
 	}
-	git_tree_free(a);
+	tree_keep(a);
 	git_tree_free(b);
 }
 
@@ -365,7 +416,10 @@ send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tre
 	if (parent_unreadable)
 		rows.tree_missing = true;
 	else if (nparents <= 1)
+	{
 		compare_trees(r, parent_tree, tree);
+		trees_rotate();
+	}
 	if (rows.tree_missing)
 	{
 		rows.len = 5;

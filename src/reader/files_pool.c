@@ -55,14 +55,14 @@
 #include <unistd.h>
 
 #ifndef QUEUE
-#define QUEUE		128
+#define QUEUE		512
 #endif
 #ifndef WORKERS
 #define WORKERS		2
 #endif
 #define MAX_WORKERS 8
 #ifndef BATCH
-#define BATCH		8
+#define BATCH		64
 #endif
 #define KEEP_BYTES	((size_t) 1024 * 1024)
 
