@@ -54,16 +54,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef QUEUE
 #define QUEUE		512
-#endif
-#ifndef WORKERS
 #define WORKERS		2
-#endif
 #define MAX_WORKERS 8
-#ifndef BATCH
 #define BATCH		64
-#endif
 #define KEEP_BYTES	((size_t) 1024 * 1024)
 
 /* a comparison: tree, parent tree, u32 nparents, u8 flags */
