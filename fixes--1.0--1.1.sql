@@ -129,21 +129,29 @@ COMMENT ON INDEX @extschema@.fixes_backports_upstream_idx IS
 'the backports of a mainline commit';
 
 -- The series rows of fixes_affected, computed by fixes_load() (its mainline
--- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only: a
--- kernel-sized history has millions of them; the view gives ids and names.
+-- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only,
+-- and one row per pair with an array element per series that shipped the
+-- bug: a kernel-sized history has millions of series rows, and writing each
+-- as a row with its index entry cost a stable load more than 10%; the view
+-- unnests them.  A pair has one row per pass of fixes_load() over the
+-- series (one pass unless a repository has hundreds of series).
 CREATE TABLE @extschema@.fixes_affected_series (
-    repository_id   integer NOT NULL,
-    fixing_idx      integer NOT NULL,
-    target_idx      integer NOT NULL,
-    series_rank     integer NOT NULL,
-    introduced_rank integer NOT NULL,
-    fixed_rank      integer,
-    fix_backport_idx integer,
-    PRIMARY KEY (repository_id, fixing_idx, target_idx, series_rank)
+    repository_id     integer NOT NULL,
+    fixing_idx        integer NOT NULL,
+    target_idx        integer NOT NULL,
+    series_ranks      integer[] NOT NULL,
+    introduced_ranks  integer[] NOT NULL,
+    fixed_ranks       integer[] NOT NULL,
+    fix_backport_idxs integer[] NOT NULL
 );
 
+CREATE INDEX fixes_affected_series_pair_idx
+    ON @extschema@.fixes_affected_series (repository_id, fixing_idx, target_idx);
+
 COMMENT ON TABLE @extschema@.fixes_affected_series IS
-'per resolved mainline Fixes pair and stable series that shipped the bug: the release ranks where it came in and where the fix landed, and the commit index of that fix (the series rows of fixes_affected)';
+'per resolved mainline Fixes pair, the stable series that shipped the bug (series_ranks), and in each the release ranks where it came in and where the fix landed, and the commit index of that fix (NULL elements: not fixed there yet); fixes_affected unnests them';
+COMMENT ON INDEX @extschema@.fixes_affected_series_pair_idx IS
+'the series rows of a pair';
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backports', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_affected_series', '');
@@ -227,7 +235,12 @@ SELECT p.name,
        i.tag,
        x.tag,
        b.commit_id
-  FROM @extschema@.fixes_affected_series a
+  FROM (SELECT fa.repository_id, fa.fixing_idx, fa.target_idx, u.series_rank,
+               u.introduced_rank, u.fixed_rank, u.fix_backport_idx
+          FROM @extschema@.fixes_affected_series fa
+         CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                   fa.fix_backport_idxs)
+               AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)) a
   JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
   JOIN @extschema@.fixes_commits f
     ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
@@ -825,11 +838,11 @@ UNION ALL
 -- The series rows.  Their pair's commit ids come from its first resolved
 -- Fixes edge (fixes_edges' indexes on fixing_commit and target_commit find
 -- it, its primary key the others of the pair); only the series is joined:
--- introduced_in, fixed_in and fix_backport are scalar subqueries (one row
--- each, by primary key).  With the commits and the three releases joined,
--- the eight relations cost 8-10 ms of planning for every query, and a
--- filter on target_commit read every series row.
-SELECT p.name,
+-- the repository's name, introduced_in, fixed_in and fix_backport are
+-- scalar subqueries (one row each, by primary key).  With the commits and
+-- the three releases joined, the eight relations cost 8-10 ms of planning
+-- for every query, and a filter on target_commit read every series row.
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = a.repository_id),
        e.fixing_commit,
        e.target_commit,
        s.tag,
@@ -839,11 +852,15 @@ SELECT p.name,
          WHERE x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank),
        (SELECT b.commit_id FROM @extschema@.fixes_commits b
          WHERE b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx)
-  FROM @extschema@.fixes_affected_series a
+  FROM (SELECT fa.repository_id, fa.fixing_idx, fa.target_idx, u.series_rank,
+               u.introduced_rank, u.fixed_rank, u.fix_backport_idx
+          FROM @extschema@.fixes_affected_series fa
+         CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                   fa.fix_backport_idxs)
+               AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)) a
   JOIN @extschema@.fixes_edges e
     ON e.repository_id = a.repository_id AND e.fixing_idx = a.fixing_idx
    AND e.target_idx = a.target_idx AND e.status = 'resolved' AND e.kind = 'fixes'
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
   JOIN @extschema@.fixes_releases s
     ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
  WHERE NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
