@@ -207,56 +207,8 @@ SELECT p.name AS repository,
  WHERE e.status <> 'resolved' AND c.mainline
  ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
 
-CREATE VIEW @extschema@.fixes_affected AS
-SELECT p.name AS repository,
-       m.fixing_commit,
-       m.target_commit,
-       NULL::text AS series,
-       m.target_release AS introduced_in,
-       m.fixing_release AS fixed_in,
-       NULL::text COLLATE "C" AS fix_backport
-  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
-               e.target_release, e.fixing_release
-          FROM @extschema@.fixes_edges e
-          JOIN @extschema@.fixes_commits c
-            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-         WHERE e.status = 'resolved' AND c.mainline) m
-  JOIN @extschema@.fixes_releases t
-    ON t.repository_id = m.repository_id AND t.tag = m.target_release
-  LEFT JOIN @extschema@.fixes_releases f
-    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
- WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
-UNION ALL
-SELECT p.name,
-       f.commit_id,
-       t.commit_id,
-       s.tag,
-       i.tag,
-       x.tag,
-       b.commit_id
-  FROM (SELECT fa.repository_id, fa.fixing_idx, fa.target_idx, u.series_rank,
-               u.introduced_rank, u.fixed_rank, u.fix_backport_idx
-          FROM @extschema@.fixes_affected_series fa
-         CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
-                                   fa.fix_backport_idxs)
-               AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)) a
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
-  JOIN @extschema@.fixes_commits f
-    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
-  JOIN @extschema@.fixes_commits t
-    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
-  JOIN @extschema@.fixes_releases s
-    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
-  JOIN @extschema@.fixes_releases i
-    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
-  LEFT JOIN @extschema@.fixes_releases x
-    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
-  LEFT JOIN @extschema@.fixes_commits b
-    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
-
-COMMENT ON VIEW @extschema@.fixes_affected IS
-'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
+-- fixes_affected is defined with issue 16 below: its mainline rows leave out
+-- revert edges (fixes_edges.kind).
 
 CREATE VIEW @extschema@.fixes_per_stable_release AS
 SELECT p.name AS repository,
@@ -814,7 +766,7 @@ COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
 -- ---- issues 13, 14 and 16 together ----
 -- The mainline rows of fixes_affected are pairs of Fixes edges: a revert
 -- edge (issue 16) fixes no bug.
-CREATE OR REPLACE VIEW @extschema@.fixes_affected AS
+CREATE VIEW @extschema@.fixes_affected AS
 SELECT p.name AS repository,
        m.fixing_commit,
        m.target_commit,
@@ -867,6 +819,9 @@ SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_i
                     WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
                       AND d.target_idx = e.target_idx AND d.status = 'resolved'
                       AND d.kind = 'fixes' AND d.line < e.line);
+
+COMMENT ON VIEW @extschema@.fixes_affected IS
+'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
 -- The per-subsystem and per-prefix answers (issue 14) count bugs: Fixes
 -- edges, not reverts (issue 16).
 CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
