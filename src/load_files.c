@@ -100,35 +100,9 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
 	ld->c_files = ld->c_added = ld->c_deleted = -1;
-	ld->v11 = OidIsValid(get_relname_relid("fixes_commit_files", ld->nsp));
 	if (!ld->v11)
 		return;
-	if (ld->known)
-	{
-		char	   *sql = psprintf("SELECT files, maintainers, maintainers_hash, missing_blobs, missing_trees "
-								   "FROM %s.fixes_repositories WHERE repository_id = $1",
-								   ld->schema);
-		Oid			argtypes[1] = {INT4OID};
-		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-		HeapTuple	tup;
-		TupleDesc	desc;
-		bool		isnull;
-		Datum		d;
-
-		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
-			elog(ERROR, "repository %d vanished", ld->repository_id);
-		tup = SPI_tuptable->vals[0];
-		desc = SPI_tuptable->tupdesc;
-		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 1, &isnull));
-		d = SPI_getbinval(tup, desc, 2, &isnull);
-		ld->old_maintainers = isnull ? NULL : MemoryContextStrdup(ld->cxt, TextDatumGetCString(d));
-		d = SPI_getbinval(tup, desc, 3, &isnull);
-		ld->old_maint_hash_null = isnull;
-		ld->old_maint_hash = isnull ? 0 : DatumGetInt64(d);
-		ld->old_missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
-		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
-		SPI_freetuptable(SPI_tuptable);
-	}
+	/* the previous settings: load_previous.c read them */
 	ld->files = files_given ? files : ld->old_files;
 	if (maint_given)
 		ld->maintainers = maintainers[0] == '\0' ? NULL : MemoryContextStrdup(ld->cxt, maintainers);
