@@ -354,127 +354,9 @@ SELECT p.name AS repository,
   JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
  ORDER BY t.repository_id, t.fixes DESC, t.first_fixed_at, t.commit_id;
 
-CREATE VIEW @extschema@.fixes_per_subsystem AS
-WITH members AS (
-    -- mainline commits only, as every mainline answer
-    SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
-      FROM @extschema@.fixes_commit_subsystems cs
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
-     WHERE c.mainline
-), introduced AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.status = 'resolved' AND fc.mainline
-     GROUP BY m.repository_id, m.subsystem_id
-), fixed AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.fixing_idx = m.commit_idx
-     WHERE e.status = 'resolved'
-     GROUP BY m.repository_id, m.subsystem_id
-), sizes AS (
-    SELECT m.repository_id, m.subsystem_id, count(*) AS commits
-      FROM members m
-     GROUP BY m.repository_id, m.subsystem_id
-)
-SELECT p.name AS repository,
-       s.name AS subsystem,
-       COALESCE(z.commits, 0) AS commits,
-       COALESCE(f.fixing_commits, 0) AS fixing_commits,
-       COALESCE(i.buggy_commits, 0) AS buggy_commits,
-       COALESCE(i.bugs_introduced, 0) AS bugs_introduced,
-       COALESCE(f.bugs_fixed, 0) AS bugs_fixed,
-       i.median_lifetime_days
-  FROM @extschema@.fixes_subsystems s
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
-  LEFT JOIN sizes z ON z.repository_id = s.repository_id AND z.subsystem_id = s.subsystem_id
-  LEFT JOIN introduced i ON i.repository_id = s.repository_id AND i.subsystem_id = s.subsystem_id
-  LEFT JOIN fixed f ON f.repository_id = s.repository_id AND f.subsystem_id = s.subsystem_id
- ORDER BY p.name, s.name;
+-- fixes_per_subsystem and fixes_per_path_prefix: at the end, where the
+-- answers they read are stored.
 
-COMMENT ON VIEW @extschema@.fixes_per_subsystem IS
-'per MAINTAINERS subsystem: its commits, those with resolved Fixes edges, the buggy ones, the bugs introduced and fixed, and the median days from a buggy commit to its fix';
-
-CREATE FUNCTION @extschema@.fixes_per_path_prefix(
-    repository text,
-    depth integer DEFAULT 2,
-    OUT prefix text,
-    OUT commits bigint,
-    OUT fixing_commits bigint,
-    OUT buggy_commits bigint,
-    OUT bugs_introduced bigint,
-    OUT bugs_fixed bigint,
-    OUT median_lifetime_days double precision)
-RETURNS SETOF record
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-WITH repo AS (
-    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
-), members AS (
-    -- a path's directory, cut to depth components; '.' for the top level
-    SELECT DISTINCT f.commit_idx,
-           COALESCE(NULLIF(array_to_string(
-               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
-               '/'), ''), '.') AS prefix
-      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
-     WHERE f.repository_id = repo.repository_id
-       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
-       AND c.mainline
-), introduced AS (
-    SELECT m.prefix,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND fc.mainline
-     GROUP BY m.prefix
-), fixed AS (
-    SELECT m.prefix,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved'
-     GROUP BY m.prefix
-), sizes AS (
-    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
-)
-SELECT z.prefix,
-       z.commits,
-       COALESCE(f.fixing_commits, 0),
-       COALESCE(i.buggy_commits, 0),
-       COALESCE(i.bugs_introduced, 0),
-       COALESCE(f.bugs_fixed, 0),
-       i.median_lifetime_days
-  FROM sizes z
-  LEFT JOIN introduced i ON i.prefix = z.prefix
-  LEFT JOIN fixed f ON f.prefix = z.prefix
- ORDER BY z.prefix
-$$;
-
-COMMENT ON FUNCTION @extschema@.fixes_per_path_prefix(text, integer) IS
-'the counts of fixes_per_subsystem per directory of depth path components (''.'' for files at the top level), from the recorded files';
 -- ---- end of issue 14 ----
 
 -- ---- issue 16: trailers, reverts, lifetimes, overrides ----
@@ -822,9 +704,6 @@ SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_i
 
 COMMENT ON VIEW @extschema@.fixes_affected IS
 'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
--- fixes_per_subsystem and fixes_per_path_prefix count bugs, Fixes edges and
--- not reverts: their last definitions end the script.
-
 -- ---- end of issues 13, 14 and 16 together ----
 
 -- ---- issue 14: the per-subsystem and per-prefix answers, stored ----
@@ -889,7 +768,7 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_subsystem_counts',
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_path_prefix_counts', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_groups', '');
 
-CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
+CREATE VIEW @extschema@.fixes_per_subsystem AS
 SELECT p.name AS repository,
        s.name AS subsystem,
        COALESCE(k.commits, 0) AS commits,
@@ -904,10 +783,13 @@ SELECT p.name AS repository,
     ON k.repository_id = s.repository_id AND k.subsystem_id = s.subsystem_id
  ORDER BY p.name, s.name;
 
+COMMENT ON VIEW @extschema@.fixes_per_subsystem IS
+'per MAINTAINERS subsystem: its commits, those with resolved Fixes edges, the buggy ones, the bugs introduced and fixed, and the median days from a buggy commit to its fix';
+
 -- Depths 1 to 4 read the stored counts; any other depth computes them from
 -- fixes_commit_files, as every depth did before (PL/pgSQL: only the branch
 -- taken is planned).
-CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
+CREATE FUNCTION @extschema@.fixes_per_path_prefix(
     repository text,
     depth integer DEFAULT 2,
     OUT prefix text,
@@ -987,4 +869,8 @@ BEGIN
      ORDER BY z.prefix;
 END
 $$;
+
+COMMENT ON FUNCTION @extschema@.fixes_per_path_prefix(text, integer) IS
+'the counts of fixes_per_subsystem per directory of depth path components (''.'' for files at the top level), from the recorded files';
+
 -- ---- end of the stored answers of issue 14 ----
