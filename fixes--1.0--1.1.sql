@@ -171,41 +171,8 @@ COMMENT ON FUNCTION @extschema@.fixes_parse_backports(text) IS
 -- fixes_load() gains stable_branches: its 7-argument definition (with files
 -- and maintainers) is in the issue-14 block below.
 
--- the mainline answers: mainline releases, mainline fixing commits
-CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
-SELECT p.name AS repository,
-       r.tag AS release,
-       r.release_rank,
-       r.released_at,
-       r.commits,
-       r.fixing_commits,
-       r.bugs_fixed,
-       r.commits_fixed,
-       r.bugs_introduced,
-       r.buggy_commits_introduced,
-       r.fixed_same_release
-  FROM @extschema@.fixes_releases r
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
- WHERE r.mainline
- ORDER BY p.name, r.release_rank;
-
-CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
-SELECT p.name AS repository,
-       e.fixing_commit,
-       c.subject AS fixing_subject,
-       c.committed_at AS fixed_at,
-       e.line,
-       e.abbrev,
-       e.quoted_subject,
-       e.status,
-       e.candidates,
-       e.raw
-  FROM @extschema@.fixes_edges e
-  JOIN @extschema@.fixes_commits c
-    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
- WHERE e.status <> 'resolved' AND c.mainline
- ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+-- fixes_per_release and fixes_unresolved count the mainline only: their
+-- definitions of 1.1 come with issue 16 below.
 
 -- fixes_affected is defined with issue 16 below: its mainline rows leave out
 -- revert edges (fixes_edges.kind).
