@@ -46,7 +46,10 @@
 #include "reader.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -54,10 +57,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define QUEUE		512
+#define QUEUE		2048
 #define WORKERS		2
 #define MAX_WORKERS 8
-#define BATCH		64
+#define BATCH		512
 #define KEEP_BYTES	((size_t) 1024 * 1024)
 
 /* a comparison: tree, parent tree, u32 nparents, u8 flags */
@@ -70,8 +73,9 @@ typedef struct Worker
 	pid_t		pid;
 	int			job_fd;			/* its standard input */
 	int			result_fd;		/* its standard output */
-	unsigned char jobs[BATCH * JOB_SIZE];	/* not sent yet */
-	int			njobs;
+	unsigned char jobs[QUEUE * JOB_SIZE];	/* [sent, len): not sent yet */
+	size_t		jobs_sent;
+	size_t		jobs_len;
 	unsigned char *in;			/* what it answered, not written yet */
 	size_t		in_off;
 	size_t		in_len;
@@ -110,7 +114,7 @@ static void
 __attribute__((noreturn))
 worker_main(Repo *r)
 {
-	unsigned char buf[BATCH * 16 * JOB_SIZE];
+	unsigned char buf[64 * JOB_SIZE];
 	size_t		len = 0;
 
 	for (;;)
@@ -193,6 +197,7 @@ worker_start(Repo *r, int k)
 	}
 	close(job[0]);
 	close(result[1]);
+	(void) fcntl(job[1], F_SETFL, O_NONBLOCK);
 	w->job_fd = job[1];
 	w->result_fd = result[0];
 	return true;
@@ -218,25 +223,28 @@ pool_start(Repo *r)
 		pool.nworkers++;
 }
 
-/* send the comparisons w has not been sent (a worker that is gone tells why later) */
+/*
+ * Send what the pipe to w takes of the comparisons it has not been sent,
+ * without waiting (the pipe is non-blocking): a worker may be waiting to
+ * write its answers, which the reader reads only in their turn.  A worker
+ * that is gone is sent nothing more: its answers tell why.
+ */
 static void
 send_jobs(Worker *w)
 {
-	size_t		len = (size_t) w->njobs * JOB_SIZE;
-	unsigned char *p = w->jobs;
-
-	w->njobs = 0;
-	while (len > 0)
+	while (w->jobs_sent < w->jobs_len)
 	{
-		ssize_t		n = write(w->job_fd, p, len);
+		ssize_t		n = write(w->job_fd, w->jobs + w->jobs_sent, w->jobs_len - w->jobs_sent);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return;
-		p += n;
-		len -= (size_t) n;
+		if (n <= 0)
+			break;
+		w->jobs_sent += (size_t) n;
 	}
+	w->jobs_sent = w->jobs_len = 0;
 }
 
 /* a worker ended before its answer: end as it did */
@@ -274,9 +282,34 @@ fill(Worker *w, size_t len)
 	}
 	while (w->in_len < len)
 	{
-		ssize_t		n = read(w->result_fd, w->in + w->in_len, w->in_cap - w->in_len);
+		struct pollfd fds[MAX_WORKERS + 1];
+		int			nfds = 1;
+		ssize_t		n;
 
-		if (n < 0 && errno == EINTR)
+		/* w may need comparisons it has not been sent to answer */
+		fds[0].fd = w->result_fd;
+		fds[0].events = POLLIN;
+		for (int i = 0; i < pool.nworkers; i++)
+		{
+			send_jobs(&pool.workers[i]);
+			if (pool.workers[i].jobs_sent < pool.workers[i].jobs_len)
+			{
+				fds[nfds].fd = pool.workers[i].job_fd;
+				fds[nfds].events = POLLOUT;
+				nfds++;
+			}
+		}
+		if (poll(fds, (nfds_t) nfds, -1) < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			fail("58000", NULL, NULL, "could not wait for a worker process of the reader: %s",
+				 strerror(errno));
+		}
+		if (fds[0].revents == 0)
+			continue;
+		n = read(w->result_fd, w->in + w->in_len, w->in_cap - w->in_len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)
 			worker_lost(w);
@@ -334,8 +367,6 @@ static void
 write_slots(uint64_t until)
 {
 	pool.writing = true;
-	for (int i = 0; i < pool.nworkers; i++)
-		send_jobs(&pool.workers[i]);
 	while (pool.written < until)
 		write_slot();
 	pool.writing = false;
@@ -357,7 +388,14 @@ files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *pare
 	if (pool.nworkers == 0)
 		return false;
 	w = &pool.workers[(pool.queued / BATCH) % pool.nworkers];
-	job = w->jobs + (size_t) w->njobs * JOB_SIZE;
+	if (w->jobs_len + JOB_SIZE > sizeof(w->jobs))
+	{
+		/* at most QUEUE comparisons are pending: moved down, they leave room */
+		memmove(w->jobs, w->jobs + w->jobs_sent, w->jobs_len - w->jobs_sent);
+		w->jobs_len -= w->jobs_sent;
+		w->jobs_sent = 0;
+	}
+	job = w->jobs + w->jobs_len;
 	memcpy(job, tree->id, GIT_OID_RAWSZ);
 	memset(job + GIT_OID_RAWSZ, 0, GIT_OID_RAWSZ);
 	if (parent_tree != NULL)
@@ -365,7 +403,8 @@ files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *pare
 	wire_put_u32(job + 2 * GIT_OID_RAWSZ, (uint32_t) nparents);
 	job[2 * GIT_OID_RAWSZ + 4] = (parent_tree != NULL ? JOB_PARENT : 0) |
 		(parent_unreadable ? JOB_UNREADABLE : 0);
-	if (++w->njobs == BATCH)
+	w->jobs_len += JOB_SIZE;
+	if (w->jobs_len - w->jobs_sent >= BATCH * JOB_SIZE)
 		send_jobs(w);
 	pool.queued++;
 	/* the next slot, free now, holds the records sent until the next comparison */
