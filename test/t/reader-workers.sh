@@ -5,8 +5,8 @@
 # default) and 3, on
 #   - every fixture repository with a HEAD (partial clones, shallow clones, damaged loose objects,
 #     a linked worktree...);
-#   - a repository made here whose blob at the 20th of 40 commits is a truncated loose object: a
-#     worker fails while the other one has compared later commits, and the reader must send the
+#   - a repository made here whose blob at the 400th of 1200 commits is a truncated loose object: a
+#     worker fails while another one has compared later commits, and the reader must send the
 #     error after exactly the records before it (and the error itself), then exit 1;
 #   - a 20000-commit make-history repository (when ../shared/bench/make-history is there), with
 #     the walk started from two heads, and a refresh's input (known commits on standard input).
@@ -58,31 +58,37 @@ for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
     run "$(basename "$repo")" "$work/none" "$repo" "$head"
 done
 
-# 2. a worker's error: a truncated loose blob in the middle of 40 commits
+# 2. a worker's error: a truncated loose blob at commit 400 of 1200 (the 800th comparison of the
+#    walk: the workers answer batches of 512, so another worker has compared later ones)
 r="$work/broken.git"
-git init -q "$work/src"
-(
-    cd "$work/src"
-    export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME=A \
-           GIT_COMMITTER_EMAIL=a@example.org
-    for i in $(seq 1 40); do
-        export GIT_AUTHOR_DATE="$((1600000000 + i * 60)) +0000" GIT_COMMITTER_DATE="$((1600000000 + i * 60)) +0000"
-        mkdir -p "d$((i % 3))"
-        seq "$i" $((i * 7)) >"d$((i % 3))/f.txt"
-        echo "$i" >"top-$((i % 5)).txt"
-        git add -A
-        git commit -q -m "change $i"
-        [ "$i" = 20 ] && git rev-parse "HEAD:d$((i % 3))/f.txt" >"$work/blob"
-    done
-    git branch -q -M main
-)
-git clone -q --bare "$work/src" "$r"   # a local clone: the objects stay loose
-blob=$(cat "$work/blob")
+git init -q --bare "$r"
+python3 - >"$work/stream" <<'PY'
+import sys
+w = sys.stdout.write
+for i in range(1, 1201):
+    d = "d%d/f.txt" % (i % 3)
+    data = "".join("%d\n" % k for k in range(i, i * 3))
+    t = 1600000000 + i * 60
+    w("blob\nmark :%d\ndata %d\n%s\n" % (i, len(data), data))
+    msg = "change %d\n" % i
+    w("commit refs/heads/main\nmark :%d\ncommitter A <a@example.org> %d +0000\ndata %d\n%s" %
+      (100000 + i, t, len(msg), msg))
+    if i > 1:
+        w("from :%d\n" % (100000 + i - 1))
+    w("M 100644 :%d %s\n\n" % (i, d))
+PY
+git -C "$r" fast-import --quiet <"$work/stream"
+git -C "$r" symbolic-ref HEAD refs/heads/main
+# every object loose: a truncated one is what loose.c checks
+mkdir "$work/packs"
+mv "$r"/objects/pack/* "$work/packs/"
+for p in "$work"/packs/*.pack; do git -C "$r" unpack-objects -q <"$p"; done
+blob=$(git -C "$r" rev-parse "main~800:d$((400 % 3))/f.txt")
 obj="$r/objects/${blob:0:2}/${blob:2}"
 [ -f "$obj" ] || { echo "FAIL: $obj is not a loose object"; exit 1; }
 chmod u+w "$obj"
 truncate -s $(($(stat -c %s "$obj") / 2)) "$obj"
-run "a truncated blob at commit 20 of 40" "$work/none" "$r" "$(git -C "$r" rev-parse main)"
+run "a truncated blob at commit 400 of 1200" "$work/none" "$r" "$(git -C "$r" rev-parse main)"
 if [ "$(tail -c 2000 "$work/out.2" | grep -c -a "object $blob of repository .* is corrupt")" != 1 ]; then
     echo "FAIL: the reader with workers did not end with the error about blob $blob"
     fails=$((fails + 1))
