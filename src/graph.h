@@ -28,6 +28,7 @@ typedef struct FixesGraph
 	uint64		par_cap;
 } FixesGraph;
 
+extern void *fixes_huge_pages(void *p, Size len);
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
 extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
 extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);

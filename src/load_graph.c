@@ -25,7 +25,24 @@
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
 
-/* one chunk row into the graph; false if it does not fit what came before */
+/* a bytea column of a chunk, detoasted: *copy says whether to pfree it */
+static bytea *
+chunk_bytea(HeapTuple tup, TupleDesc desc, int col, bool *copy)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+	bytea	   *b = DatumGetByteaPP(d);
+
+	*copy = (Pointer) b != DatumGetPointer(d);
+	return b;
+}
+
+/*
+ * one chunk row into the graph; false if it does not fit what came before.
+ * The detoasted columns (megabytes each) are freed before the next chunk,
+ * so that the next chunk's reuse the same memory rather than fault in new
+ * pages.
+ */
 static bool
 read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 {
@@ -34,30 +51,49 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 	int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 	int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 	int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-	bytea	   *ids = DatumGetByteaPP(SPI_getbinval(tup, desc, 4, &isnull));
-	bytea	   *hashes = DatumGetByteaPP(SPI_getbinval(tup, desc, 5, &isnull));
-	bytea	   *counts = DatumGetByteaPP(SPI_getbinval(tup, desc, 6, &isnull));
-	bytea	   *parents = DatumGetByteaPP(SPI_getbinval(tup, desc, 7, &isnull));
-	const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
-	const uint32 *par = (const uint32 *) VARDATA_ANY(parents);
-	Size		npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+	bool		copied[4];
+	bytea	   *cols[4];
+	bytea	   *ids;
+	bytea	   *hashes;
+	bytea	   *counts;
+	bytea	   *parents;
+	const uint32 *count;
+	const uint32 *par;
+	Size		npar;
 	uint32		first = g->n;
 	uint64		total = 0;
+	bool		ok = false;
 
-	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
-		VARSIZE_ANY_EXHDR(ids) != (Size) commits * FIXES_OID_RAWSZ ||
-		VARSIZE_ANY_EXHDR(hashes) != (Size) commits * sizeof(uint64) ||
-		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
-		return false;
-	for (int32 i = 0; i < commits; i++)
-		total += count[i];
-	if (total != npar)
-		return false;
-	fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
-	fixes_load_ensure_room(ld, g->n - 1);
-	memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
-	fixes_graph_append_parents(g, first, count, par, (uint32) commits);
-	return true;
+	for (int c = 0; c < 4; c++)
+		cols[c] = chunk_bytea(tup, desc, 4 + c, &copied[c]);
+	ids = cols[0];
+	hashes = cols[1];
+	counts = cols[2];
+	parents = cols[3];
+	count = (const uint32 *) VARDATA_ANY(counts);
+	par = (const uint32 *) VARDATA_ANY(parents);
+	npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+
+	if (format == SNAPSHOT_FORMAT && chunk == expect_chunk && commits > 0 &&
+		VARSIZE_ANY_EXHDR(ids) == (Size) commits * FIXES_OID_RAWSZ &&
+		VARSIZE_ANY_EXHDR(hashes) == (Size) commits * sizeof(uint64) &&
+		VARSIZE_ANY_EXHDR(counts) == (Size) commits * sizeof(uint32))
+	{
+		for (int32 i = 0; i < commits; i++)
+			total += count[i];
+		if (total == npar)
+		{
+			fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
+			fixes_load_ensure_room(ld, g->n - 1);
+			memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
+			fixes_graph_append_parents(g, first, count, par, (uint32) commits);
+			ok = true;
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		if (copied[c])
+			pfree(cols[c]);
+	return ok;
 }
 
 /*

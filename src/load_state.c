@@ -37,6 +37,9 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 		ld->committed_at = repalloc_huge(ld->committed_at, sizeof(TimestampTz) * cap);
 		ld->committed_null = repalloc_huge(ld->committed_null, sizeof(bool) * cap);
 	}
+	fixes_huge_pages(ld->subj_hash, sizeof(uint64) * cap);
+	fixes_huge_pages(ld->committed_at, sizeof(TimestampTz) * cap);
+	fixes_huge_pages(ld->committed_null, sizeof(bool) * cap);
 	ld->cap = cap;
 }
 

@@ -69,7 +69,7 @@ read_known(void)
 
 	read_fully(hdr, 4);
 	n = wire_get_u32(hdr);
-	ids = xmalloc((size_t) n * sizeof(FixesOid));
+	ids = xmalloc_huge((size_t) n * sizeof(FixesOid));
 	read_fully(ids, (size_t) n * sizeof(FixesOid));
 	return oidset_with_base(ids, n);
 }

@@ -80,6 +80,7 @@ typedef struct OidSet
 
 extern OidSet *oidset_new(uint32_t expected);
 extern OidSet *oidset_with_base(FixesOid *base, uint32_t nbase);
+extern void *xmalloc_huge(size_t n);
 extern bool oidset_contains(const OidSet *s, const unsigned char *id);
 extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
 
