@@ -46,6 +46,24 @@ fixes_huge_pages(void *p, Size len)
 	return p;
 }
 
+/*
+ * palloc_extended() for arrays of a load (flags: MCXT_ALLOC_HUGE and the
+ * like): a large one is advised to huge pages before it is zeroed or written
+ */
+void *
+fixes_palloc_big(Size size, int flags)
+{
+	void	   *p = palloc_extended(size, flags & ~MCXT_ALLOC_ZERO);
+
+	if (p != NULL)
+	{
+		fixes_huge_pages(p, size);
+		if (flags & MCXT_ALLOC_ZERO)
+			memset(p, 0, size);
+	}
+	return p;
+}
+
 FixesGraph *
 fixes_graph_create(MemoryContext parent)
 {

@@ -29,6 +29,7 @@ typedef struct FixesGraph
 } FixesGraph;
 
 extern void *fixes_huge_pages(void *p, Size len);
+extern void *fixes_palloc_big(Size size, int flags);
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
 extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
 extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);

@@ -172,8 +172,8 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	if (ld->empty)
 		return false;
 	head = fixes_graph_lookup(g, &ld->head);
-	mark = palloc_extended(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	stack = palloc_extended(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
+	mark = fixes_palloc_big(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, &head, 1, mark, stack);
 	for (uint32 i = 0; covered && i < ld->n_old; i++)
 		covered = mark[i] != 0;
@@ -190,7 +190,7 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 bytea *
 fixes_bytea(const void *data, Size len)
 {
-	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
+	bytea	   *b = fixes_palloc_big(VARHDRSZ + len, MCXT_ALLOC_HUGE);
 
 	SET_VARSIZE(b, VARHDRSZ + len);
 	memcpy(VARDATA(b), data, len);
@@ -227,8 +227,8 @@ fixes_load_write_graph(FixesLoad *ld)
 		uint32		lo = (uint32) chunk * CHUNK_COMMITS;
 		uint32		hi = Min(g->n, lo + CHUNK_COMMITS);
 		uint32		n = hi - lo;
-		char	   *ids = palloc_extended((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
-		uint32	   *counts = palloc_extended((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
+		char	   *ids = fixes_palloc_big((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
+		uint32	   *counts = fixes_palloc_big((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
 		Size		npar = 0;
 		uint32	   *parents;
 		Size		p = 0;
@@ -240,7 +240,7 @@ fixes_load_write_graph(FixesLoad *ld)
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
 		}
-		parents = palloc_extended(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
+		parents = fixes_palloc_big(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
 		for (uint32 i = lo; i < hi; i++)
 			for (uint32 q = g->par_start[i]; q < g->par_end[i]; q++)
 				parents[p++] = g->parents[q];

@@ -69,7 +69,7 @@ add_pair(PairList *pl, int64 edge, uint32 idx)
 	{
 		pl->cap = pl->cap ? pl->cap * 2 : 1024;
 		pl->pairs = pl->pairs ? repalloc_huge(pl->pairs, sizeof(Pair) * pl->cap)
-			: palloc_extended(sizeof(Pair) * pl->cap, MCXT_ALLOC_HUGE);
+			: fixes_palloc_big(sizeof(Pair) * pl->cap, MCXT_ALLOC_HUGE);
 	}
 	pl->pairs[pl->n].edge = edge;
 	pl->pairs[pl->n].idx = idx;
@@ -121,8 +121,8 @@ match_prefixes(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 *nwanted)
 	fixes_prefix_entry *entries;
 	fixes_prefix_entry *tmp;
 
-	entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	for (uint32 i = 0; i < g->n; i++)
 	{
 		entries[i].key = fixes_prefix_key(g->oids[i].id);
@@ -216,7 +216,7 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
 static Fetched *
 fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 {
-	uint32	   *ids = palloc_extended(sizeof(uint32) * Max(pairs->n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *ids = fixes_palloc_big(sizeof(uint32) * Max(pairs->n, 1), MCXT_ALLOC_HUGE);
 	Datum	   *elems;
 	int			n = 0;
 	Fetched    *out;
@@ -277,8 +277,8 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 static void
 decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched)
 {
-	int32	   *matches = palloc_extended(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *match = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int32	   *matches = fixes_palloc_big(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *match = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 
 	for (int64 p = 0; p < pairs->n; p++)
 	{
@@ -311,7 +311,7 @@ void
 fixes_load_resolve(FixesLoad *ld)
 {
 	PairList	pairs = {0};
-	Wanted	   *wanted = palloc_extended(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Wanted	   *wanted = fixes_palloc_big(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nwanted;
 	Fetched    *fetched;
 	int			nfetched;
