@@ -332,6 +332,7 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 }
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
+extern void fixes_prefault_shared_buffers(void);	/* prefault.c */
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
