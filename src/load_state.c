@@ -57,8 +57,7 @@ fixes_load_add_edge(FixesLoad *ld)
 	else if (ld->nedges == ld->edges_cap)
 	{
 		ld->edges_cap *= 2;
-		ld->edges = fixes_huge_pages(repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap),
-									 sizeof(FixesEdge) * ld->edges_cap);
+		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
 	}
 	e = &ld->edges[ld->nedges++];
 	memset(e, 0, sizeof(*e));
