@@ -8,6 +8,7 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
+ *   prefault.c              the shared buffers in use, mapped into the backend
  *   load_schema.c           what of version 1.1 the tables hold
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
