@@ -436,8 +436,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_progress_start(&ld->progress, ld->name);
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
-	fixes_prefault_shared_buffers();
-	fixes_load_phase(ld, "shared buffers mapped");
 	fixes_load_read_previous(ld);
 	if (ld->old_usable)
 		keep_freed_memory();

@@ -8,7 +8,6 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
- *   prefault.c              the shared buffers in use, mapped into the backend
  *   load_schema.c           what of version 1.1 the tables hold
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
@@ -333,7 +332,6 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 }
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
-extern void fixes_prefault_shared_buffers(void);	/* prefault.c */
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 
