@@ -334,6 +334,7 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
+extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
 
 extern void fixes_load_schema(FixesLoad *ld);
 
