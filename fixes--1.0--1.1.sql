@@ -129,21 +129,29 @@ COMMENT ON INDEX @extschema@.fixes_backports_upstream_idx IS
 'the backports of a mainline commit';
 
 -- The series rows of fixes_affected, computed by fixes_load() (its mainline
--- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only: a
--- kernel-sized history has millions of them; the view gives ids and names.
+-- rows come from fixes_edges).  Narrow on purpose, indexes and ranks only,
+-- and one row per pair with an array element per series that shipped the
+-- bug: a kernel-sized history has millions of series rows, and writing each
+-- as a row with its index entry cost a stable load more than 10%; the view
+-- unnests them.  A pair has one row per pass of fixes_load() over the
+-- series (one pass unless a repository has hundreds of series).
 CREATE TABLE @extschema@.fixes_affected_series (
-    repository_id   integer NOT NULL,
-    fixing_idx      integer NOT NULL,
-    target_idx      integer NOT NULL,
-    series_rank     integer NOT NULL,
-    introduced_rank integer NOT NULL,
-    fixed_rank      integer,
-    fix_backport_idx integer,
-    PRIMARY KEY (repository_id, fixing_idx, target_idx, series_rank)
+    repository_id     integer NOT NULL,
+    fixing_idx        integer NOT NULL,
+    target_idx        integer NOT NULL,
+    series_ranks      integer[] NOT NULL,
+    introduced_ranks  integer[] NOT NULL,
+    fixed_ranks       integer[] NOT NULL,
+    fix_backport_idxs integer[] NOT NULL
 );
 
+CREATE INDEX fixes_affected_series_pair_idx
+    ON @extschema@.fixes_affected_series (repository_id, fixing_idx, target_idx);
+
 COMMENT ON TABLE @extschema@.fixes_affected_series IS
-'per resolved mainline Fixes pair and stable series that shipped the bug: the release ranks where it came in and where the fix landed, and the commit index of that fix (the series rows of fixes_affected)';
+'per resolved mainline Fixes pair, the stable series that shipped the bug (series_ranks), and in each the release ranks where it came in and where the fix landed, and the commit index of that fix (NULL elements: not fixed there yet); fixes_affected unnests them';
+COMMENT ON INDEX @extschema@.fixes_affected_series_pair_idx IS
+'the series rows of a pair';
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backports', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_affected_series', '');
@@ -163,87 +171,11 @@ COMMENT ON FUNCTION @extschema@.fixes_parse_backports(text) IS
 -- fixes_load() gains stable_branches: its 7-argument definition (with files
 -- and maintainers) is in the issue-14 block below.
 
--- the mainline answers: mainline releases, mainline fixing commits
-CREATE OR REPLACE VIEW @extschema@.fixes_per_release AS
-SELECT p.name AS repository,
-       r.tag AS release,
-       r.release_rank,
-       r.released_at,
-       r.commits,
-       r.fixing_commits,
-       r.bugs_fixed,
-       r.commits_fixed,
-       r.bugs_introduced,
-       r.buggy_commits_introduced,
-       r.fixed_same_release
-  FROM @extschema@.fixes_releases r
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
- WHERE r.mainline
- ORDER BY p.name, r.release_rank;
+-- fixes_per_release and fixes_unresolved count the mainline only: their
+-- definitions of 1.1 come with issue 16 below.
 
-CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
-SELECT p.name AS repository,
-       e.fixing_commit,
-       c.subject AS fixing_subject,
-       c.committed_at AS fixed_at,
-       e.line,
-       e.abbrev,
-       e.quoted_subject,
-       e.status,
-       e.candidates,
-       e.raw
-  FROM @extschema@.fixes_edges e
-  JOIN @extschema@.fixes_commits c
-    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
- WHERE e.status <> 'resolved' AND c.mainline
- ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
-
-CREATE VIEW @extschema@.fixes_affected AS
-SELECT p.name AS repository,
-       m.fixing_commit,
-       m.target_commit,
-       NULL::text AS series,
-       m.target_release AS introduced_in,
-       m.fixing_release AS fixed_in,
-       NULL::text COLLATE "C" AS fix_backport
-  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
-               e.target_release, e.fixing_release
-          FROM @extschema@.fixes_edges e
-          JOIN @extschema@.fixes_commits c
-            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-         WHERE e.status = 'resolved' AND c.mainline) m
-  JOIN @extschema@.fixes_releases t
-    ON t.repository_id = m.repository_id AND t.tag = m.target_release
-  LEFT JOIN @extschema@.fixes_releases f
-    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
- WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
-UNION ALL
-SELECT p.name,
-       f.commit_id,
-       t.commit_id,
-       s.tag,
-       i.tag,
-       x.tag,
-       b.commit_id
-  FROM @extschema@.fixes_affected_series a
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
-  JOIN @extschema@.fixes_commits f
-    ON f.repository_id = a.repository_id AND f.commit_idx = a.fixing_idx
-  JOIN @extschema@.fixes_commits t
-    ON t.repository_id = a.repository_id AND t.commit_idx = a.target_idx
-  JOIN @extschema@.fixes_releases s
-    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
-  JOIN @extschema@.fixes_releases i
-    ON i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank
-  LEFT JOIN @extschema@.fixes_releases x
-    ON x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank
-  LEFT JOIN @extschema@.fixes_commits b
-    ON b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx;
-
-COMMENT ON VIEW @extschema@.fixes_affected IS
-'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
+-- fixes_affected is defined with issue 16 below: its mainline rows leave out
+-- revert edges (fixes_edges.kind).
 
 CREATE VIEW @extschema@.fixes_per_stable_release AS
 SELECT p.name AS repository,
@@ -389,127 +321,9 @@ SELECT p.name AS repository,
   JOIN @extschema@.fixes_repositories p ON p.repository_id = t.repository_id
  ORDER BY t.repository_id, t.fixes DESC, t.first_fixed_at, t.commit_id;
 
-CREATE VIEW @extschema@.fixes_per_subsystem AS
-WITH members AS (
-    -- mainline commits only, as every mainline answer
-    SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
-      FROM @extschema@.fixes_commit_subsystems cs
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
-     WHERE c.mainline
-), introduced AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.status = 'resolved' AND fc.mainline
-     GROUP BY m.repository_id, m.subsystem_id
-), fixed AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.fixing_idx = m.commit_idx
-     WHERE e.status = 'resolved'
-     GROUP BY m.repository_id, m.subsystem_id
-), sizes AS (
-    SELECT m.repository_id, m.subsystem_id, count(*) AS commits
-      FROM members m
-     GROUP BY m.repository_id, m.subsystem_id
-)
-SELECT p.name AS repository,
-       s.name AS subsystem,
-       COALESCE(z.commits, 0) AS commits,
-       COALESCE(f.fixing_commits, 0) AS fixing_commits,
-       COALESCE(i.buggy_commits, 0) AS buggy_commits,
-       COALESCE(i.bugs_introduced, 0) AS bugs_introduced,
-       COALESCE(f.bugs_fixed, 0) AS bugs_fixed,
-       i.median_lifetime_days
-  FROM @extschema@.fixes_subsystems s
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
-  LEFT JOIN sizes z ON z.repository_id = s.repository_id AND z.subsystem_id = s.subsystem_id
-  LEFT JOIN introduced i ON i.repository_id = s.repository_id AND i.subsystem_id = s.subsystem_id
-  LEFT JOIN fixed f ON f.repository_id = s.repository_id AND f.subsystem_id = s.subsystem_id
- ORDER BY p.name, s.name;
+-- fixes_per_subsystem and fixes_per_path_prefix: at the end, where the
+-- answers they read are stored.
 
-COMMENT ON VIEW @extschema@.fixes_per_subsystem IS
-'per MAINTAINERS subsystem: its commits, those with resolved Fixes edges, the buggy ones, the bugs introduced and fixed, and the median days from a buggy commit to its fix';
-
-CREATE FUNCTION @extschema@.fixes_per_path_prefix(
-    repository text,
-    depth integer DEFAULT 2,
-    OUT prefix text,
-    OUT commits bigint,
-    OUT fixing_commits bigint,
-    OUT buggy_commits bigint,
-    OUT bugs_introduced bigint,
-    OUT bugs_fixed bigint,
-    OUT median_lifetime_days double precision)
-RETURNS SETOF record
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-WITH repo AS (
-    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
-), members AS (
-    -- a path's directory, cut to depth components; '.' for the top level
-    SELECT DISTINCT f.commit_idx,
-           COALESCE(NULLIF(array_to_string(
-               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
-               '/'), ''), '.') AS prefix
-      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
-     WHERE f.repository_id = repo.repository_id
-       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
-       AND c.mainline
-), introduced AS (
-    SELECT m.prefix,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND fc.mainline
-     GROUP BY m.prefix
-), fixed AS (
-    SELECT m.prefix,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved'
-     GROUP BY m.prefix
-), sizes AS (
-    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
-)
-SELECT z.prefix,
-       z.commits,
-       COALESCE(f.fixing_commits, 0),
-       COALESCE(i.buggy_commits, 0),
-       COALESCE(i.bugs_introduced, 0),
-       COALESCE(f.bugs_fixed, 0),
-       i.median_lifetime_days
-  FROM sizes z
-  LEFT JOIN introduced i ON i.prefix = z.prefix
-  LEFT JOIN fixed f ON f.prefix = z.prefix
- ORDER BY z.prefix
-$$;
-
-COMMENT ON FUNCTION @extschema@.fixes_per_path_prefix(text, integer) IS
-'the counts of fixes_per_subsystem per directory of depth path components (''.'' for files at the top level), from the recorded files';
 -- ---- end of issue 14 ----
 
 -- ---- issue 16: trailers, reverts, lifetimes, overrides ----
@@ -801,7 +615,7 @@ COMMENT ON VIEW @extschema@.fixes_trailers_per_release IS
 -- ---- issues 13, 14 and 16 together ----
 -- The mainline rows of fixes_affected are pairs of Fixes edges: a revert
 -- edge (issue 16) fixes no bug.
-CREATE OR REPLACE VIEW @extschema@.fixes_affected AS
+CREATE VIEW @extschema@.fixes_affected AS
 SELECT p.name AS repository,
        m.fixing_commit,
        m.target_commit,
@@ -825,11 +639,11 @@ UNION ALL
 -- The series rows.  Their pair's commit ids come from its first resolved
 -- Fixes edge (fixes_edges' indexes on fixing_commit and target_commit find
 -- it, its primary key the others of the pair); only the series is joined:
--- introduced_in, fixed_in and fix_backport are scalar subqueries (one row
--- each, by primary key).  With the commits and the three releases joined,
--- the eight relations cost 8-10 ms of planning for every query, and a
--- filter on target_commit read every series row.
-SELECT p.name,
+-- the repository's name, introduced_in, fixed_in and fix_backport are
+-- scalar subqueries (one row each, by primary key).  With the commits and
+-- the three releases joined, the eight relations cost 8-10 ms of planning
+-- for every query, and a filter on target_commit read every series row.
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = a.repository_id),
        e.fixing_commit,
        e.target_commit,
        s.tag,
@@ -839,135 +653,24 @@ SELECT p.name,
          WHERE x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank),
        (SELECT b.commit_id FROM @extschema@.fixes_commits b
          WHERE b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx)
-  FROM @extschema@.fixes_affected_series a
+  FROM (SELECT fa.repository_id, fa.fixing_idx, fa.target_idx, u.series_rank,
+               u.introduced_rank, u.fixed_rank, u.fix_backport_idx
+          FROM @extschema@.fixes_affected_series fa
+         CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                   fa.fix_backport_idxs)
+               AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)) a
   JOIN @extschema@.fixes_edges e
     ON e.repository_id = a.repository_id AND e.fixing_idx = a.fixing_idx
    AND e.target_idx = a.target_idx AND e.status = 'resolved' AND e.kind = 'fixes'
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = a.repository_id
   JOIN @extschema@.fixes_releases s
     ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
  WHERE NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
                     WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
                       AND d.target_idx = e.target_idx AND d.status = 'resolved'
                       AND d.kind = 'fixes' AND d.line < e.line);
--- The per-subsystem and per-prefix answers (issue 14) count bugs: Fixes
--- edges, not reverts (issue 16).
-CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
-WITH members AS (
-    -- mainline commits only, as every mainline answer
-    SELECT cs.repository_id, cs.subsystem_id, cs.commit_idx
-      FROM @extschema@.fixes_commit_subsystems cs
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = cs.repository_id AND c.commit_idx = cs.commit_idx
-     WHERE c.mainline
-), introduced AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.target_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = m.repository_id AND c.commit_idx = m.commit_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
-     GROUP BY m.repository_id, m.subsystem_id
-), fixed AS (
-    SELECT m.repository_id, m.subsystem_id,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m
-      JOIN @extschema@.fixes_edges e
-        ON e.repository_id = m.repository_id AND e.fixing_idx = m.commit_idx
-     WHERE e.status = 'resolved' AND e.kind = 'fixes'
-     GROUP BY m.repository_id, m.subsystem_id
-), sizes AS (
-    SELECT m.repository_id, m.subsystem_id, count(*) AS commits
-      FROM members m
-     GROUP BY m.repository_id, m.subsystem_id
-)
-SELECT p.name AS repository,
-       s.name AS subsystem,
-       COALESCE(z.commits, 0) AS commits,
-       COALESCE(f.fixing_commits, 0) AS fixing_commits,
-       COALESCE(i.buggy_commits, 0) AS buggy_commits,
-       COALESCE(i.bugs_introduced, 0) AS bugs_introduced,
-       COALESCE(f.bugs_fixed, 0) AS bugs_fixed,
-       i.median_lifetime_days
-  FROM @extschema@.fixes_subsystems s
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = s.repository_id
-  LEFT JOIN sizes z ON z.repository_id = s.repository_id AND z.subsystem_id = s.subsystem_id
-  LEFT JOIN introduced i ON i.repository_id = s.repository_id AND i.subsystem_id = s.subsystem_id
-  LEFT JOIN fixed f ON f.repository_id = s.repository_id AND f.subsystem_id = s.subsystem_id
- ORDER BY p.name, s.name;
 
-CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
-    repository text,
-    depth integer DEFAULT 2,
-    OUT prefix text,
-    OUT commits bigint,
-    OUT fixing_commits bigint,
-    OUT buggy_commits bigint,
-    OUT bugs_introduced bigint,
-    OUT bugs_fixed bigint,
-    OUT median_lifetime_days double precision)
-RETURNS SETOF record
-LANGUAGE sql STABLE STRICT PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-WITH repo AS (
-    SELECT r.repository_id FROM @extschema@.fixes_repositories r WHERE r.name = $1
-), members AS (
-    -- a path's directory, cut to depth components; '.' for the top level
-    SELECT DISTINCT f.commit_idx,
-           COALESCE(NULLIF(array_to_string(
-               (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
-               '/'), ''), '.') AS prefix
-      FROM @extschema@.fixes_commit_files f, repo, @extschema@.fixes_commits c
-     WHERE f.repository_id = repo.repository_id
-       AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
-       AND c.mainline
-), introduced AS (
-    SELECT m.prefix,
-           count(*) AS bugs_introduced,
-           count(DISTINCT e.target_idx) AS buggy_commits,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY
-               extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-      JOIN @extschema@.fixes_commits c
-        ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-      JOIN @extschema@.fixes_commits fc
-        ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
-     WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
-     GROUP BY m.prefix
-), fixed AS (
-    SELECT m.prefix,
-           count(*) AS bugs_fixed,
-           count(DISTINCT e.fixing_idx) AS fixing_commits
-      FROM members m, repo
-      JOIN @extschema@.fixes_edges e ON e.repository_id = repo.repository_id
-     WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
-     GROUP BY m.prefix
-), sizes AS (
-    SELECT m.prefix, count(*) AS commits FROM members m GROUP BY m.prefix
-)
-SELECT z.prefix,
-       z.commits,
-       COALESCE(f.fixing_commits, 0),
-       COALESCE(i.buggy_commits, 0),
-       COALESCE(i.bugs_introduced, 0),
-       COALESCE(f.bugs_fixed, 0),
-       i.median_lifetime_days
-  FROM sizes z
-  LEFT JOIN introduced i ON i.prefix = z.prefix
-  LEFT JOIN fixed f ON f.prefix = z.prefix
- ORDER BY z.prefix
-$$;
-
+COMMENT ON VIEW @extschema@.fixes_affected IS
+'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet)';
 -- ---- end of issues 13, 14 and 16 together ----
 
 -- ---- issue 14: the per-subsystem and per-prefix answers, stored ----
@@ -975,8 +678,9 @@ $$;
 -- reads every row of both: seconds at a million commits.  Each fixes_load()
 -- with files computes the answers from the edges it holds and the groups of
 -- each commit (src/load_subsystem_counts.c), and stores them here;
--- fixes_per_subsystem and fixes_per_path_prefix read them.  The same block
--- ends fixes--1.1.sql and fixes--1.0--1.1.sql.
+-- fixes_per_subsystem and fixes_per_path_prefix read them.  They count bugs:
+-- Fixes edges, not reverts (issue 16).  The same block ends fixes--1.1.sql
+-- and fixes--1.0--1.1.sql.
 CREATE TABLE @extschema@.fixes_subsystem_counts (
     repository_id        integer NOT NULL,
     subsystem_id         integer NOT NULL,
@@ -1031,7 +735,7 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_subsystem_counts',
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_path_prefix_counts', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_commit_groups', '');
 
-CREATE OR REPLACE VIEW @extschema@.fixes_per_subsystem AS
+CREATE VIEW @extschema@.fixes_per_subsystem AS
 SELECT p.name AS repository,
        s.name AS subsystem,
        COALESCE(k.commits, 0) AS commits,
@@ -1046,10 +750,13 @@ SELECT p.name AS repository,
     ON k.repository_id = s.repository_id AND k.subsystem_id = s.subsystem_id
  ORDER BY p.name, s.name;
 
+COMMENT ON VIEW @extschema@.fixes_per_subsystem IS
+'per MAINTAINERS subsystem: its commits, those with resolved Fixes edges, the buggy ones, the bugs introduced and fixed, and the median days from a buggy commit to its fix';
+
 -- Depths 1 to 4 read the stored counts; any other depth computes them from
 -- fixes_commit_files, as every depth did before (PL/pgSQL: only the branch
 -- taken is planned).
-CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
+CREATE FUNCTION @extschema@.fixes_per_path_prefix(
     repository text,
     depth integer DEFAULT 2,
     OUT prefix text,
@@ -1129,4 +836,8 @@ BEGIN
      ORDER BY z.prefix;
 END
 $$;
+
+COMMENT ON FUNCTION @extschema@.fixes_per_path_prefix(text, integer) IS
+'the counts of fixes_per_subsystem per directory of depth path components (''.'' for files at the top level), from the recorded files';
+
 -- ---- end of the stored answers of issue 14 ----

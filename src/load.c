@@ -241,9 +241,6 @@ start_full_load(FixesLoad *ld)
 		tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	ld->trailer_keys = NULL;
-	if (ld->file_rows != NULL)
-		tuplestore_end(ld->file_rows);
-	ld->file_rows = NULL;
 	ld->ncs = 0;
 	ld->prefixes = NULL;
 	ld->missing_blobs = 0;

@@ -25,7 +25,8 @@
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the old rows go (a full load); fixes_commits
- *   load_files.c            fixes_commit_files and the subsystems
+ *   load_files.c            the subsystems (fixes_commit_files was written
+ *                           during the read)
  *   load_previous.c         a refresh: the edges of the previous load
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
  *   load_write_edges.c      fixes_edges
@@ -301,7 +302,7 @@ typedef struct FixesLoad
 	int64		maint_hash;
 	bool		reattribute;	/* a refresh under another MAINTAINERS */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
-	Tuplestorestate *file_rows; /* rows of fixes_commit_files */
+	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	TupleDesc	files_desc;
 	int			c_files;		/* fixes_commits.files, added, deleted */
 	int			c_added;
@@ -387,6 +388,7 @@ extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
 extern void fixes_load_read_maintainers(FixesLoad *ld);
 extern void fixes_load_files_begin(FixesLoad *ld);
+extern void fixes_load_files_end(FixesLoad *ld);
 extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
 									Datum *values, bool *nulls);
 extern void fixes_load_files_report(FixesLoad *ld);

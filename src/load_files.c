@@ -10,14 +10,15 @@
  * previous load again from their recorded files.
  *
  * Phase read: the reader sends each commit's files right after it
- * (reader/files.c); their rows are kept in a tuplestore (written after the
- * commits, as a full load deletes the old rows after the read), the sums go
- * into the commit's row, and each path is attributed to MAINTAINERS
+ * (reader/files.c); their rows go straight into fixes_commit_files (a full
+ * load deletes the old ones first, as load_trailers.c does for trailers), so
+ * that the backend writes them while the reader diffs the next commits; the
+ * sums go into the commit's row, and each path is attributed to MAINTAINERS
  * sections (maintainers.c; N: expressions with PostgreSQL's regex engine),
  * each distinct path once per load.
  *
- * Phase write: fixes_commit_files, fixes_subsystems (rewritten by a full
- * load) and fixes_commit_subsystems, in bulk.
+ * Phase write: fixes_subsystems (rewritten by a full load) and
+ * fixes_commit_subsystems, in bulk.
  */
 #include "postgres.h"
 
@@ -99,35 +100,9 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
 	ld->c_files = ld->c_added = ld->c_deleted = -1;
-	ld->v11 = OidIsValid(get_relname_relid("fixes_commit_files", ld->nsp));
 	if (!ld->v11)
 		return;
-	if (ld->known)
-	{
-		char	   *sql = psprintf("SELECT files, maintainers, maintainers_hash, missing_blobs, missing_trees "
-								   "FROM %s.fixes_repositories WHERE repository_id = $1",
-								   ld->schema);
-		Oid			argtypes[1] = {INT4OID};
-		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-		HeapTuple	tup;
-		TupleDesc	desc;
-		bool		isnull;
-		Datum		d;
-
-		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
-			elog(ERROR, "repository %d vanished", ld->repository_id);
-		tup = SPI_tuptable->vals[0];
-		desc = SPI_tuptable->tupdesc;
-		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 1, &isnull));
-		d = SPI_getbinval(tup, desc, 2, &isnull);
-		ld->old_maintainers = isnull ? NULL : MemoryContextStrdup(ld->cxt, TextDatumGetCString(d));
-		d = SPI_getbinval(tup, desc, 3, &isnull);
-		ld->old_maint_hash_null = isnull;
-		ld->old_maint_hash = isnull ? 0 : DatumGetInt64(d);
-		ld->old_missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
-		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
-		SPI_freetuptable(SPI_tuptable);
-	}
+	/* the previous settings: load_previous.c read them */
 	ld->files = files_given ? files : ld->old_files;
 	if (maint_given)
 		ld->maintainers = maintainers[0] == '\0' ? NULL : MemoryContextStrdup(ld->cxt, maintainers);
@@ -447,25 +422,44 @@ path_sections(FixesSubsystems *ss, const char *path, int len)
 	return e;
 }
 
-/* set up the phase read: where the rows go */
+/*
+ * Set up the phase read: where the rows go.  A full load of a repository
+ * loaded before deletes its rows of fixes_commit_files first, with files or
+ * without (files => false drops them); the stable scope's files are not
+ * read.
+ */
 void
 fixes_load_files_begin(FixesLoad *ld)
 {
-	Relation	rel;
-
 	if (!ld->v11)
 		return;
 	ld->c_files = fixes_attnum(ld->commits_desc, "files");
 	ld->c_added = fixes_attnum(ld->commits_desc, "added");
 	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
-	if (!ld->files || ld->stable_phase)
-		return;					/* the stable scope's files are not read */
-	rel = table_open(fixes_table_oid(ld->nsp, "fixes_commit_files"), AccessShareLock);
-	ld->files_desc = CreateTupleDescCopy(RelationGetDescr(rel));
-	table_close(rel, AccessShareLock);
-	if (ld->file_rows == NULL)
-		ld->file_rows = tuplestore_begin_heap(false, false, work_mem);
+	if (ld->stable_phase)
+		return;
+	if (!ld->incremental && ld->known)
+	{
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
+		CommandCounterIncrement();
+	}
+	if (!ld->files)
+		return;
+	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
+	ld->files_desc = RelationGetDescr(ld->file_bulk->rel);
 	fixes_load_prefixes_begin(ld);
+}
+
+/* the walk is over (or starts again in full): write what is left */
+void
+fixes_load_files_end(FixesLoad *ld)
+{
+	if (ld->file_bulk == NULL)
+		return;
+	fixes_bulk_end(ld->file_bulk);
+	ld->file_bulk = NULL;
+	ld->files_desc = NULL;
+	CommandCounterIncrement();
 }
 
 static void
@@ -483,7 +477,7 @@ add_pair(FixesLoad *ld, uint32 idx, int section)
 }
 
 /*
- * The files of commit idx (its 'F' record): rows into the tuplestore, sums
+ * The files of commit idx (its 'F' record): rows into fixes_commit_files, sums
  * into the commit's row (values/nulls of fixes_commits), sections into the
  * pairs.  Runs in the per-row memory context of the read.
  */
@@ -523,7 +517,7 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 		fn[c_added] = fn[c_deleted] = row.kind != FILE_TEXT;
 		fv[c_added] = Int32GetDatum((int32) Min(row.added, PG_INT32_MAX));
 		fv[c_deleted] = Int32GetDatum((int32) Min(row.deleted, PG_INT32_MAX));
-		tuplestore_putvalues(ld->file_rows, desc, fv, fn);
+		fixes_bulk_insert(ld->file_bulk, fv, fn, 64 + VARSIZE(path));
 		nfiles++;
 		added += row.added;
 		deleted += row.deleted;
@@ -579,13 +573,15 @@ fixes_load_files_report(FixesLoad *ld)
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
 }
 
-/* a full load: the rows of the previous load go */
+/*
+ * A full load: the subsystems of the previous load go (its rows of
+ * fixes_commit_files went before the read, fixes_load_files_begin)
+ */
 void
 fixes_load_delete_files(FixesLoad *ld)
 {
 	if (!ld->v11)
 		return;
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 	fixes_load_delete_subsystem_counts(ld);
@@ -664,7 +660,7 @@ reattribute_old_commits(FixesLoad *ld)
 	fixes_spi_cursor_close(portal);
 }
 
-/* write the rows this load read (after the commits) */
+/* write the subsystems of the commits this load read (after the commits) */
 void
 fixes_load_write_files(FixesLoad *ld)
 {
@@ -675,28 +671,6 @@ fixes_load_write_files(FixesLoad *ld)
 
 	if (!ld->v11)
 		return;
-	if (ld->file_rows != NULL)
-	{
-		TupleTableSlot *slot = MakeSingleTupleTableSlot(ld->files_desc, &TTSOpsMinimalTuple);
-		int64		k = 0;
-
-		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
-		if (RelationGetDescr(b->rel)->natts != ld->files_desc->natts)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("table fixes_commit_files changed during the load")));
-		while (tuplestore_gettupleslot(ld->file_rows, true, false, slot))
-		{
-			if ((++k & 0x3ff) == 0)
-				CHECK_FOR_INTERRUPTS();
-			slot_getallattrs(slot);
-			fixes_bulk_insert(b, slot->tts_values, slot->tts_isnull, 64 + VARSIZE_ANY(DatumGetPointer(slot->tts_values[fixes_attnum(ld->files_desc, "path")])));
-		}
-		ExecDropSingleTupleTableSlot(slot);
-		tuplestore_end(ld->file_rows);
-		ld->file_rows = NULL;
-		fixes_bulk_end(b);
-	}
 	if (ld->subsys == NULL)
 		return;
 

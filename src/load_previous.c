@@ -20,9 +20,10 @@
 #include "spi_call.h"
 
 /*
- * What the previous load of this name recorded.  It can be built on when it
- * read the whole history: a load that missed parents (a shallow clone, which
- * may have been deepened since) cannot.
+ * What the previous load of this name recorded, and with version 1.1 its
+ * settings of files and maintainers (load_files.c).  It can be built on when
+ * it read the whole history: a load that missed parents (a shallow clone,
+ * which may have been deepened since) cannot.
  */
 void
 fixes_load_read_previous(FixesLoad *ld)
@@ -38,8 +39,10 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->old_usable = false;
 	if (!ld->known)
 		return;
-	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash "
-				   "FROM %s.fixes_repositories WHERE repository_id = $1", ld->schema);
+	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
+				   "FROM %s.fixes_repositories WHERE repository_id = $1",
+				   ld->v11 ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
+				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
 	tup = SPI_tuptable->vals[0];
@@ -55,6 +58,17 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
 		ld->old_usable = false;
+	if (ld->v11)
+	{
+		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
+		d = SPI_getbinval(tup, desc, 9, &isnull);
+		ld->old_maintainers = isnull ? NULL : MemoryContextStrdup(ld->cxt, TextDatumGetCString(d));
+		d = SPI_getbinval(tup, desc, 10, &isnull);
+		ld->old_maint_hash_null = isnull;
+		ld->old_maint_hash = isnull ? 0 : DatumGetInt64(d);
+		ld->old_missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 11, &isnull));
+		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
+	}
 	SPI_freetuptable(SPI_tuptable);
 }
 

@@ -262,4 +262,5 @@ fixes_load_read(FixesLoad *ld)
 	read_commits(ld);
 	if (trailers)
 		fixes_load_trailers_end(ld);
+	fixes_load_files_end(ld);
 }

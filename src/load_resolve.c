@@ -16,8 +16,10 @@
  * every hash match is then checked against the subject's text, fetched
  * from fixes_commits in one query, so the answer is exact.
  *
- * A refresh resolves the old edges again with the new commits in scope (it
- * costs milliseconds) and the caller writes only those whose answer changed.
+ * A refresh resolves again only the edges whose answer the new commits can
+ * change (edges_to_resolve) and finds their candidates with the commit_id
+ * index of fixes_commits instead of sorting every id; the caller writes only
+ * the edges whose answer changed.
  */
 #include "postgres.h"
 
@@ -110,44 +112,210 @@ edge_subject(const FixesLoad *ld, const FixesEdge *e)
 }
 
 /*
+ * A refresh: the edges to resolve again, and the candidates of each (the
+ * commits whose id starts with its abbrev), from the index of commit ids.
+ */
+typedef struct Candidates
+{
+	bool	   *sel;			/* by edge: resolve it again */
+	int64		nsel;
+	int64	   *first;			/* by edge, + 1: its candidates are idx[first[k] .. first[k + 1]) */
+	uint32	   *idx;
+} Candidates;
+
+static int
+uint64_cmp(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Which edges a refresh resolves again: the new ones, and each old one whose
+ * answer the new commits can change, that is when a new commit's id starts
+ * with its abbrev (another candidate) or a new commit's subject has the hash
+ * of its quoted subject (another subject match).  Otherwise the old answer
+ * stands: the commits it was decided among are all still in scope and
+ * unchanged.  An edge that fixes_overrides decided is resolved again too, as
+ * the overrides may have changed since (load_overrides.c applies them after).
+ * NULL: resolve every edge (a full load, the stable scope).
+ */
+static bool *
+edges_to_resolve(FixesLoad *ld, int64 *nsel)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nnew;
+	fixes_prefix_entry *entries;
+	fixes_prefix_entry *tmp;
+	uint64	   *hashes;
+	bool	   *sel;
+
+	*nsel = ld->nedges;
+	if (!ld->incremental || ld->stable_phase || ld->n_old == 0 || ld->n_old > g->n)
+		return NULL;
+	nnew = g->n - ld->n_old;
+	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	for (uint32 i = 0; i < nnew; i++)
+	{
+		entries[i].key = fixes_prefix_key(g->oids[ld->n_old + i].id);
+		entries[i].idx = ld->n_old + i;
+		hashes[i] = ld->subj_hash[ld->n_old + i];
+	}
+	fixes_prefix_sort(entries, tmp, nnew);
+	pfree(tmp);
+	qsort(hashes, nnew, sizeof(uint64), uint64_cmp);
+
+	sel = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	*nsel = 0;
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		size_t		first;
+
+		sel[k] = !e->old ||
+			e->before.status == EDGE_IGNORED || e->before.method == METHOD_OVERRIDE ||
+			fixes_prefix_range(entries, nnew, ld->edge_text.data + e->abbrev_off,
+							   e->abbrev_len, &first) > 0;
+		if (!sel[k] && e->subj_len >= 0)
+		{
+			uint64		h = fixes_subject_hash(edge_subject(ld, e), e->subj_len);
+
+			sel[k] = bsearch(&h, hashes, nnew, sizeof(uint64), uint64_cmp) != NULL;
+		}
+		*nsel += sel[k];
+	}
+	pfree(entries);
+	pfree(hashes);
+	return sel;
+}
+
+/*
+ * The candidates of the selected edges, from fixes_commits, which holds
+ * every commit in scope by now (the new ones are written before edges are
+ * resolved, the stable scope of the previous load is deleted): one range
+ * scan of its index on commit_id per abbrev, [abbrev, abbrev || 'g') in
+ * collation "C" (ids and abbrevs are lower-case hex), instead of sorting the
+ * ids of every commit.  The rows of other repositories are dropped here, not
+ * in SQL: before the table has statistics, a condition on repository_id is
+ * planned as a scan of the primary key ANDed with each probe.
+ */
+static void
+probe_candidates(FixesLoad *ld, Candidates *c)
+{
+	Datum	   *abbrevs = palloc(sizeof(Datum) * Max(c->nsel, 1));
+	Datum	   *edges = palloc(sizeof(Datum) * Max(c->nsel, 1));
+	Oid			argtypes[3] = {INT4OID, TEXTARRAYOID, INT8ARRAYOID};
+	Datum		args[3];
+	int			n = 0;
+	uint64		rows;
+	int64		r = 0;
+	int64		nc = 0;
+	char	   *sql;
+
+	for (int64 k = 0; k < ld->nedges; k++)
+		if (c->sel[k])
+		{
+			abbrevs[n] = PointerGetDatum(cstring_to_text_with_len(ld->edge_text.data + ld->edges[k].abbrev_off,
+																  ld->edges[k].abbrev_len));
+			edges[n++] = Int64GetDatum(k);
+		}
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(abbrevs, n, TEXTOID, -1, false, TYPALIGN_INT));
+	args[2] = PointerGetDatum(construct_array(edges, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	sql = psprintf("SELECT u.k, c.commit_idx, c.repository_id FROM unnest($2, $3) AS u(a, k) "
+				   "CROSS JOIN LATERAL (SELECT commit_idx, repository_id FROM %s.fixes_commits "
+				   "WHERE commit_id >= (u.a COLLATE \"C\") AND commit_id < (u.a || 'g' COLLATE \"C\") "
+				   "OFFSET 0) AS c ORDER BY u.k, c.commit_idx",
+				   ld->schema);
+	rows = fixes_spi_execute(sql, 3, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	c->first = fixes_palloc_big(sizeof(int64) * (ld->nedges + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	c->idx = fixes_palloc_big(sizeof(uint32) * Max(rows, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		c->first[k] = nc;
+		while (r < (int64) rows)
+		{
+			bool		isnull;
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	desc = SPI_tuptable->tupdesc;
+			uint32		idx;
+
+			if (DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull)) != k)
+				break;
+			r++;
+			if (DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull)) != ld->repository_id)
+				continue;
+			idx = (uint32) DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+			if (idx >= ld->graph->n)
+				elog(ERROR, "commit %u of repository %d is not in the graph", idx, ld->repository_id);
+			c->idx[nc++] = idx;
+		}
+	}
+	c->first[ld->nedges] = nc;
+	SPI_freetuptable(SPI_tuptable);
+	if (r != (int64) rows)
+		elog(ERROR, "the candidates of %lld edges came out of order", (long long) c->nsel);
+	pfree(abbrevs);
+	pfree(edges);
+}
+
+/*
  * Pass 1: the commits whose id starts with each abbrev.  One candidate
  * settles the edge; for several, or none, remember which commits' subjects
  * must be compared with the quoted subject.
  */
 static void
-match_prefixes(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 *nwanted)
+match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *wanted, int64 *nwanted)
 {
 	FixesGraph *g = ld->graph;
-	fixes_prefix_entry *entries;
-	fixes_prefix_entry *tmp;
+	fixes_prefix_entry *entries = NULL;
 
-	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	for (uint32 i = 0; i < g->n; i++)
+	if (cand == NULL)
 	{
-		entries[i].key = fixes_prefix_key(g->oids[i].id);
-		entries[i].idx = i;
+		fixes_prefix_entry *tmp;
+
+		entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+		tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+		for (uint32 i = 0; i < g->n; i++)
+		{
+			entries[i].key = fixes_prefix_key(g->oids[i].id);
+			entries[i].idx = i;
+		}
+		fixes_prefix_sort(entries, tmp, g->n);
+		pfree(tmp);
 	}
-	fixes_prefix_sort(entries, tmp, g->n);
-	pfree(tmp);
 
 	*nwanted = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
 		const char *hex = ld->edge_text.data + e->abbrev_off;
-		uint64		h = e->subj_len >= 0 ? fixes_subject_hash(edge_subject(ld, e), e->subj_len) : 0;
+		uint64		h;
 		size_t		first;
-		size_t		range = fixes_prefix_range(entries, g->n, hex, e->abbrev_len, &first);
+		size_t		range;
 		int64		first_pair = pairs->n;
 
 		if ((k & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (cand != NULL && !cand->sel[k])
+			continue;			/* keeps the answer it had */
+		h = e->subj_len >= 0 ? fixes_subject_hash(edge_subject(ld, e), e->subj_len) : 0;
+		if (cand != NULL)
+		{
+			first = (size_t) cand->first[k];
+			range = (size_t) (cand->first[k + 1] - cand->first[k]);
+		}
+		else
+			range = fixes_prefix_range(entries, g->n, hex, e->abbrev_len, &first);
 		e->now.candidates = 0;
 		e->now.target = FIXES_NO_IDX;
 		for (size_t j = first; j < first + range; j++)
 		{
-			uint32		idx = entries[j].idx;
+			uint32		idx = cand != NULL ? cand->idx[j] : entries[j].idx;
 
 			if (e->abbrev_len > 16 &&
 				!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
@@ -174,7 +342,8 @@ match_prefixes(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 *nwanted)
 			(*nwanted)++;
 		}
 	}
-	pfree(entries);
+	if (entries != NULL)
+		pfree(entries);
 }
 
 /*
@@ -298,7 +467,7 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
 		FixesEdge  *e = &ld->edges[k];
 
 		if (e->now.status == EDGE_RESOLVED || matches[k] != 1)
-			continue;
+			continue;			/* an edge kept as it was has no pair */
 		e->now.status = EDGE_RESOLVED;
 		e->now.method = e->now.candidates > 1 ? METHOD_HASH_SUBJECT : METHOD_SUBJECT;
 		e->now.target = match[k];
@@ -315,14 +484,25 @@ fixes_load_resolve(FixesLoad *ld)
 	int64		nwanted;
 	Fetched    *fetched;
 	int			nfetched;
+	Candidates	cand = {0};
 
-	match_prefixes(ld, &pairs, wanted, &nwanted);
+	cand.sel = edges_to_resolve(ld, &cand.nsel);
+	if (cand.sel != NULL)
+		probe_candidates(ld, &cand);
+	match_prefixes(ld, cand.sel ? &cand : NULL, &pairs, wanted, &nwanted);
 	match_subjects(ld, &pairs, wanted, nwanted);
 	fetched = fetch_subjects(ld, &pairs, &nfetched);
-	elog(DEBUG1, "fixes_load %s: %lld edges, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
-		 ld->name, (long long) ld->nedges, (long long) nwanted, (long long) pairs.n, nfetched);
+	elog(DEBUG1, "fixes_load %s: %lld edges, %lld resolved again, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
+		 ld->name, (long long) ld->nedges, (long long) cand.nsel, (long long) nwanted,
+		 (long long) pairs.n, nfetched);
 	decide_by_subject(ld, &pairs, fetched, nfetched);
 	pfree(wanted);
+	if (cand.sel != NULL)
+	{
+		pfree(cand.sel);
+		pfree(cand.first);
+		pfree(cand.idx);
+	}
 }
 
 /*

@@ -33,4 +33,6 @@ fixes_load_schema(FixesLoad *ld)
 	ld->has.trailers = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailers")) &&
 		OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailer_keys"));
 	ld->has.overrides = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_overrides"));
+	/* files and subsystems (load_files.c) */
+	ld->v11 = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_commit_files"));
 }

@@ -28,6 +28,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -599,6 +600,44 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
 	pfree(index);
 }
 
+/*
+ * The series rows of one pair, gathered into the four arrays of its row of
+ * fixes_affected_series (series, introduced_in, fixed_in and the backport
+ * of the fix; the last two NULL where the series has no fix yet).  One row
+ * per pair instead of one per pair and series: a kernel-sized history has
+ * millions of series rows, and each row and index entry costs more to write
+ * than the view costs to unnest.
+ */
+typedef struct AffectedRow
+{
+	int			n;
+	Datum	   *elems[4];
+	bool	   *nulls[4];
+} AffectedRow;
+
+static void
+affected_add(AffectedRow *row, int32 series, int32 intro, const Shipped *fix)
+{
+	int			i = row->n++;
+
+	row->elems[0][i] = Int32GetDatum(series);
+	row->elems[1][i] = Int32GetDatum(intro);
+	row->elems[2][i] = Int32GetDatum(fix ? fix->rank : 0);
+	row->elems[3][i] = Int32GetDatum(fix ? (int32) fix->commit : 0);
+	row->nulls[0][i] = row->nulls[1][i] = false;
+	row->nulls[2][i] = row->nulls[3][i] = (fix == NULL);
+}
+
+static Datum
+affected_array(const AffectedRow *row, int a)
+{
+	int			dims[1] = {row->n};
+	int			lbs[1] = {1};
+
+	return PointerGetDatum(construct_md_array(row->elems[a], row->nulls[a], 1, dims, lbs,
+											  INT4OID, sizeof(int32), true, TYPALIGN_INT));
+}
+
 /* at most this much for the ancestry bits of one pass over the pairs */
 #define ANCESTRY_BYTES ((Size) 64 * 1024 * 1024)
 
@@ -636,6 +675,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				c_backport;
 	Datum	   *values;
 	bool	   *nulls;
+	AffectedRow row;
 	MemoryContext rowcxt;
 	int64		sum = 0;
 	int			per_pass;
@@ -674,12 +714,17 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	c_repo = fixes_attnum(desc, "repository_id");
 	c_fixing = fixes_attnum(desc, "fixing_idx");
 	c_target = fixes_attnum(desc, "target_idx");
-	c_series = fixes_attnum(desc, "series_rank");
-	c_intro = fixes_attnum(desc, "introduced_rank");
-	c_fixed = fixes_attnum(desc, "fixed_rank");
-	c_backport = fixes_attnum(desc, "fix_backport_idx");
+	c_series = fixes_attnum(desc, "series_ranks");
+	c_intro = fixes_attnum(desc, "introduced_ranks");
+	c_fixed = fixes_attnum(desc, "fixed_ranks");
+	c_backport = fixes_attnum(desc, "fix_backport_idxs");
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
+	for (int a = 0; a < 4; a++)
+	{
+		row.elems[a] = palloc(sizeof(Datum) * sl.n);
+		row.nulls[a] = palloc(sizeof(bool) * sl.n);
+	}
 	/* what a flush allocates, freed after each row */
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes affected row",
 								   ALLOCSET_DEFAULT_SIZES);
@@ -726,6 +771,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				CHECK_FOR_INTERRUPTS();
 			tend = find_shipped(sh, nsh, pr->target, &ti);
 			fend = find_shipped(sh, nsh, pr->fixing, &fi);
+			row.n = 0;
 			for (int s = s0; s < s1; s++)
 			{
 				int			w = (s - s0) / 64;
@@ -757,27 +803,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				if (f != NULL && f->pos <= intro_pos)
 					continue;	/* fixed no later than it came in */
 
-				memset(nulls, true, sizeof(bool) * desc->natts);
-#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
-				SET(c_repo, Int32GetDatum(ld->repository_id));
-				SET(c_fixing, Int32GetDatum((int32) pr->fixing));
-				SET(c_target, Int32GetDatum((int32) pr->target));
-				SET(c_series, Int32GetDatum(sl.rank[s]));
-				SET(c_intro, Int32GetDatum(intro));
-				if (f != NULL)
-				{
-					SET(c_fixed, Int32GetDatum(f->rank));
-					SET(c_backport, Int32GetDatum((int32) f->commit));
-				}
-#undef SET
-				{
-					MemoryContext old = MemoryContextSwitchTo(rowcxt);
-
-					fixes_bulk_insert(b, values, nulls, 64);
-					MemoryContextSwitchTo(old);
-					MemoryContextReset(rowcxt);
-				}
-
+				affected_add(&row, sl.rank[s], intro, f);
 				/*
 				 * The counters of the stable releases of B: the bug is known
 				 * in its releases from introduced_in up to, not including,
@@ -792,6 +818,25 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				if (t != NULL)
 					st->regressions[t->rank - st->nmain - 1]++;
 			}
+			if (row.n == 0)
+				continue;
+			memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+			{
+				MemoryContext old = MemoryContextSwitchTo(rowcxt);
+
+				SET(c_repo, Int32GetDatum(ld->repository_id));
+				SET(c_fixing, Int32GetDatum((int32) pr->fixing));
+				SET(c_target, Int32GetDatum((int32) pr->target));
+				SET(c_series, affected_array(&row, 0));
+				SET(c_intro, affected_array(&row, 1));
+				SET(c_fixed, affected_array(&row, 2));
+				SET(c_backport, affected_array(&row, 3));
+				fixes_bulk_insert(b, values, nulls, 64 + 16 * row.n);
+				MemoryContextSwitchTo(old);
+				MemoryContextReset(rowcxt);
+			}
+#undef SET
 		}
 	}
 	fixes_bulk_end(b);
