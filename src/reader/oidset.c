@@ -4,11 +4,11 @@
  *
  * A set may also have a base: ids given all at once (the commits the
  * backend holds already, a million or more for a refresh), of which only a
- * few are ever looked up.  Inserting each into the hash table costs a cache
- * miss or two (half a second for 1.3 million); the base is sorted instead
- * by the first 32 bits of its ids, with a radix sort whose passes read and
- * write memory in order, and searched by bisection.  Ids added later go to
- * the hash table.
+ * few are ever looked up.  Inserting each into the hash table costs a
+ * cache miss or two, and the table's pages their first faults; the base is
+ * sorted instead by the first 32 bits of its ids, with a radix sort whose
+ * passes read and write memory in order, and searched by bisection.  Ids
+ * added later go to the hash table.
  */
 #include "reader.h"
 
