@@ -8,6 +8,8 @@
 #ifndef FIXES_GRAPH_H
 #define FIXES_GRAPH_H
 
+#include "big_alloc.h"
+
 #include "oid.h"
 
 #define FIXES_NO_IDX PG_UINT32_MAX
@@ -28,8 +30,6 @@ typedef struct FixesGraph
 	uint64		par_cap;
 } FixesGraph;
 
-extern void *fixes_huge_pages(void *p, Size len);
-extern void *fixes_palloc_big(Size size, int flags);
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
 extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
 extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);

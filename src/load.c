@@ -59,24 +59,6 @@ PG_FUNCTION_INFO_V1(fixes_load);
  * it ends.
  */
 static bool trim_at_end = false;
-static bool keep_at_end = false;
-
-/*
- * A refresh: freed blocks are kept and reused until the load ends rather
- * than given back and faulted in again (megabytes at a time: the chunks of
- * the graph as they are detoasted, the batches of old edges).  On virtual
- * machines the first touch of each page costs tens of microseconds.
- * glibc's defaults (128 kB, dynamic) come back when the transaction ends.
- */
-static void
-keep_freed_memory(void)
-{
-#ifdef __GLIBC__
-	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-	mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
-	keep_at_end = true;
-#endif
-}
 
 static void
 trim_after_load(XactEvent event, void *arg)
@@ -86,12 +68,6 @@ trim_after_load(XactEvent event, void *arg)
 		return;
 	trim_at_end = false;
 #ifdef __GLIBC__
-	if (keep_at_end)
-	{
-		mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-		mallopt(M_TRIM_THRESHOLD, 128 * 1024);
-		keep_at_end = false;
-	}
 	malloc_trim(0);
 #endif
 }
@@ -434,8 +410,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
-	if (ld->old_usable)
-		keep_freed_memory();
 	fixes_load_read_overrides(ld);
 	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)

@@ -42,7 +42,8 @@
  *                           releases, series, backports, edges, fixes_affected)
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
- * commit index (graph.c), grown by load_state.c; strings live in arenas
+ * commit index (graph.c), grown by load_state.c (large arrays on huge pages:
+ * big_alloc.c); strings live in arenas
  * (arena.c); rows go to the tables through bulk_insert.c.
  */
 #ifndef FIXES_LOAD_H
