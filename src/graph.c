@@ -62,8 +62,10 @@ fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 static void
 rehash_to(FixesGraph *g, uint32 mask)
 {
-	uint32	   *slots = MemoryContextAllocExtended(g->cxt, sizeof(uint32) * ((Size) mask + 1),
-												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *slots = fixes_huge_pages(MemoryContextAllocHuge(g->cxt, sizeof(uint32) * ((Size) mask + 1)),
+										 sizeof(uint32) * ((Size) mask + 1));
+
+	memset(slots, 0, sizeof(uint32) * ((Size) mask + 1));
 
 	for (uint32 idx = 0; idx < g->n; idx++)
 	{
@@ -96,9 +98,12 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
 	if (n > g->cap)
 	{
 		g->cap = n;
-		g->oids = repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap);
-		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
-		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
+		g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap),
+								   sizeof(FixesOid) * (Size) g->cap);
+		g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap),
+										sizeof(uint32) * (Size) g->cap);
+		g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap),
+									  sizeof(uint32) * (Size) g->cap);
 	}
 	while ((uint64) n * 2 > (uint64) mask + 1)
 		mask = mask * 2 + 1;
@@ -137,9 +142,12 @@ fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 	if (g->n == g->cap)
 	{
 		g->cap *= 2;
-		g->oids = repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap);
-		g->par_start = repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap);
-		g->par_end = repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap);
+		g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap),
+								   sizeof(FixesOid) * (Size) g->cap);
+		g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap),
+										sizeof(uint32) * (Size) g->cap);
+		g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap),
+									  sizeof(uint32) * (Size) g->cap);
 	}
 	idx = g->n++;
 	g->oids[idx] = *oid;
@@ -158,7 +166,8 @@ reserve_parents(FixesGraph *g, uint64 extra)
 	{
 		while (g->npar + extra > g->par_cap)
 			g->par_cap *= 2;
-		g->parents = repalloc_huge(g->parents, sizeof(uint32) * g->par_cap);
+		g->parents = fixes_huge_pages(repalloc_huge(g->parents, sizeof(uint32) * g->par_cap),
+									  sizeof(uint32) * g->par_cap);
 	}
 }
 

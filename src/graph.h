@@ -8,6 +8,8 @@
 #ifndef FIXES_GRAPH_H
 #define FIXES_GRAPH_H
 
+#include "big_alloc.h"
+
 #include "oid.h"
 
 #define FIXES_NO_IDX PG_UINT32_MAX

@@ -42,7 +42,8 @@
  *                           releases, series, backports, edges, fixes_affected)
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
- * commit index (graph.c), grown by load_state.c; strings live in arenas
+ * commit index (graph.c), grown by load_state.c (large arrays on huge pages:
+ * big_alloc.c); strings live in arenas
  * (arena.c); rows go to the tables through bulk_insert.c.
  */
 #ifndef FIXES_LOAD_H
@@ -335,6 +336,7 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
+extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
 
 extern void fixes_load_schema(FixesLoad *ld);
 

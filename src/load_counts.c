@@ -41,18 +41,18 @@ fixes_load_stats(FixesLoad *ld)
 {
 	uint32		n = ld->graph->n;
 	int32	   *mark = ld->mark;
-	bool	   *fixing = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *introduced = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *tagged = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *fixing_earlier = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint64	   *fixed_pairs = palloc_extended(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	bool	   *fixing = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *introduced = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *tagged = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *fixing_earlier = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		npairs = 0;
 
 	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
-	ld->fixes = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	ld->first_fixed = palloc_extended(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
-	ld->last_fixed = palloc_extended(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
-	ld->fixed_dates = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	ld->fixes = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	ld->first_fixed = fixes_palloc_big(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
+	ld->last_fixed = fixes_palloc_big(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
+	ld->fixed_dates = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	for (int64 k = 0; k < ld->nedges; k++)
 	{

@@ -25,7 +25,24 @@
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
 
-/* one chunk row into the graph; false if it does not fit what came before */
+/* a bytea column of a chunk, detoasted: *copy says whether to pfree it */
+static bytea *
+chunk_bytea(HeapTuple tup, TupleDesc desc, int col, bool *copy)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+	bytea	   *b = DatumGetByteaPP(d);
+
+	*copy = (Pointer) b != DatumGetPointer(d);
+	return b;
+}
+
+/*
+ * one chunk row into the graph; false if it does not fit what came before.
+ * The detoasted columns (megabytes each) are freed before the next chunk,
+ * so that the next chunk's reuse the same memory rather than fault in new
+ * pages.
+ */
 static bool
 read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 {
@@ -34,30 +51,49 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 	int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 	int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 	int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-	bytea	   *ids = DatumGetByteaPP(SPI_getbinval(tup, desc, 4, &isnull));
-	bytea	   *hashes = DatumGetByteaPP(SPI_getbinval(tup, desc, 5, &isnull));
-	bytea	   *counts = DatumGetByteaPP(SPI_getbinval(tup, desc, 6, &isnull));
-	bytea	   *parents = DatumGetByteaPP(SPI_getbinval(tup, desc, 7, &isnull));
-	const uint32 *count = (const uint32 *) VARDATA_ANY(counts);
-	const uint32 *par = (const uint32 *) VARDATA_ANY(parents);
-	Size		npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+	bool		copied[4];
+	bytea	   *cols[4];
+	bytea	   *ids;
+	bytea	   *hashes;
+	bytea	   *counts;
+	bytea	   *parents;
+	const uint32 *count;
+	const uint32 *par;
+	Size		npar;
 	uint32		first = g->n;
 	uint64		total = 0;
+	bool		ok = false;
 
-	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
-		VARSIZE_ANY_EXHDR(ids) != (Size) commits * FIXES_OID_RAWSZ ||
-		VARSIZE_ANY_EXHDR(hashes) != (Size) commits * sizeof(uint64) ||
-		VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
-		return false;
-	for (int32 i = 0; i < commits; i++)
-		total += count[i];
-	if (total != npar)
-		return false;
-	fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
-	fixes_load_ensure_room(ld, g->n - 1);
-	memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
-	fixes_graph_append_parents(g, first, count, par, (uint32) commits);
-	return true;
+	for (int c = 0; c < 4; c++)
+		cols[c] = chunk_bytea(tup, desc, 4 + c, &copied[c]);
+	ids = cols[0];
+	hashes = cols[1];
+	counts = cols[2];
+	parents = cols[3];
+	count = (const uint32 *) VARDATA_ANY(counts);
+	par = (const uint32 *) VARDATA_ANY(parents);
+	npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+
+	if (format == SNAPSHOT_FORMAT && chunk == expect_chunk && commits > 0 &&
+		VARSIZE_ANY_EXHDR(ids) == (Size) commits * FIXES_OID_RAWSZ &&
+		VARSIZE_ANY_EXHDR(hashes) == (Size) commits * sizeof(uint64) &&
+		VARSIZE_ANY_EXHDR(counts) == (Size) commits * sizeof(uint32))
+	{
+		for (int32 i = 0; i < commits; i++)
+			total += count[i];
+		if (total == npar)
+		{
+			fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
+			fixes_load_ensure_room(ld, g->n - 1);
+			memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
+			fixes_graph_append_parents(g, first, count, par, (uint32) commits);
+			ok = true;
+		}
+	}
+	for (int c = 0; c < 4; c++)
+		if (copied[c])
+			pfree(cols[c]);
+	return ok;
 }
 
 /*
@@ -136,8 +172,8 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	if (ld->empty)
 		return false;
 	head = fixes_graph_lookup(g, &ld->head);
-	mark = palloc_extended(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	stack = palloc_extended(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
+	mark = fixes_palloc_big(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, &head, 1, mark, stack);
 	for (uint32 i = 0; covered && i < ld->n_old; i++)
 		covered = mark[i] != 0;
@@ -154,7 +190,7 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 bytea *
 fixes_bytea(const void *data, Size len)
 {
-	bytea	   *b = palloc_extended(VARHDRSZ + len, MCXT_ALLOC_HUGE);
+	bytea	   *b = fixes_palloc_big(VARHDRSZ + len, MCXT_ALLOC_HUGE);
 
 	SET_VARSIZE(b, VARHDRSZ + len);
 	memcpy(VARDATA(b), data, len);
@@ -191,8 +227,8 @@ fixes_load_write_graph(FixesLoad *ld)
 		uint32		lo = (uint32) chunk * CHUNK_COMMITS;
 		uint32		hi = Min(g->n, lo + CHUNK_COMMITS);
 		uint32		n = hi - lo;
-		char	   *ids = palloc_extended((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
-		uint32	   *counts = palloc_extended((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
+		char	   *ids = fixes_palloc_big((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
+		uint32	   *counts = fixes_palloc_big((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
 		Size		npar = 0;
 		uint32	   *parents;
 		Size		p = 0;
@@ -204,7 +240,7 @@ fixes_load_write_graph(FixesLoad *ld)
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
 		}
-		parents = palloc_extended(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
+		parents = fixes_palloc_big(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
 		for (uint32 i = lo; i < hi; i++)
 			for (uint32 q = g->par_start[i]; q < g->par_end[i]; q++)
 				parents[p++] = g->parents[q];

@@ -54,8 +54,8 @@ per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 void
 fixes_load_lifetimes(FixesLoad *ld)
 {
-	FixesLifetime *fixed = palloc_extended(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	FixesLifetime *introduced = palloc_extended(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	FixesLifetime *fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	FixesLifetime *introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nfixed = 0,
 				nintroduced = 0;
 

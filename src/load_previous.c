@@ -142,6 +142,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	Portal		portal = fixes_spi_cursor_open(sql, 1, argtypes, args);
 
+	fixes_load_reserve_edges(ld, ld->old_edges);
 	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
 		for (uint64 r = 0; r < SPI_processed; r++)

@@ -85,7 +85,7 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	int		   *old_rank;		/* old rank -> new rank of the same tag, 0 if gone */
 	HTAB	   *rank_of;
 
-	old_mark = palloc_extended(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	old_mark = fixes_palloc_big(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
 	old_rank = palloc0(sizeof(int) * (ld->n_old_releases + 1));
 	rank_of = new_ranks_by_name(ld);
@@ -104,7 +104,7 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
 						old_commit, ld->n_old_releases, old_mark, stack);
 
-	ld->moved = palloc_extended(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
+	ld->moved = fixes_palloc_big(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 	ld->nmoved = 0;
 	for (uint32 i = 0; i < ld->n_old; i++)
 	{
@@ -148,8 +148,8 @@ fixes_load_releases(FixesLoad *ld)
 	for (int r = 0; r < ld->nreleases; r++)
 		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
 
-	ld->mark = palloc_extended(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 						ld->release_commit, ld->nreleases, ld->mark, stack);
 	if (ld->incremental)

@@ -71,7 +71,7 @@ add_pair(PairList *pl, int64 edge, uint32 idx)
 	{
 		pl->cap = pl->cap ? pl->cap * 2 : 1024;
 		pl->pairs = pl->pairs ? repalloc_huge(pl->pairs, sizeof(Pair) * pl->cap)
-			: palloc_extended(sizeof(Pair) * pl->cap, MCXT_ALLOC_HUGE);
+			: fixes_palloc_big(sizeof(Pair) * pl->cap, MCXT_ALLOC_HUGE);
 	}
 	pl->pairs[pl->n].edge = edge;
 	pl->pairs[pl->n].idx = idx;
@@ -156,9 +156,9 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	if (!ld->incremental || ld->stable_phase || ld->n_old == 0 || ld->n_old > g->n)
 		return NULL;
 	nnew = g->n - ld->n_old;
-	entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	hashes = palloc_extended(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
 	for (uint32 i = 0; i < nnew; i++)
 	{
 		entries[i].key = fixes_prefix_key(g->oids[ld->n_old + i].id);
@@ -169,7 +169,7 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	pfree(tmp);
 	qsort(hashes, nnew, sizeof(uint64), uint64_cmp);
 
-	sel = palloc_extended(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	sel = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	*nsel = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
@@ -232,8 +232,8 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 				   "OFFSET 0) AS c ORDER BY u.k, c.commit_idx",
 				   ld->schema);
 	rows = fixes_spi_execute(sql, 3, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	c->first = palloc_extended(sizeof(int64) * (ld->nedges + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	c->idx = palloc_extended(sizeof(uint32) * Max(rows, 1), MCXT_ALLOC_HUGE);
+	c->first = fixes_palloc_big(sizeof(int64) * (ld->nedges + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	c->idx = fixes_palloc_big(sizeof(uint32) * Max(rows, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		c->first[k] = nc;
@@ -278,8 +278,8 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 	{
 		fixes_prefix_entry *tmp;
 
-		entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-		tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+		entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+		tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 		for (uint32 i = 0; i < g->n; i++)
 		{
 			entries[i].key = fixes_prefix_key(g->oids[i].id);
@@ -385,7 +385,7 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
 static Fetched *
 fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 {
-	uint32	   *ids = palloc_extended(sizeof(uint32) * Max(pairs->n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *ids = fixes_palloc_big(sizeof(uint32) * Max(pairs->n, 1), MCXT_ALLOC_HUGE);
 	Datum	   *elems;
 	int			n = 0;
 	Fetched    *out;
@@ -446,8 +446,8 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 static void
 decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched)
 {
-	int32	   *matches = palloc_extended(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *match = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int32	   *matches = fixes_palloc_big(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *match = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 
 	for (int64 p = 0; p < pairs->n; p++)
 	{
@@ -480,7 +480,7 @@ void
 fixes_load_resolve(FixesLoad *ld)
 {
 	PairList	pairs = {0};
-	Wanted	   *wanted = palloc_extended(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Wanted	   *wanted = fixes_palloc_big(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nwanted;
 	Fetched    *fetched;
 	int			nfetched;

@@ -189,7 +189,7 @@ pair_cmp(const void *a, const void *b)
 static Pair *
 mainline_pairs(FixesLoad *ld, int64 *npairs)
 {
-	Pair	   *pairs = palloc_extended(sizeof(Pair) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Pair	   *pairs = fixes_palloc_big(sizeof(Pair) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		n = 0;
 	int64		kept = 0;
 
@@ -251,8 +251,8 @@ static void
 mark_stable(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
-	int32	   *tmp = palloc_extended(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	int32	   *tmp = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 
 	for (uint32 i = 0; i < ld->n_mainline; i++)
 		tmp[i] = -1;
@@ -278,8 +278,8 @@ children_first(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
 	uint32		n = ld->n_mainline;
-	uint32	   *children = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *order = palloc_extended(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *children = fixes_palloc_big(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *order = fixes_palloc_big(sizeof(uint32) * Max(n, 1), MCXT_ALLOC_HUGE);
 	uint32		head = 0;
 	uint32		tail = 0;
 
@@ -316,7 +316,7 @@ best_release_below(FixesLoad *ld, int nmainrel)
 {
 	FixesGraph *g = ld->graph;
 	uint32		n = ld->n_mainline;
-	int32	   *best = palloc_extended(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int32	   *best = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *order = children_first(ld);
 
 	for (int r = 1; r <= nmainrel; r++)
@@ -351,8 +351,8 @@ find_series(FixesLoad *ld, Stable *st)
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
-	stamp = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	stack = palloc_extended(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	stamp = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < st->n; k++)
 	{
 		uint32		top = 0;
@@ -397,8 +397,8 @@ resolve_backports(FixesLoad *ld)
 
 	if (ld->nbackports == 0)
 		return;
-	entries = palloc_extended(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
-	tmp = palloc_extended(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
 	for (uint32 i = 0; i < n; i++)
 	{
 		entries[i].key = fixes_prefix_key(g->oids[i].id);
@@ -685,7 +685,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 		return;
 
 	/* the released backports of each mainline commit, by series and version */
-	sh = palloc_extended(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
+	sh = fixes_palloc_big(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
@@ -706,7 +706,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	order = children_first(ld);
 	words = (int) Min((sl.n + 63) / 64,
 					  Max(ANCESTRY_BYTES / (sizeof(uint64) * Max(nmain, 1)), 1));
-	anc = palloc_extended(sizeof(uint64) * words * Max(nmain, 1), MCXT_ALLOC_HUGE);
+	anc = fixes_palloc_big(sizeof(uint64) * words * Max(nmain, 1), MCXT_ALLOC_HUGE);
 	per_pass = 64 * words;
 
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_affected_series"));

@@ -37,7 +37,29 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 		ld->committed_at = repalloc_huge(ld->committed_at, sizeof(TimestampTz) * cap);
 		ld->committed_null = repalloc_huge(ld->committed_null, sizeof(bool) * cap);
 	}
+	fixes_huge_pages(ld->subj_hash, sizeof(uint64) * cap);
+	fixes_huge_pages(ld->committed_at, sizeof(TimestampTz) * cap);
+	fixes_huge_pages(ld->committed_null, sizeof(bool) * cap);
 	ld->cap = cap;
+}
+
+/*
+ * Room for n more edges at once (a refresh knows how many old edges it
+ * reads back), so that the list is not copied again and again as it grows.
+ */
+void
+fixes_load_reserve_edges(FixesLoad *ld, int64 n)
+{
+	/* only a hint: the list still grows past it */
+	int64		want = ld->nedges + Min(Max(n, 0), (int64) 64 * 1024 * 1024);
+
+	if (want <= ld->edges_cap)
+		return;
+	ld->edges_cap = want;
+	if (ld->edges == NULL)
+		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * ld->edges_cap);
+	else
+		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
 }
 
 /* a new, zeroed edge at the end of the list */

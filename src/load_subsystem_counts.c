@@ -358,7 +358,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 
 	o->valid = false;
 	o->nids = 0;
-	o->counts = palloc_extended(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
+	o->counts = fixes_palloc_big(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 	rows = fixes_spi_execute(psprintf("SELECT first_commit, format, commits, counts, ids "
 									  "FROM %s.fixes_commit_groups "
 									  "WHERE repository_id = $1 AND kind = $2 ORDER BY first_commit",
@@ -414,7 +414,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		{
 			o->cap = Max(o->cap * 2, o->nids + nids);
 			o->ids = o->ids == NULL
-				? palloc_extended(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE)
+				? fixes_palloc_big(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE)
 				: repalloc_huge(o->ids, sizeof(uint32) * o->cap);
 		}
 		memcpy(o->ids + o->nids, id, sizeof(uint32) * nids);
@@ -496,7 +496,7 @@ build_groups(Groups *g, uint32 n, uint32 ngroups, const OldGroups *o,
 
 	g->n = n;
 	g->ngroups = ngroups;
-	g->off = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	g->off = fixes_palloc_big(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (o->valid)
 		for (uint32 c = 0; c < o->ncommits; c++)
 			g->off[c + 1] = o->counts[c];
@@ -505,10 +505,10 @@ build_groups(Groups *g, uint32 n, uint32 ngroups, const OldGroups *o,
 			g->off[src[s]->v[k] + 1]++;
 	for (uint32 c = 0; c < n; c++)
 		g->off[c + 1] += g->off[c];
-	g->ids = palloc_extended(sizeof(uint32) * Max(g->off[n], 1), MCXT_ALLOC_HUGE);
+	g->ids = fixes_palloc_big(sizeof(uint32) * Max(g->off[n], 1), MCXT_ALLOC_HUGE);
 	if (o->valid && o->nids > 0)
 		memcpy(g->ids, o->ids, sizeof(uint32) * o->nids);
-	fill = palloc_extended(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE);
+	fill = fixes_palloc_big(sizeof(uint64) * ((Size) n + 1), MCXT_ALLOC_HUGE);
 	memcpy(fill, g->off, sizeof(uint64) * ((Size) n + 1));
 	for (int s = 0; s < 2; s++)
 		for (int64 k = 0; src[s] && k < src[s]->n; k += 2)
@@ -572,11 +572,11 @@ edge_idx_cmp(const void *a, const void *b)
 static GroupCounts *
 count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 {
-	GroupCounts *cnt = palloc_extended(sizeof(GroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	GroupCounts *cnt = fixes_palloc_big(sizeof(GroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	Expander	x;
-	int64	   *sel = palloc_extended(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *fixing = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *target = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		nsel = 0;
 	FixesLifetime *life = NULL;
 	int64		nlife = 0,
@@ -584,9 +584,9 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 
 	x.g = g;
 	x.anc = anc;
-	x.stamp = palloc_extended(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	x.visit = 0;
-	x.out = palloc_extended(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
 
 	for (uint32 c = 0; c < g->n; c++)
 	{
@@ -648,7 +648,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 			{
 				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
 				life = life == NULL
-					? palloc_extended(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
+					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
 					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
 			}
 			for (uint32 k = 0; k < x.nout; k++)
@@ -729,7 +729,7 @@ write_segment(FixesLoad *ld, const char *kind, const Groups *g, uint32 first, ui
 
 	if (end <= first)
 		return;
-	counts = palloc_extended(sizeof(uint32) * (end - first), MCXT_ALLOC_HUGE);
+	counts = fixes_palloc_big(sizeof(uint32) * (end - first), MCXT_ALLOC_HUGE);
 	for (uint32 c = first; c < end; c++)
 		counts[c - first] = (uint32) (g->off[c + 1] - g->off[c]);
 	args[0] = Int32GetDatum(ld->repository_id);

@@ -70,7 +70,7 @@ count_keys(HTAB *counts, uint32 tag, const uint32 *ids, uint32 n, int64 commits,
 static bool *
 fixing_commits(FixesLoad *ld, bool before)
 {
-	bool	   *fixing = palloc_extended(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *fixing = fixes_palloc_big(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
@@ -219,7 +219,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 	else
 	{
 		bool	   *fixing_before = fixing_commits(ld, true);
-		bool	   *changed = palloc_extended(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		bool	   *changed = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		int32		first = (int32) (ld->n_old / KEYS_CHUNK);
 
 		/* old commits whose release or whose fixing changed */
@@ -230,7 +230,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 				changed[i] = true;
 		if (!fixes_trailer_keys_read(ld, changed, new_commits))
 		{
-			bool	   *all = palloc_extended(Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
+			bool	   *all = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 
 			ereport(NOTICE,
 					(errmsg("the stored trailer keys of repository \"%s\" are unusable; reading them from fixes_trailers",

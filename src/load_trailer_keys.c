@@ -325,7 +325,7 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 	{
 		uint32		lo = (uint32) chunk * KEYS_CHUNK;
 		uint32		hi = Min(n, lo + KEYS_CHUNK);
-		uint32	   *counts = palloc_extended(sizeof(uint32) * (hi - lo), MCXT_ALLOC_HUGE);
+		uint32	   *counts = fixes_palloc_big(sizeof(uint32) * (hi - lo), MCXT_ALLOC_HUGE);
 		uint64		nids = 0;
 		uint32	   *ids;
 		uint64		p = 0;
@@ -336,7 +336,7 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 			counts[i - lo] = i < k->cap ? k->cnt[i] : 0;
 			nids += counts[i - lo];
 		}
-		ids = palloc_extended(sizeof(uint32) * Max(nids, 1), MCXT_ALLOC_HUGE);
+		ids = fixes_palloc_big(sizeof(uint32) * Max(nids, 1), MCXT_ALLOC_HUGE);
 		for (uint32 i = lo; i < hi; i++)
 		{
 			if (counts[i - lo] == 0)
@@ -396,7 +396,7 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 		n_want += want[i];
 	if (n_want == 0)
 		return;
-	elems = palloc_extended(sizeof(Datum) * n_want, MCXT_ALLOC_HUGE);
+	elems = fixes_palloc_big(sizeof(Datum) * n_want, MCXT_ALLOC_HUGE);
 	n_want = 0;
 	for (uint32 i = 0; i < ld->n_old; i++)
 		if (want[i])

@@ -89,7 +89,7 @@ update_moved_commits(FixesLoad *ld)
 		return;
 	/* group by new release */
 	qsort_arg(ld->moved, ld->nmoved, sizeof(uint32), moved_cmp, ld->mark);
-	elems = palloc_extended(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
+	elems = fixes_palloc_big(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nmoved; k++)
 		elems[k] = Int32GetDatum((int32) ld->moved[k]);
 	args[0] = Int32GetDatum(ld->repository_id);
@@ -101,7 +101,7 @@ update_moved_commits(FixesLoad *ld)
 								   "ORDER BY u.n", nsp),
 						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) ld->nmoved)
 		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
-	tids = palloc_extended(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
+	tids = fixes_palloc_big(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		bool		isnull;

@@ -200,7 +200,7 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 
 	if (!ld->has.edge_introduced_at || ld->n_old == 0)
 		return;
-	ids = palloc_extended(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	ids = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
@@ -211,7 +211,7 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 	}
 	if (n == 0)
 		return;
-	elems = palloc_extended(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
+	elems = fixes_palloc_big(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
 	for (int64 i = 0; i < n; i++)
 		elems[i] = Int32GetDatum((int32) ids[i]);
 	args[0] = Int32GetDatum(ld->repository_id);

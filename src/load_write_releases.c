@@ -222,7 +222,7 @@ static void
 update_affected(FixesLoad *ld)
 {
 	uint32		n = ld->graph->n;
-	bool	   *affected = palloc_extended(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *affected = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	const char *nsp = ld->schema;
 	Oid			types[6] = {INT4OID, INT4OID, TEXTOID, INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID};
 	SPIPlanPtr	upsert = NULL;

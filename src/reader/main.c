@@ -56,31 +56,22 @@ read_fully(void *buf, size_t len)
 	}
 }
 
-/* the ids the backend holds already: a u32 count, then the raw ids */
+/*
+ * the ids the backend holds already: a u32 count, then the raw ids, read
+ * into one array that becomes the base of the set (no hashing: see oidset.c)
+ */
 static OidSet *
 read_known(void)
 {
 	unsigned char hdr[4];
 	uint32_t	n;
-	OidSet	   *known;
-	unsigned char *chunk;
-	const uint32_t per = 65536;
+	FixesOid   *ids;
 
 	read_fully(hdr, 4);
 	n = wire_get_u32(hdr);
-	known = oidset_new(n);
-	chunk = xmalloc((size_t) per * FIXES_OID_RAWSZ);
-	for (uint32_t done = 0; done < n;)
-	{
-		uint32_t	k = n - done < per ? n - done : per;
-
-		read_fully(chunk, (size_t) k * FIXES_OID_RAWSZ);
-		for (uint32_t i = 0; i < k; i++)
-			oidset_add(known, chunk + (size_t) i * FIXES_OID_RAWSZ);
-		done += k;
-	}
-	free(chunk);
-	return known;
+	ids = xmalloc_huge((size_t) n * sizeof(FixesOid));
+	read_fully(ids, (size_t) n * sizeof(FixesOid));
+	return oidset_with_base(ids, n);
 }
 
 /*

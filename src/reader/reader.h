@@ -77,9 +77,15 @@ typedef struct OidSet
 	uint32_t	mask;
 	uint32_t	n;
 	uint32_t	cap;
+	/* a base of ids given at once (oidset_with_base), read-only: */
+	const FixesOid *base;		/* [nbase] in the order given */
+	uint32_t	nbase;
+	uint64_t   *base_keys;		/* [nbase] first 32 bits << 32 | index into base, sorted */
 } OidSet;
 
 extern OidSet *oidset_new(uint32_t expected);
+extern OidSet *oidset_with_base(FixesOid *base, uint32_t nbase);
+extern void *xmalloc_huge(size_t n);
 extern bool oidset_contains(const OidSet *s, const unsigned char *id);
 extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
 
