@@ -255,6 +255,19 @@ send_jobs(Worker *w)
 	w->jobs_sent = w->jobs_len = 0;
 }
 
+/* the end of the reader on an error: its workers are stopped and reaped, not left to init */
+static void
+workers_stop(void)
+{
+	for (int i = 0; i < pool.nworkers; i++)
+		if (pool.workers[i].pid > 0)
+			kill(pool.workers[i].pid, SIGKILL);
+	for (int i = 0; i < pool.nworkers; i++)
+		while (pool.workers[i].pid > 0 && waitpid(pool.workers[i].pid, NULL, 0) < 0 &&
+			   errno == EINTR)
+			;
+}
+
 /* a worker ended before its answer: end as it did */
 static void
 __attribute__((noreturn))
@@ -264,6 +277,8 @@ worker_lost(Worker *w)
 
 	if (waitpid(w->pid, &status, 0) == w->pid && WIFSIGNALED(status))
 	{
+		w->pid = 0;				/* reaped */
+		workers_stop();
 		signal(WTERMSIG(status), SIG_DFL);
 		kill(getpid(), WTERMSIG(status));
 	}
@@ -356,6 +371,7 @@ write_slot(void)
 		if (type == WIRE_ERROR)
 		{
 			out_flush_buffer();
+			workers_stop();
 			_exit(1);
 		}
 		if (type == WIRE_FILES)
