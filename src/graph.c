@@ -59,6 +59,19 @@ fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 	}
 }
 
+/* room for cap commits in the per-commit arrays */
+static void
+grow_to(FixesGraph *g, uint32 cap)
+{
+	g->cap = cap;
+	g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) cap),
+							   sizeof(FixesOid) * (Size) cap);
+	g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) cap),
+									sizeof(uint32) * (Size) cap);
+	g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) cap),
+								  sizeof(uint32) * (Size) cap);
+}
+
 static void
 rehash_to(FixesGraph *g, uint32 mask)
 {
@@ -97,13 +110,7 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
 
 	if (n > g->cap)
 	{
-		g->cap = n;
-		g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap),
-								   sizeof(FixesOid) * (Size) g->cap);
-		g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap),
-										sizeof(uint32) * (Size) g->cap);
-		g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap),
-									  sizeof(uint32) * (Size) g->cap);
+		grow_to(g, n);
 	}
 	while ((uint64) n * 2 > (uint64) mask + 1)
 		mask = mask * 2 + 1;
@@ -141,13 +148,7 @@ fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 				 errmsg("too many commits")));
 	if (g->n == g->cap)
 	{
-		g->cap *= 2;
-		g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) g->cap),
-								   sizeof(FixesOid) * (Size) g->cap);
-		g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) g->cap),
-										sizeof(uint32) * (Size) g->cap);
-		g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) g->cap),
-									  sizeof(uint32) * (Size) g->cap);
+		grow_to(g, g->cap * 2);
 	}
 	idx = g->n++;
 	g->oids[idx] = *oid;
