@@ -49,6 +49,13 @@
 
 #define GROUPS_FORMAT 1
 
+/*
+ * A refresh adds one row per kind to fixes_commit_groups; once a kind has
+ * this many, the refresh writes them all again as one, so that a scheduled
+ * refresh every hour does not read thousands of rows back.
+ */
+#define MAX_SEGMENTS 16
+
 /* a (depth, prefix) of the dictionary */
 typedef struct PrefixEntry
 {
@@ -97,6 +104,7 @@ typedef struct OldGroups
 	uint64		nids;
 	uint64		cap;
 	uint32		ncommits;		/* n_old once read */
+	uint64		nsegments;		/* rows of fixes_commit_groups read */
 	bool		valid;
 } OldGroups;
 
@@ -428,6 +436,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 	}
 	SPI_freetuptable(SPI_tuptable);
 	MemoryContextSwitchTo(cxt);
+	o->nsegments = rows;
 	o->valid = ok && next == ld->n_old;
 	o->ncommits = o->valid ? ld->n_old : 0;
 	return o->valid;
@@ -808,6 +817,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		!read_segments(ld, "prefixes", px->nstored, &kept_p);
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
+	else if (kept_p.nsegments >= MAX_SEGMENTS)
+		rewrite_p = true;		/* kept_p holds them all: one row again */
 	rewrite_s = false;
 	if (ld->subsys != NULL)
 	{
@@ -817,6 +828,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			!read_segments(ld, "subsystems", nsec, &kept_s);
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
+		else if (kept_s.nsegments >= MAX_SEGMENTS)
+			rewrite_s = true;	/* kept_s holds them all: one row again */
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
 		new_s.v = ld->cs_pairs;
 		new_s.n = ld->ncs;
