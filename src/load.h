@@ -337,6 +337,8 @@ extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
+extern int	fixes_uint32_cmp(const void *a, const void *b);
+extern int	fixes_uint64_cmp(const void *a, const void *b);
 
 extern void fixes_load_schema(FixesLoad *ld);
 

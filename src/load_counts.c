@@ -27,15 +27,6 @@
 #include "load.h"
 #include "spi_call.h"
 
-static int
-uint64_cmp(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 void
 fixes_load_stats(FixesLoad *ld)
 {
@@ -115,7 +106,7 @@ fixes_load_stats(FixesLoad *ld)
 			ld->stats[mark[i]].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
-	qsort(fixed_pairs, npairs, sizeof(uint64), uint64_cmp);
+	qsort(fixed_pairs, npairs, sizeof(uint64), fixes_uint64_cmp);
 	for (int64 p = 0; p < npairs; p++)
 		if (p == 0 || fixed_pairs[p] != fixed_pairs[p - 1])
 			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;

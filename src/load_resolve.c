@@ -96,15 +96,6 @@ fetched_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int
-uint32_cmp(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a;
-	uint32		y = *(const uint32 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 static inline const char *
 edge_subject(const FixesLoad *ld, const FixesEdge *e)
 {
@@ -122,15 +113,6 @@ typedef struct Candidates
 	int64	   *first;			/* by edge, + 1: its candidates are idx[first[k] .. first[k + 1]) */
 	uint32	   *idx;
 } Candidates;
-
-static int
-uint64_cmp(const void *a, const void *b)
-{
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
-
-	return x < y ? -1 : x > y;
-}
 
 /*
  * Which edges a refresh resolves again: the new ones, and each old one whose
@@ -167,7 +149,7 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	}
 	fixes_prefix_sort(entries, tmp, nnew);
 	pfree(tmp);
-	qsort(hashes, nnew, sizeof(uint64), uint64_cmp);
+	qsort(hashes, nnew, sizeof(uint64), fixes_uint64_cmp);
 
 	sel = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	*nsel = 0;
@@ -184,7 +166,7 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 		{
 			uint64		h = fixes_subject_hash(edge_subject(ld, e), e->subj_len);
 
-			sel[k] = bsearch(&h, hashes, nnew, sizeof(uint64), uint64_cmp) != NULL;
+			sel[k] = bsearch(&h, hashes, nnew, sizeof(uint64), fixes_uint64_cmp) != NULL;
 		}
 		*nsel += sel[k];
 	}
@@ -398,7 +380,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 		return NULL;
 	for (int64 p = 0; p < pairs->n; p++)
 		ids[p] = pairs->pairs[p].idx;
-	qsort(ids, pairs->n, sizeof(uint32), uint32_cmp);
+	qsort(ids, pairs->n, sizeof(uint32), fixes_uint32_cmp);
 	for (int64 p = 0; p < pairs->n; p++)
 		if (n == 0 || ids[n - 1] != ids[p])
 			ids[n++] = ids[p];

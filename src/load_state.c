@@ -85,3 +85,22 @@ fixes_load_add_edge(FixesLoad *ld)
 	e->subj_len = -1;
 	return e;
 }
+
+/* qsort and bsearch orders of plain uint32 and uint64 arrays */
+int
+fixes_uint32_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+fixes_uint64_cmp(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y;
+}

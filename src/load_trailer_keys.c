@@ -112,15 +112,6 @@ fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len)
 	k->scratch[k->nscratch++] = key_id(ld, k, key, len);
 }
 
-static int
-uint32_cmp(const void *a, const void *b)
-{
-	uint32		x = *(const uint32 *) a;
-	uint32		y = *(const uint32 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* the distinct keys of the commit just read, as the keys of commit idx */
 void
 fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
@@ -149,7 +140,7 @@ fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
 		k->cap = cap;
 	}
 	if (k->nscratch > 1)
-		qsort(k->scratch, k->nscratch, sizeof(uint32), uint32_cmp);
+		qsort(k->scratch, k->nscratch, sizeof(uint32), fixes_uint32_cmp);
 	for (uint32 i = 0; i < k->nscratch; i++)
 		if (n == 0 || k->scratch[i] != k->scratch[n - 1])
 			k->scratch[n++] = k->scratch[i];
