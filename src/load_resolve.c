@@ -102,6 +102,24 @@ edge_subject(const FixesLoad *ld, const FixesEdge *e)
 	return ld->edge_text.data + e->subj_off;
 }
 
+/* the commits lo .. hi - 1 of the graph, sorted by the first 8 bytes of their ids */
+static fixes_prefix_entry *
+sorted_prefixes(const FixesGraph *g, uint32 lo, uint32 hi)
+{
+	uint32		n = hi - lo;
+	fixes_prefix_entry *entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+	fixes_prefix_entry *tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		entries[i].key = fixes_prefix_key(g->oids[lo + i].id);
+		entries[i].idx = lo + i;
+	}
+	fixes_prefix_sort(entries, tmp, n);
+	pfree(tmp);
+	return entries;
+}
+
 /*
  * A refresh: the edges to resolve again, and the candidates of each (the
  * commits whose id starts with its abbrev), from the index of commit ids.
@@ -130,7 +148,6 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	FixesGraph *g = ld->graph;
 	uint32		nnew;
 	fixes_prefix_entry *entries;
-	fixes_prefix_entry *tmp;
 	uint64	   *hashes;
 	bool	   *sel;
 
@@ -138,17 +155,9 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	if (!ld->incremental || ld->stable_phase || ld->n_old == 0 || ld->n_old > g->n)
 		return NULL;
 	nnew = g->n - ld->n_old;
-	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	entries = sorted_prefixes(g, ld->n_old, g->n);
 	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	for (uint32 i = 0; i < nnew; i++)
-	{
-		entries[i].key = fixes_prefix_key(g->oids[ld->n_old + i].id);
-		entries[i].idx = ld->n_old + i;
-		hashes[i] = ld->subj_hash[ld->n_old + i];
-	}
-	fixes_prefix_sort(entries, tmp, nnew);
-	pfree(tmp);
+	memcpy(hashes, ld->subj_hash + ld->n_old, sizeof(uint64) * nnew);
 	qsort(hashes, nnew, sizeof(uint64), fixes_uint64_cmp);
 
 	sel = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
@@ -190,8 +199,8 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 {
 	Datum	   *abbrevs = palloc(sizeof(Datum) * Max(c->nsel, 1));
 	Datum	   *edges = palloc(sizeof(Datum) * Max(c->nsel, 1));
-	Oid			argtypes[3] = {INT4OID, TEXTARRAYOID, INT8ARRAYOID};
-	Datum		args[3];
+	Oid			argtypes[2] = {TEXTARRAYOID, INT8ARRAYOID};
+	Datum		args[2];
 	int			n = 0;
 	uint64		rows;
 	int64		r = 0;
@@ -205,15 +214,14 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 																  ld->edges[k].abbrev_len));
 			edges[n++] = Int64GetDatum(k);
 		}
-	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = PointerGetDatum(construct_array(abbrevs, n, TEXTOID, -1, false, TYPALIGN_INT));
-	args[2] = PointerGetDatum(construct_array(edges, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-	sql = psprintf("SELECT u.k, c.commit_idx, c.repository_id FROM unnest($2, $3) AS u(a, k) "
+	args[0] = PointerGetDatum(construct_array(abbrevs, n, TEXTOID, -1, false, TYPALIGN_INT));
+	args[1] = PointerGetDatum(construct_array(edges, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	sql = psprintf("SELECT u.k, c.commit_idx, c.repository_id FROM unnest($1, $2) AS u(a, k) "
 				   "CROSS JOIN LATERAL (SELECT commit_idx, repository_id FROM %s.fixes_commits "
 				   "WHERE commit_id >= (u.a COLLATE \"C\") AND commit_id < (u.a || 'g' COLLATE \"C\") "
 				   "OFFSET 0) AS c ORDER BY u.k, c.commit_idx",
 				   ld->schema);
-	rows = fixes_spi_execute(sql, 3, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	rows = fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	c->first = fixes_palloc_big(sizeof(int64) * (ld->nedges + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	c->idx = fixes_palloc_big(sizeof(uint32) * Max(rows, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nedges; k++)
@@ -257,19 +265,7 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 	fixes_prefix_entry *entries = NULL;
 
 	if (cand == NULL)
-	{
-		fixes_prefix_entry *tmp;
-
-		entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-		tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-		for (uint32 i = 0; i < g->n; i++)
-		{
-			entries[i].key = fixes_prefix_key(g->oids[i].id);
-			entries[i].idx = i;
-		}
-		fixes_prefix_sort(entries, tmp, g->n);
-		pfree(tmp);
-	}
+		entries = sorted_prefixes(g, 0, g->n);
 
 	*nwanted = 0;
 	for (int64 k = 0; k < ld->nedges; k++)
