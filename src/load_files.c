@@ -446,7 +446,6 @@ fixes_load_files_begin(FixesLoad *ld)
 	if (!ld->files)
 		return;
 	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
-	ld->files_desc = RelationGetDescr(ld->file_bulk->rel);
 	fixes_load_prefixes_begin(ld);
 }
 
@@ -458,7 +457,6 @@ fixes_load_files_end(FixesLoad *ld)
 		return;
 	fixes_bulk_end(ld->file_bulk);
 	ld->file_bulk = NULL;
-	ld->files_desc = NULL;
 	CommandCounterIncrement();
 }
 
@@ -485,7 +483,7 @@ void
 fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values, bool *nulls)
 {
 	FixesSubsystems *ss = ld->subsys;
-	TupleDesc	desc = ld->files_desc;
+	TupleDesc	desc = RelationGetDescr(ld->file_bulk->rel);
 	int			c_repo = fixes_attnum(desc, "repository_id");
 	int			c_idx = fixes_attnum(desc, "commit_idx");
 	int			c_path = fixes_attnum(desc, "path");
