@@ -33,7 +33,7 @@ PG_CPPFLAGS  = -I$(srcdir)/src
 
 # the reader process: every libgit2 call runs there, never in the backend
 READER       = fixes-reader
-READER_SRCS  = $(sort $(wildcard $(srcdir)/src/reader/*.c)) $(srcdir)/src/commit_raw.c $(srcdir)/src/wire.c
+READER_SRCS  = $(sort $(wildcard $(srcdir)/src/reader/*.c)) $(srcdir)/src/commit_raw.c $(srcdir)/src/oid_prefix.c $(srcdir)/src/wire.c
 READER_CFLAGS = -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(COPT) $(LIBGIT2_CFLAGS)
 EXTRA_CLEAN  = $(READER)
 
@@ -44,7 +44,7 @@ include $(PGXS)
 $(OBJS): $(wildcard $(srcdir)/src/*.h)
 
 all: $(READER)
-$(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h) $(srcdir)/src/wire.h $(srcdir)/src/oid.h $(srcdir)/src/commit_raw.h
+$(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h) $(srcdir)/src/wire.h $(srcdir)/src/oid.h $(srcdir)/src/oid_prefix.h $(srcdir)/src/commit_raw.h
 	$(CC) $(READER_CFLAGS) -o $@ $(READER_SRCS) $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
 
 install: install-reader

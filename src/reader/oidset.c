@@ -6,8 +6,9 @@
  * backend holds already, a million or more for a refresh), of which only a
  * few are ever looked up.  Inserting each into the hash table costs a
  * cache miss or two, and the table's pages their first faults; the base is
- * sorted instead by the first 32 bits of its ids, with a radix sort whose
- * passes read and write memory in order, and searched by bisection.  Ids
+ * sorted instead by the first 8 bytes of its ids, with oid_prefix.c's radix
+ * sort (its passes read and write memory in order), and searched by
+ * bisection.  Ids
  * added later go to the hash table.
  */
 #include "reader.h"
@@ -38,32 +39,25 @@ xmalloc_huge(size_t n)
 	return p;
 }
 
-/* the first 32 bits of an id, as a number */
-static inline uint32_t
-id_prefix(const unsigned char *id)
-{
-	return (uint32_t) id[0] << 24 | (uint32_t) id[1] << 16 | (uint32_t) id[2] << 8 | id[3];
-}
-
 static bool
 base_contains(const OidSet *s, const unsigned char *id)
 {
-	uint64_t	want = (uint64_t) id_prefix(id) << 32;
+	uint64_t	want = fixes_prefix_key(id);
 	uint32_t	lo = 0;
 	uint32_t	hi = s->nbase;
 
-	/* the first key whose prefix is not below the id's */
+	/* the first entry whose key is not below the id's */
 	while (lo < hi)
 	{
 		uint32_t	mid = lo + (hi - lo) / 2;
 
-		if (s->base_keys[mid] < want)
+		if (s->base_keys[mid].key < want)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < s->nbase && (s->base_keys[lo] >> 32) == (want >> 32); lo++)
-		if (memcmp(s->base[(uint32_t) s->base_keys[lo]].id, id, FIXES_OID_RAWSZ) == 0)
+	for (; lo < s->nbase && s->base_keys[lo].key == want; lo++)
+		if (memcmp(s->base[s->base_keys[lo].idx].id, id, FIXES_OID_RAWSZ) == 0)
 			return true;
 	return false;
 }
@@ -105,35 +99,16 @@ OidSet *
 oidset_with_base(FixesOid *base, uint32_t nbase)
 {
 	OidSet	   *s = oidset_new(0);
-	size_t		bytes = sizeof(uint64_t) * (nbase > 0 ? (size_t) nbase : 1);
-	uint64_t   *keys = xmalloc_huge(bytes);
-	uint64_t   *tmp = xmalloc_huge(bytes);
+	size_t		bytes = sizeof(fixes_prefix_entry) * (nbase > 0 ? (size_t) nbase : 1);
+	fixes_prefix_entry *keys = xmalloc_huge(bytes);
+	fixes_prefix_entry *tmp = xmalloc_huge(bytes);
 
 	for (uint32_t i = 0; i < nbase; i++)
-		keys[i] = (uint64_t) id_prefix(base[i].id) << 32 | i;
-
-	/* least significant digit first: four stable passes over the prefix's bytes */
-	for (int shift = 32; shift < 64; shift += 8)
 	{
-		uint32_t	pos[256] = {0};
-		uint32_t	sum = 0;
-		uint64_t   *swap;
-
-		for (uint32_t i = 0; i < nbase; i++)
-			pos[(keys[i] >> shift) & 0xff]++;
-		for (int d = 0; d < 256; d++)
-		{
-			uint32_t	c = pos[d];
-
-			pos[d] = sum;
-			sum += c;
-		}
-		for (uint32_t i = 0; i < nbase; i++)
-			tmp[pos[(keys[i] >> shift) & 0xff]++] = keys[i];
-		swap = keys;
-		keys = tmp;
-		tmp = swap;
+		keys[i].key = fixes_prefix_key(base[i].id);
+		keys[i].idx = i;
 	}
+	fixes_prefix_sort(keys, tmp, nbase);
 	free(tmp);
 
 	s->base = base;

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "../oid.h"
+#include "../oid_prefix.h"
 #include "../wire.h"
 
 /* out.c */
@@ -80,7 +81,7 @@ typedef struct OidSet
 	/* a base of ids given at once (oidset_with_base), read-only: */
 	const FixesOid *base;		/* [nbase] in the order given */
 	uint32_t	nbase;
-	uint64_t   *base_keys;		/* [nbase] first 32 bits << 32 | index into base, sorted */
+	fixes_prefix_entry *base_keys;	/* [nbase] first 8 bytes and index into base, sorted */
 } OidSet;
 
 extern OidSet *oidset_new(uint32_t expected);
