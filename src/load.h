@@ -361,6 +361,7 @@ extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
+extern bytea *fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy);
 extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);

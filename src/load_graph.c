@@ -25,9 +25,12 @@
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
 
-/* a bytea column of a chunk, detoasted: *copy says whether to pfree it */
-static bytea *
-chunk_bytea(HeapTuple tup, TupleDesc desc, int col, bool *copy)
+/*
+ * A bytea column of a row in the chunked form (fixes_graph, and
+ * fixes_commit_groups), detoasted: *copy says whether it is a copy to pfree
+ */
+bytea *
+fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy)
 {
 	bool		isnull;
 	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
@@ -65,7 +68,7 @@ read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
 	bool		ok = false;
 
 	for (int c = 0; c < 4; c++)
-		cols[c] = chunk_bytea(tup, desc, 4 + c, &copied[c]);
+		cols[c] = fixes_chunk_column(tup, desc, 4 + c, &copied[c]);
 	ids = cols[0];
 	hashes = cols[1];
 	counts = cols[2];

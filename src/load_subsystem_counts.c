@@ -380,8 +380,8 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Datum		counts_raw,
-					ids_raw;
+		bool		counts_copied,
+					ids_copied;
 		bytea	   *counts;
 		bytea	   *ids;
 		const uint32 *count;
@@ -396,10 +396,8 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 			ok = false;
 			break;
 		}
-		counts_raw = SPI_getbinval(tup, desc, 4, &isnull);
-		ids_raw = SPI_getbinval(tup, desc, 5, &isnull);
-		counts = DatumGetByteaPP(counts_raw);
-		ids = DatumGetByteaPP(ids_raw);
+		counts = fixes_chunk_column(tup, desc, 4, &counts_copied);
+		ids = fixes_chunk_column(tup, desc, 5, &ids_copied);
 		count = (const uint32 *) VARDATA_ANY(counts);
 		id = (const uint32 *) VARDATA_ANY(ids);
 		nids = VARSIZE_ANY_EXHDR(ids) / sizeof(uint32);
@@ -427,9 +425,9 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		}
 		memcpy(o->ids + o->nids, id, sizeof(uint32) * nids);
 		o->nids += nids;
-		if ((Pointer) counts != DatumGetPointer(counts_raw))
+		if (counts_copied)
 			pfree(counts);
-		if ((Pointer) ids != DatumGetPointer(ids_raw))
+		if (ids_copied)
 			pfree(ids);
 		next = (uint32) first + commits;
 		CHECK_FOR_INTERRUPTS();
