@@ -43,6 +43,17 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 	ld->cap = cap;
 }
 
+/* room for cap edges in the list */
+static void
+edges_grow_to(FixesLoad *ld, int64 cap)
+{
+	ld->edges_cap = cap;
+	if (ld->edges == NULL)
+		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * cap);
+	else
+		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * cap);
+}
+
 /*
  * Room for n more edges at once (a refresh knows how many old edges it
  * reads back), so that the list is not copied again and again as it grows.
@@ -53,13 +64,8 @@ fixes_load_reserve_edges(FixesLoad *ld, int64 n)
 	/* only a hint: the list still grows past it */
 	int64		want = ld->nedges + Min(Max(n, 0), (int64) 64 * 1024 * 1024);
 
-	if (want <= ld->edges_cap)
-		return;
-	ld->edges_cap = want;
-	if (ld->edges == NULL)
-		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * ld->edges_cap);
-	else
-		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
+	if (want > ld->edges_cap)
+		edges_grow_to(ld, want);
 }
 
 /* a new, zeroed edge at the end of the list */
@@ -69,15 +75,9 @@ fixes_load_add_edge(FixesLoad *ld)
 	FixesEdge  *e;
 
 	if (ld->edges == NULL)
-	{
-		ld->edges_cap = 1024;
-		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * ld->edges_cap);
-	}
+		edges_grow_to(ld, 1024);
 	else if (ld->nedges == ld->edges_cap)
-	{
-		ld->edges_cap *= 2;
-		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * ld->edges_cap);
-	}
+		edges_grow_to(ld, ld->edges_cap * 2);
 	e = &ld->edges[ld->nedges++];
 	memset(e, 0, sizeof(*e));
 	e->now.target = FIXES_NO_IDX;
