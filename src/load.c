@@ -8,9 +8,9 @@
  *
  * One transaction: take the repository's lock, read the graph the previous
  * load kept (load_graph.c), walk only the commits it does not hold (in
- * reader processes, stopped in PG_FINALLY: see reader_proc.c), assign
- * releases, write the new commits, resolve the Fixes lines, write what
- * changed.  When the previous load's commits are not all reachable any more
+ * reader processes, stopped in PG_FINALLY: see reader_proc.c) and write
+ * them as they come, assign releases and correct the rows that need it,
+ * resolve the Fixes lines, write what changed.  When the previous load's commits are not all reachable any more
  * (a rewritten history, another ref) or there is no previous load, the
  * repository is loaded in full.  A second load of the same name waits for
  * the first to commit; loads of different names run in parallel.
@@ -310,13 +310,8 @@ write_repository(FixesLoad *ld)
 {
 	bool		new_commits = ld->graph->n > ld->n_old;
 
-	if (!ld->incremental && ld->known)
-		fixes_load_delete_all(ld);
-	else if (ld->known)
-		fixes_load_delete_stable(ld);
-	fixes_load_phase(ld, "old rows deleted");
 	fixes_load_write_commits(ld);
-	fixes_load_phase(ld, "commits written");
+	fixes_load_phase(ld, "releases of commits corrected");
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
 	if (ld->incremental)

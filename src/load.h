@@ -18,13 +18,15 @@
  *   load_graph.c            a refresh: the commit graph of the previous load,
  *                           and load_previous.c its releases
  *   load_read.c             the walk: each new commit into the graph and into
- *                           rows, with its Fixes: and backport lines; during it,
+ *                           fixes_commits (the old rows go first), with the
+ *                           release the walk can tell, and its Fixes: and
+ *                           backport lines; during it,
  *                           load_trailers.c, load_trailer_keys.c and
  *                           load_files.c take the commit's trailers and files
  *                           (load_subsystem_counts.c: their path prefixes)
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
- *   load_write_commits.c    the old rows go (a full load); fixes_commits
+ *   load_write_commits.c    the release of the rows that need another one
  *   load_files.c            the subsystems (fixes_commit_files was written
  *                           during the read)
  *   load_previous.c         a refresh: the edges of the previous load
@@ -233,7 +235,7 @@ typedef struct FixesLoad
 	FixesOldRelease *old_releases;
 	int			n_old_releases;
 
-	/* phase read: rows of new commits (release still NULL) spill to disk */
+	/* phase read; rows of the stable scope (release still NULL) spill to disk */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
 	TupleDesc	commits_desc;
 	int			release_att;	/* position of fixes_commits.release */
@@ -277,6 +279,14 @@ typedef struct FixesLoad
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	/* the release the walk gave each new commit's row (load_read.c) */
+	int32	   *walk_release;	/* by index: tag position + 1 (0: none), as -1 - that once walked */
+	uint32		walk_release_cap;
+	Datum	   *walk_release_name; /* tag position + 1 -> its name as text */
+	struct FixesTagRelease *release_tags;	/* the releases' commits, sorted */
+	int			nrelease_tags;
+	uint32	   *corrected;		/* new commits whose row needs another release */
+	int64		ncorrected;
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 
 	/* phase resolve: the counts of fixes_load, of fixes edges only */

@@ -2,15 +2,27 @@
  * load_read.c — fixes_load(): walk the history once
  *
  * Every commit reachable from the ref is read once.  Its row of
- * fixes_commits is formed at once and kept in a tuplestore, which spills to
- * a temporary file beyond work_mem (the release is not known until every
- * commit is read); its rows of fixes_trailers, which need no release, are
- * written at once (load_trailers.c).  Only the subject's hash, the commit time and the
- * Fixes and revert lines stay in memory, in flat arrays and arenas.
+ * fixes_commits is written at once, while the reader process goes on, with
+ * the release the walk can tell (below); its rows of fixes_trailers and
+ * fixes_commit_files too (load_trailers.c, load_files.c).  Only the
+ * subject's hash, the commit time and the Fixes and revert lines stay in
+ * memory, in flat arrays and arenas.  The rows of the stable scope wait in
+ * a tuplestore, which spills to a temporary file beyond work_mem, for
+ * load_stable.c to give them their releases.
+ *
+ * The release of a commit is the first release whose tag reaches it: the
+ * first among its own tags and its children's releases.  The walk sends
+ * commits newest first, so a commit's children come before it, and its
+ * release is known when it comes, except where a child is older than its
+ * parent (clock skew) or as old (the same second): then the child may come
+ * after it.  load_releases.c marks every commit from the whole graph and
+ * lists the rows that the walk got wrong, for load_write_commits.c to
+ * correct (a handful, if any).
  */
 #include "postgres.h"
 
 #include "access/table.h"
+#include "lib/qunique.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -37,6 +49,7 @@ typedef struct CommitCols
 				author_email,
 				committer_name,
 				committer_email,
+				release,
 				subject,
 				message,
 				mainline;		/* -1: a database still at version 1.0 */
@@ -55,6 +68,7 @@ commit_cols(TupleDesc desc, CommitCols *c)
 	c->author_email = fixes_attnum(desc, "author_email");
 	c->committer_name = fixes_attnum(desc, "committer_name");
 	c->committer_email = fixes_attnum(desc, "committer_email");
+	c->release = fixes_attnum(desc, "release");
 	c->subject = fixes_attnum(desc, "subject");
 	c->message = fixes_attnum(desc, "message");
 	c->mainline = -1;
@@ -152,6 +166,105 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 	}
 }
 
+/* a release tag's commit and the tag's position in ld->tags (+ 1) */
+typedef struct FixesTagRelease
+{
+	FixesOid	commit;
+	int32		pos;
+} FixesTagRelease;
+
+static int
+tag_release_cmp(const void *a, const void *b)
+{
+	const FixesTagRelease *x = a;
+	const FixesTagRelease *y = b;
+	int			c = memcmp(x->commit.id, y->commit.id, FIXES_OID_RAWSZ);
+
+	if (c != 0)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int
+tag_commit_cmp(const void *a, const void *b)
+{
+	return memcmp(((const FixesTagRelease *) a)->commit.id,
+				  ((const FixesTagRelease *) b)->commit.id, FIXES_OID_RAWSZ);
+}
+
+/*
+ * The tags that are releases (their commits are in scope when the walk
+ * reaches them), sorted by commit, the first in version order kept of
+ * those on the same commit; and their names as text.
+ */
+static void
+walk_releases_begin(FixesLoad *ld)
+{
+	FixesTagRelease *t = palloc(sizeof(FixesTagRelease) * Max(ld->ntags, 1));
+	int			n = 0;
+
+	ld->walk_release_name = palloc0(sizeof(Datum) * (ld->ntags + 1));
+	for (int i = 0; i < ld->ntags; i++)
+	{
+		if (!fixes_load_is_release(ld, ld->tags[i].name))
+			continue;
+		t[n].commit = ld->tags[i].commit;
+		t[n].pos = i + 1;
+		ld->walk_release_name[i + 1] = CStringGetTextDatum(ld->tags[i].name);
+		n++;
+	}
+	qsort(t, n, sizeof(FixesTagRelease), tag_release_cmp);
+	ld->nrelease_tags = (int) qunique(t, n, sizeof(FixesTagRelease), tag_commit_cmp);
+	ld->release_tags = t;
+	ld->walk_release = NULL;
+	ld->walk_release_cap = 0;
+}
+
+/*
+ * The release of the commit just walked (tag position + 1, 0: none), passed
+ * on to its parents that have not been walked.  ld->walk_release holds,
+ * for a commit waiting to be walked, the first release its walked children
+ * gave it (>= 0); for a walked one, the release its row was written with,
+ * as -1 - release (< 0), for load_releases.c to check.
+ */
+static int32
+walk_release(FixesLoad *ld, const FixesCommit *c)
+{
+	FixesGraph *g = ld->graph;
+	FixesTagRelease key;
+	FixesTagRelease *t;
+	int32		rel;
+
+	if (g->n > ld->walk_release_cap)
+	{
+		uint32		cap = Max(g->n, Max(ld->walk_release_cap * 2, 1024));
+
+		ld->walk_release = ld->walk_release == NULL ?
+			MemoryContextAllocHuge(ld->cxt, sizeof(int32) * cap) :
+			repalloc_huge(ld->walk_release, sizeof(int32) * cap);
+		memset(ld->walk_release + ld->walk_release_cap, 0,
+			   sizeof(int32) * (cap - ld->walk_release_cap));
+		ld->walk_release_cap = cap;
+	}
+	rel = ld->walk_release[c->idx];
+	Assert(rel >= 0);
+	key.commit = *c->oid;
+	t = ld->nrelease_tags == 0 ? NULL :
+		bsearch(&key, ld->release_tags, ld->nrelease_tags, sizeof(FixesTagRelease), tag_commit_cmp);
+	if (t != NULL && (rel == 0 || t->pos < rel))
+		rel = t->pos;
+	ld->walk_release[c->idx] = -1 - rel;
+	if (rel != 0)
+		for (uint32 p = g->par_start[c->idx]; p < g->par_end[c->idx]; p++)
+		{
+			int32	   *q = &ld->walk_release[g->parents[p]];
+
+			if (*q == 0 || (*q > 0 && rel < *q))
+				*q = rel;
+		}
+	return rel;
+}
+
 static void
 read_commits(FixesLoad *ld)
 {
@@ -162,6 +275,7 @@ read_commits(FixesLoad *ld)
 	bool	   *nulls;
 	MemoryContext rowcxt;
 	FixesCommit c;
+	FixesBulk  *bulk = NULL;
 
 	rel = table_open(fixes_table_oid(ld->nsp, "fixes_commits"), AccessShareLock);
 	ld->commits_desc = CreateTupleDescCopy(RelationGetDescr(rel));
@@ -172,7 +286,13 @@ read_commits(FixesLoad *ld)
 	values = palloc0(sizeof(Datum) * natts);
 	nulls = palloc(sizeof(bool) * natts);
 
-	ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
+	/* the mainline's rows replace the previous load's, or follow them */
+	if (ld->stable_phase)
+		ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
+	else if (ld->known && !ld->incremental)
+		fixes_load_delete_all(ld);
+	else if (ld->known)
+		fixes_load_delete_stable(ld);
 	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
 	fixes_load_files_begin(ld);
 
@@ -184,6 +304,11 @@ read_commits(FixesLoad *ld)
 	if (ld->stable_phase ? !fixes_walk_start_many(ld->walk, ld->stable_heads, ld->nstable_heads)
 		: !fixes_walk_start(ld->walk, &ld->head))
 		return;
+	if (!ld->stable_phase)
+	{
+		walk_releases_begin(ld);
+		bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
+	}
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
 								   ALLOCSET_DEFAULT_SIZES);
@@ -216,6 +341,13 @@ read_commits(FixesLoad *ld)
 			SET(committed_at, TimestampTzGetDatum(f.committed_at));
 		if (cols.mainline >= 0)
 			SET(mainline, BoolGetDatum(!ld->stable_phase));
+		if (bulk != NULL)
+		{
+			int32		r = walk_release(ld, &c);
+
+			if (r != 0)
+				SET(release, ld->walk_release_name[r]);
+		}
 #undef SET
 		if (ld->walk->files)
 		{
@@ -225,7 +357,10 @@ read_commits(FixesLoad *ld)
 			fixes_walk_files(ld->walk, &wf);
 			fixes_load_commit_files(ld, c.idx, &wf, values, nulls);
 		}
-		tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
+		if (bulk != NULL)
+			fixes_bulk_insert(bulk, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[cols.message])));
+		else
+			tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);
 
 		ld->committed_at[c.idx] = f.committed_at;
 		ld->committed_null[c.idx] = f.committed_null;
@@ -241,6 +376,11 @@ read_commits(FixesLoad *ld)
 		MemoryContextReset(rowcxt);
 	}
 	MemoryContextDelete(rowcxt);
+	if (bulk != NULL)
+	{
+		fixes_bulk_end(bulk);
+		CommandCounterIncrement();
+	}
 	ld->missing_parents = ld->walk->missing_parents;
 	fixes_walk_report(ld->walk);
 }

@@ -124,6 +124,34 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	pfree(old_commit);
 }
 
+/*
+ * The new commits whose row the walk wrote with another release than the
+ * whole graph gives them (load_read.c: walk_release holds -1 - what it
+ * wrote): across clock skew, or commits of the same second.
+ */
+static void
+find_corrected(FixesLoad *ld)
+{
+	ld->corrected = NULL;
+	ld->ncorrected = 0;
+	if (ld->walk_release == NULL)
+		return;
+	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+	{
+		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
+
+		if (ld->walk_release[i] == -1 - now)
+			continue;
+		if (ld->corrected == NULL)
+			ld->corrected = fixes_palloc_big(sizeof(uint32) * (ld->graph->n - ld->n_old),
+											 MCXT_ALLOC_HUGE);
+		ld->corrected[ld->ncorrected++] = i;
+	}
+	if (ld->ncorrected > 0)
+		elog(DEBUG1, "fixes_load %s: %lld commits were walked before a release reached them",
+			 ld->name, (long long) ld->ncorrected);
+}
+
 void
 fixes_load_releases(FixesLoad *ld)
 {
@@ -159,6 +187,7 @@ fixes_load_releases(FixesLoad *ld)
 	for (uint32 i = 0; i < g->n; i++)
 		if (ld->mark[i] > 0)
 			ld->release_size[ld->mark[i] - 1]++;
+	find_corrected(ld);
 
 	if (ld->nreleases == 0 && g->n > 0)
 		ereport(NOTICE,

@@ -993,6 +993,7 @@ fixes_load_stable(FixesLoad *ld)
 	find_series(ld, &st);
 	fixes_load_phase(ld, "stable releases and their series found");
 	ld->nmoved = 0;
+	ld->ncorrected = 0;
 	fixes_load_write_commits(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable commits written");

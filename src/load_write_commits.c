@@ -1,12 +1,16 @@
 /*
- * load_write_commits.c — fixes_load(): clear the old rows, write fixes_commits
+ * load_write_commits.c — fixes_load(): clear the old rows, correct releases
+ * in fixes_commits, write the rows of the stable scope
  *
- * The first of the writing phases (load_write_commits.c, load_files.c,
- * load_write_edges.c, load_write_releases.c, load_graph.c): new rows are
- * written with batched multi-inserts (bulk_insert.c); rows of a previous
- * load that a refresh changes (the release of commits that a new tag now
- * contains) are updated by primary key or row id, never through joins whose
- * plans depend on statistics.  All of it happens in the caller's
+ * The walk wrote the mainline's rows (load_read.c), after
+ * fixes_load_delete_all() or fixes_load_delete_stable() cleared what they
+ * replace.  The first of the writing phases (load_write_commits.c,
+ * load_files.c, load_write_edges.c, load_write_releases.c, load_graph.c)
+ * corrects the release of the rows that need another one: old commits that
+ * a new tag now contains, new ones the walk reached before a release did.
+ * They are updated by primary key or row id, never through joins whose plans
+ * depend on statistics.  The stable scope's rows, kept in a tuplestore, are
+ * written with batched multi-inserts (bulk_insert.c).  All of it happens in the caller's
  * transaction: readers see the previous load until it commits, and an error
  * leaves the previous load as it was.
  */
@@ -32,7 +36,7 @@
 #include "spi_call.h"
 
 /*
- * Remove the rows of the repository before a full load; fixes_releases is
+ * Remove the rows of the repository before a full load reads (load_read.c); fixes_releases is
  * replaced by every load anyway (fixes_load_write_releases), and
  * fixes_repositories keeps its row.
  */
@@ -66,14 +70,15 @@ moved_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
- * For a refresh: the new release of the old commits whose release changed
- * (a new tag moves the whole unreleased tail: thousands of rows).  Their
- * row ids are found with one primary-key probe each, then each group of
- * commits that moved to the same release is updated by row id in one
+ * The new release of the n commits in list (sorted in place): for a
+ * refresh, the old commits that a new tag moved (the whole unreleased tail:
+ * thousands of rows); for any load, the new commits the walk got wrong.
+ * Their row ids are found with one primary-key probe each, then each group
+ * of commits that moved to the same release is updated by row id in one
  * statement (a TID scan, whatever the statistics say).
  */
 static void
-update_moved_commits(FixesLoad *ld)
+update_releases(FixesLoad *ld, uint32 *list, int64 n)
 {
 	const char *nsp = ld->schema;
 	Oid			find_types[2] = {INT4OID, INT4ARRAYOID};
@@ -85,23 +90,23 @@ update_moved_commits(FixesLoad *ld)
 	ItemPointerData *tids;
 	int64		i = 0;
 
-	if (ld->nmoved == 0)
+	if (n == 0)
 		return;
 	/* group by new release */
-	qsort_arg(ld->moved, ld->nmoved, sizeof(uint32), moved_cmp, ld->mark);
-	elems = fixes_palloc_big(sizeof(Datum) * ld->nmoved, MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nmoved; k++)
-		elems[k] = Int32GetDatum((int32) ld->moved[k]);
+	qsort_arg(list, n, sizeof(uint32), moved_cmp, ld->mark);
+	elems = fixes_palloc_big(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < n; k++)
+		elems[k] = Int32GetDatum((int32) list[k]);
 	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = PointerGetDatum(construct_array(elems, (int) ld->nmoved, INT4OID, sizeof(int32),
+	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32),
 											  true, TYPALIGN_INT));
 	if (fixes_spi_execute(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
 								   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
 								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
 								   "ORDER BY u.n", nsp),
-						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) ld->nmoved)
+						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) n)
 		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
-	tids = fixes_palloc_big(sizeof(ItemPointerData) * ld->nmoved, MCXT_ALLOC_HUGE);
+	tids = fixes_palloc_big(sizeof(ItemPointerData) * n, MCXT_ALLOC_HUGE);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		bool		isnull;
@@ -114,20 +119,20 @@ update_moved_commits(FixesLoad *ld)
 	set_plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_commits SET release = $3 "
 										  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
 								 3, set_types);
-	while (i < ld->nmoved)
+	while (i < n)
 	{
-		int32		rank = ld->mark[ld->moved[i]];
+		int32		rank = ld->mark[list[i]];
 		int64		j = i;
 		bool		isnull;
 
-		while (j < ld->nmoved && ld->mark[ld->moved[j]] == rank)
+		while (j < n && ld->mark[list[j]] == rank)
 		{
 			elems[j - i] = PointerGetDatum(&tids[j]);
 			j++;
 		}
 		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
 												  false, TYPALIGN_SHORT));
-		args[2] = fixes_release_of(ld, ld->moved[i], &isnull);
+		args[2] = fixes_release_of(ld, list[i], &isnull);
 		nulls[2] = isnull ? 'n' : ' ';
 		fixes_spi_execute_plan(set_plan, args, nulls, SPI_OK_UPDATE);
 		if (SPI_processed != (uint64) (j - i))
@@ -139,27 +144,37 @@ update_moved_commits(FixesLoad *ld)
 }
 
 /*
- * Insert the rows of the commits this load read, with their release, and
- * update the release of old commits that changed.
+ * Correct the release of the rows that need another one, and write the
+ * rows of the stable scope (load_stable.c) with theirs.
  */
 void
 fixes_load_write_commits(FixesLoad *ld)
 {
-	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
 	TupleDesc	desc = ld->commits_desc;
 	int			natts = desc->natts;
 	int			c_idx = fixes_attnum(desc, "commit_idx");
 	int			c_message = fixes_attnum(desc, "message");
-	TupleTableSlot *slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	Datum	   *values = palloc(sizeof(Datum) * natts);
-	bool	   *nulls = palloc(sizeof(bool) * natts);
+	TupleTableSlot *slot;
+	Datum	   *values;
+	bool	   *nulls;
+	FixesBulk  *b;
 	int64		n = 0;
 
+	fixes_progress_phase(&ld->progress, "writing commits");
+	update_releases(ld, ld->moved, ld->nmoved);
+	update_releases(ld, ld->corrected, ld->ncorrected);
+	CommandCounterIncrement();
+	if (ld->commit_rows == NULL)
+		return;
+
+	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
 	if (RelationGetDescr(b->rel)->natts != natts)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("table fixes_commits changed during the load")));
-	fixes_progress_phase(&ld->progress, "writing commits");
+	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
+	values = palloc(sizeof(Datum) * natts);
+	nulls = palloc(sizeof(bool) * natts);
 	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
 	{
 		fixes_progress_tick(&ld->progress);
@@ -169,13 +184,12 @@ fixes_load_write_commits(FixesLoad *ld)
 		memcpy(values, slot->tts_values, sizeof(Datum) * natts);
 		memcpy(nulls, slot->tts_isnull, sizeof(bool) * natts);
 		values[ld->release_att] = fixes_release_of(ld, (uint32) DatumGetInt32(values[c_idx]),
-											 &nulls[ld->release_att]);
+												   &nulls[ld->release_att]);
 		fixes_bulk_insert(b, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[c_message])));
 	}
 	ExecDropSingleTupleTableSlot(slot);
 	tuplestore_end(ld->commit_rows);
 	ld->commit_rows = NULL;
 	fixes_bulk_end(b);
-	update_moved_commits(ld);
 	CommandCounterIncrement();
 }

@@ -9,7 +9,10 @@
 # --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
 # ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
 # article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
-# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  Own scratch database
+# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  And skew.git, built here:
+# commits whose parents are newer than they are, so that the walk (newest first) reaches a
+# commit before the child through which its first release reaches it, which the load must
+# correct; loaded cold, and as a refresh from its root.  Own scratch database
 # fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
@@ -30,6 +33,38 @@ SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s 
 SQL
     PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$path" --name "$name" "${opts[@]}" || return 1
     echo "$name: load + cross-check took $(elapsed "$t0") s wall"
+}
+
+# skew_repo DIR: the history below (times in seconds after 1600000000), HEAD at the merge M;
+# refs/heads/root at R.
+#   R (t=1000) <- P (1100) <- C1 (2000, tag v2) <------------- M (3000, merge of C1 and T1)
+#                         \<- C2 (1200) <- T1 (500, tag v1) <-/
+# The walk sends M, C1, P, R, then T1 and C2: P and R come before C2, through which v1 (the
+# first release) reaches them; they are first given v2.
+skew_repo() {
+    local dir=$1 tree r p c1 c2 t1 m
+    git init -q --bare "$dir"
+    tree=$(git -C "$dir" mktree </dev/null)
+    commit() {  # TIME SUBJECT PARENT...
+        local t=$1 s=$2 args=()
+        shift 2
+        for x in "$@"; do args+=(-p "$x"); done
+        GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME=c \
+            GIT_COMMITTER_EMAIL=c@example.org GIT_AUTHOR_DATE="$((1600000000 + t)) +0000" \
+            GIT_COMMITTER_DATE="$((1600000000 + t)) +0000" git -C "$dir" commit-tree "$tree" -m "$s" "${args[@]}"
+    }
+    r=$(commit 1000 root)
+    p=$(commit 1100 "add the parser" "$r")
+    c1=$(commit 2000 "parser: speed up" "$p")
+    c2=$(commit 1200 "parser: fix a leak" "$p")
+    t1=$(commit 500 "release 1" "$c2")
+    m=$(commit 3000 "Merge release 1" "$c1" "$t1")
+    git -C "$dir" update-ref refs/heads/main "$m"
+    git -C "$dir" update-ref refs/heads/root "$r"
+    git -C "$dir" symbolic-ref HEAD refs/heads/main
+    git -C "$dir" tag v1 "$t1"
+    git -C "$dir" tag v2 "$c1"
+    chmod -R a+rX "$dir"
 }
 
 have_mh=1
@@ -61,6 +96,15 @@ if [ -d "$fixtures/stable.git" ]; then
 else
     echo "note: $fixtures/stable.git not found, not cross-checked"
 fi
+work=$(mktemp -d /tmp/fixes-t-crosscheck.XXXXXX)
+chmod a+rx "$work"
+skew_repo "$work/skew.git"
+check "$work/skew.git" skew-cold || rc=1
+git -C "$work/skew.git" symbolic-ref HEAD refs/heads/root
+check "$work/skew.git" skew || rc=1
+git -C "$work/skew.git" symbolic-ref HEAD refs/heads/main
+check "$work/skew.git" skew || rc=1     # a refresh: every commit but R is new
+rm -rf "$work"
 for r in article trailers; do
     if [ -d "$fixtures/$r.git" ]; then
         check "$fixtures/$r.git" "$r" || rc=1
