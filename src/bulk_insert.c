@@ -6,15 +6,27 @@
  * record per page, not per row), then each is added to every index of the
  * table.  Only the loader writes these tables, so no triggers or
  * constraints other than the indexes' (unique keys) are checked.
+ *
+ * Indexes whose keys come in random order (commit ids: an id is a hash)
+ * can instead be filled at the end, their entries sorted first as CREATE
+ * INDEX sorts them (tuplesort, within maintenance_work_mem): inserted in
+ * key order, each lands next to the last one, where random order touches
+ * a random leaf page each time (for the 1.3M ids of a cold load, 13 s of
+ * its 29).  Until fixes_bulk_end(), those indexes lack the new rows.
  */
 #include "postgres.h"
 
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/genam.h"
 #include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/pg_am.h"
 #include "executor/tuptable.h"
+#include "miscadmin.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/tuplesort.h"
 
 #include "bulk_insert.h"
 
@@ -32,6 +44,89 @@ fixes_bulk_begin(Oid relid)
 	b->bis = GetBulkInsertState();
 	b->cid = GetCurrentCommandId(true);
 	return b;
+}
+
+/*
+ * Fill the table's index called name (a non-unique btree index on
+ * columns) at the end, in key order, rather than row by row.  Nothing
+ * happens if there is no such index: a user may have dropped it.
+ */
+void
+fixes_bulk_sort_index(FixesBulk *b, const char *name)
+{
+	ResultRelInfo *rri = b->rri;
+	int			n = rri->ri_NumIndices;
+	Oid			indexoid = get_relname_relid(name, RelationGetNamespace(b->rel));
+
+	Assert(b->nused == 0 && b->inserted == 0 && b->nsorted < FIXES_BULK_MAX_SORTED);
+	for (int i = 0; i < n; i++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[i];
+		IndexInfo  *info = rri->ri_IndexRelationInfo[i];
+		int			k = b->nsorted;
+
+		if (RelationGetRelid(ind) != indexoid || ind->rd_rel->relam != BTREE_AM_OID ||
+			ind->rd_index->indisunique || !info->ii_ReadyForInserts ||
+			info->ii_Expressions != NIL || info->ii_Predicate != NIL)
+			continue;
+		/* out of the indexes ExecInsertIndexTuples fills: it goes last */
+		rri->ri_IndexRelationDescs[i] = rri->ri_IndexRelationDescs[n - 1];
+		rri->ri_IndexRelationInfo[i] = rri->ri_IndexRelationInfo[n - 1];
+		rri->ri_IndexRelationDescs[n - 1] = ind;
+		rri->ri_IndexRelationInfo[n - 1] = info;
+		rri->ri_NumIndices = n - 1;
+		b->sorted_index[k] = ind;
+		b->sorted_info[k] = info;
+		b->sort[k] = tuplesort_begin_index_btree(b->rel, ind, false, false,
+												 maintenance_work_mem, NULL, TUPLESORT_NONE);
+		b->nsorted++;
+		return;
+	}
+}
+
+/* the sorted indexes' entries of the rows just written */
+static void
+sort_entries(FixesBulk *b)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (int i = 0; i < b->nused; i++)
+		for (int k = 0; k < b->nsorted; k++)
+		{
+			ResetPerTupleExprContext(b->estate);
+			FormIndexDatum(b->sorted_info[k], b->slots[i], b->estate, values, isnull);
+			tuplesort_putindextuplevalues(b->sort[k], b->sorted_index[k], &b->slots[i]->tts_tid,
+										  values, isnull);
+		}
+}
+
+/* insert each sorted index's entries in key order */
+static void
+insert_sorted(FixesBulk *b)
+{
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (int k = 0; k < b->nsorted; k++)
+	{
+		TupleDesc	desc = RelationGetDescr(b->sorted_index[k]);
+		IndexTuple	itup;
+		int64		n = 0;
+
+		tuplesort_performsort(b->sort[k]);
+		while ((itup = tuplesort_getindextuple(b->sort[k], true)) != NULL)
+		{
+			if ((++n & 0xfff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			index_deform_tuple(itup, desc, values, isnull);
+			(void) index_insert(b->sorted_index[k], values, isnull, &itup->t_tid, b->rel,
+								UNIQUE_CHECK_NO, false, b->sorted_info[k]);
+		}
+		tuplesort_end(b->sort[k]);
+	}
+	b->rri->ri_NumIndices += b->nsorted;	/* for ExecCloseIndices */
+	b->nsorted = 0;
 }
 
 static void
@@ -52,6 +147,8 @@ flush(FixesBulk *b)
 			list_free(recheck);
 		}
 	}
+	if (b->nsorted > 0)
+		sort_entries(b);
 	for (int i = 0; i < b->nused; i++)
 		ExecClearTuple(b->slots[i]);
 	b->inserted += b->nused;
@@ -91,6 +188,8 @@ void
 fixes_bulk_end(FixesBulk *b)
 {
 	flush(b);
+	if (b->nsorted > 0)
+		insert_sorted(b);
 	FreeBulkInsertState(b->bis);
 	ExecCloseIndices(b->rri);
 	for (int i = 0; i < b->nslots; i++)

@@ -11,6 +11,7 @@
 
 #define FIXES_BULK_MAX_TUPLES 1000
 #define FIXES_BULK_MAX_BYTES 65536
+#define FIXES_BULK_MAX_SORTED 4
 
 typedef struct FixesBulk
 {
@@ -25,9 +26,15 @@ typedef struct FixesBulk
 	int			nused;			/* slots holding a tuple to insert */
 	Size		bytes;			/* approximate size of those tuples */
 	int64		inserted;
+	/* indexes filled at the end, each in its own order (fixes_bulk_sort_index) */
+	int			nsorted;
+	Relation	sorted_index[FIXES_BULK_MAX_SORTED];
+	struct IndexInfo *sorted_info[FIXES_BULK_MAX_SORTED];
+	struct Tuplesortstate *sort[FIXES_BULK_MAX_SORTED];
 } FixesBulk;
 
 extern FixesBulk *fixes_bulk_begin(Oid relid);
+extern void fixes_bulk_sort_index(FixesBulk *b, const char *name);
 extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
 extern void fixes_bulk_end(FixesBulk *b);
 

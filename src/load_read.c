@@ -308,6 +308,7 @@ read_commits(FixesLoad *ld)
 	{
 		walk_releases_begin(ld);
 		bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
+		fixes_bulk_sort_index(bulk, "fixes_commits_commit_id_idx");
 	}
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",

@@ -191,6 +191,7 @@ insert_all(FixesLoad *ld)
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes fixed commit row",
 												 ALLOCSET_SMALL_SIZES);
 
+	fixes_bulk_sort_index(b, "fixes_fixed_commits_rank_idx");	/* by fixes: random order */
 	for (int c = 0; c < 6; c++)
 		col[c] = fixes_attnum(desc, names[c]);
 	for (uint32 t = 0; t < ld->graph->n; t++)
