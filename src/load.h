@@ -314,6 +314,7 @@ typedef struct FixesLoad
 	bool		reattribute;	/* a refresh under another MAINTAINERS */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
 	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
+	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
 	int			c_files;		/* fixes_commits.files, added, deleted */
 	int			c_added;
 	int			c_deleted;

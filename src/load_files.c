@@ -423,10 +423,11 @@ path_sections(FixesSubsystems *ss, const char *path, int len)
 }
 
 /*
- * Set up the phase read: where the rows go.  A full load of a repository
- * loaded before deletes its rows of fixes_commit_files first, with files or
- * without (files => false drops them); the stable scope's files are not
- * read.
+ * Set up the phase read: where the rows go (the old rows of a full load are
+ * gone, fixes_load_delete_files).  A refresh under another MAINTAINERS
+ * deletes every attribution first: those of the old commits are made again
+ * after the read (fixes_load_write_files).  The stable scope's files are
+ * not read.
  */
 void
 fixes_load_files_begin(FixesLoad *ld)
@@ -436,16 +437,22 @@ fixes_load_files_begin(FixesLoad *ld)
 	ld->c_files = fixes_attnum(ld->commits_desc, "files");
 	ld->c_added = fixes_attnum(ld->commits_desc, "added");
 	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
-	if (ld->stable_phase)
+	if (ld->stable_phase || !ld->files)
 		return;
-	if (!ld->incremental && ld->known)
+	if (ld->incremental && ld->reattribute)
 	{
-		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 		CommandCounterIncrement();
 	}
-	if (!ld->files)
-		return;
 	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
+	if (ld->subsys != NULL)
+	{
+		ld->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
+		if (RelationGetDescr(ld->subsys_bulk->rel)->natts != 3)
+			elog(ERROR, "table fixes_commit_subsystems has %d columns, not 3",
+				 RelationGetDescr(ld->subsys_bulk->rel)->natts);
+	}
 	fixes_load_prefixes_begin(ld);
 }
 
@@ -457,9 +464,16 @@ fixes_load_files_end(FixesLoad *ld)
 		return;
 	fixes_bulk_end(ld->file_bulk);
 	ld->file_bulk = NULL;
+	if (ld->subsys_bulk != NULL)
+		fixes_bulk_end(ld->subsys_bulk);
+	ld->subsys_bulk = NULL;
 	CommandCounterIncrement();
 }
 
+/*
+ * Commit idx is in section (0-based): a pair for the per-subsystem counts;
+ * during the read, also its row of fixes_commit_subsystems.
+ */
 static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
@@ -472,6 +486,16 @@ add_pair(FixesLoad *ld, uint32 idx, int section)
 	}
 	ld->cs_pairs[ld->ncs++] = idx;
 	ld->cs_pairs[ld->ncs++] = (uint32) section;
+	if (ld->subsys_bulk != NULL)
+	{
+		Datum		v[3];
+		bool		n[3] = {false, false, false};
+
+		v[0] = Int32GetDatum(ld->repository_id);
+		v[1] = Int32GetDatum((int32) idx);
+		v[2] = Int32GetDatum(section + 1);
+		fixes_bulk_insert(ld->subsys_bulk, v, n, 32);
+	}
 }
 
 /*
@@ -572,14 +596,15 @@ fixes_load_files_report(FixesLoad *ld)
 }
 
 /*
- * A full load: the subsystems of the previous load go (its rows of
- * fixes_commit_files went before the read, fixes_load_files_begin)
+ * A full load, before it reads: the files and subsystems of the previous
+ * load go
  */
 void
 fixes_load_delete_files(FixesLoad *ld)
 {
 	if (!ld->v11)
 		return;
+	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
 	fixes_load_delete_subsystem_counts(ld);
@@ -672,14 +697,12 @@ fixes_load_write_files(FixesLoad *ld)
 	if (ld->subsys == NULL)
 		return;
 
-	/* a refresh under another MAINTAINERS: every attribution again */
+	/*
+	 * A refresh under another MAINTAINERS: the old commits' attributions
+	 * again (their rows went before the read, fixes_load_files_begin)
+	 */
 	if (ld->incremental && ld->reattribute)
-	{
-		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
-		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
-		CommandCounterIncrement();
 		reattribute_old_commits(ld);
-	}
 	/* the sections: written by a full load, or under another MAINTAINERS */
 	if (!ld->incremental || ld->reattribute)
 	{
@@ -703,27 +726,18 @@ fixes_load_write_files(FixesLoad *ld)
 		}
 		fixes_bulk_end(b);
 	}
-	if (ld->ncs > 0)
+	/* the pairs, in order, for the counts; the new commits' rows are written */
+	qsort(ld->cs_pairs, ld->ncs / 2, sizeof(uint32) * 2, pair_cmp);
+	if (ld->incremental && ld->reattribute)
 	{
-		int			c_repo,
-					c_idx,
-					c_id;
-
-		qsort(ld->cs_pairs, ld->ncs / 2, sizeof(uint32) * 2, pair_cmp);
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
-		desc = RelationGetDescr(b->rel);
-		c_repo = fixes_attnum(desc, "repository_id");
-		c_idx = fixes_attnum(desc, "commit_idx");
-		c_id = fixes_attnum(desc, "subsystem_id");
-		if (desc->natts != 3)
-			elog(ERROR, "table fixes_commit_subsystems has %d columns, not 3", desc->natts);
-		for (int64 k = 0; k < ld->ncs; k += 2)
+		for (int64 k = 0; k < ld->ncs && ld->cs_pairs[k] < ld->n_old; k += 2)
 		{
 			if ((k & 0x3ff) == 0)
 				CHECK_FOR_INTERRUPTS();
-			v[c_repo] = Int32GetDatum(ld->repository_id);
-			v[c_idx] = Int32GetDatum((int32) ld->cs_pairs[k]);
-			v[c_id] = Int32GetDatum((int32) ld->cs_pairs[k + 1] + 1);
+			v[0] = Int32GetDatum(ld->repository_id);
+			v[1] = Int32GetDatum((int32) ld->cs_pairs[k]);
+			v[2] = Int32GetDatum((int32) ld->cs_pairs[k + 1] + 1);
 			fixes_bulk_insert(b, v, n, 32);
 		}
 		fixes_bulk_end(b);
