@@ -13,6 +13,15 @@
  * key order, each lands next to the last one, where random order touches
  * a random leaf page each time (for the 1.3M ids of a cold load, 13 s of
  * its 29).  Until fixes_bulk_end(), those indexes lack the new rows.
+ *
+ * Rows that a later UPDATE will rewrite (the release of an unreleased
+ * commit, set when a new tag reaches it) can be kept on pages of their
+ * own, filled to half at most (fixes_bulk_keep_room): each new version then
+ * fits on its old version's page, and the update is HOT, with no new index
+ * entries; on a full page, each would add an entry to every index (a
+ * random leaf page of the commit-id index each).  Such a batch goes to a
+ * new page, and the next batch to another one; the table's other batches
+ * do not look for free space (they would take the room kept).
  */
 #include "postgres.h"
 
@@ -24,6 +33,8 @@
 #include "catalog/pg_am.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/tuplesort.h"
@@ -129,12 +140,39 @@ insert_sorted(FixesBulk *b)
 	b->nsorted = 0;
 }
 
+/*
+ * Make the relation's last page a new, empty one, where the next insert goes
+ * (RelationGetBufferForTuple: with no current page and no free space map,
+ * the last page, or a new one).  A load of another repository may extend
+ * the table meanwhile: then the room kept is a matter of luck, not of
+ * correctness.
+ */
+static void
+fresh_page(FixesBulk *b)
+{
+	Buffer		buf;
+
+	ReleaseBulkInsertStatePin(b->bis);
+	RelationSetTargetBlock(b->rel, InvalidBlockNumber);
+	LockRelationForExtension(b->rel, ExclusiveLock);
+	buf = ReadBufferExtended(b->rel, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+	UnlockRelationForExtension(b->rel, ExclusiveLock);
+	ReleaseBuffer(buf);
+	b->last_fresh = true;
+}
+
 static void
 flush(FixesBulk *b)
 {
 	if (b->nused == 0)
 		return;
-	table_multi_insert(b->rel, b->slots, b->nused, b->cid, 0, b->bis);
+	if (b->roomy && !b->last_fresh)
+		fresh_page(b);
+	table_multi_insert(b->rel, b->slots, b->nused, b->cid,
+					   b->keep_room ? TABLE_INSERT_SKIP_FSM : 0, b->bis);
+	b->last_fresh = false;
+	if (b->roomy)
+		fresh_page(b);			/* for whatever comes next */
 	if (b->rri->ri_NumIndices > 0)
 	{
 		for (int i = 0; i < b->nused; i++)
@@ -156,12 +194,9 @@ flush(FixesBulk *b)
 	b->bytes = 0;
 }
 
-/*
- * Queue one row; values are copied, so the caller may free them at once.
- * bytes is the caller's estimate of the row's size, to bound the batch.
- */
-void
-fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes)
+/* the row into the next slot of the batch (values are copied) */
+static TupleTableSlot *
+store(FixesBulk *b, const Datum *values, const bool *nulls)
 {
 	TupleTableSlot *slot;
 	int			natts = RelationGetDescr(b->rel)->natts;
@@ -179,9 +214,70 @@ fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size byt
 	memcpy(slot->tts_isnull, nulls, sizeof(bool) * natts);
 	ExecStoreVirtualTuple(slot);
 	ExecMaterializeSlot(slot);
+	return slot;
+}
+
+/*
+ * Queue one row; values are copied, so the caller may free them at once.
+ * bytes is the caller's estimate of the row's size, to bound the batch.
+ */
+void
+fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes)
+{
+	if (b->roomy)
+	{
+		flush(b);
+		b->roomy = false;
+	}
+	(void) store(b, values, nulls);
 	b->bytes += bytes;
 	if (b->nused == FIXES_BULK_MAX_TUPLES || b->bytes >= FIXES_BULK_MAX_BYTES)
 		flush(b);
+}
+
+/* what the update of a row kept apart may add to it: a release's name */
+#define ROOMY_GROWTH 24
+
+/* the rows of this table will come with fixes_bulk_insert_roomy too */
+void
+fixes_bulk_keep_room(FixesBulk *b)
+{
+	b->keep_room = true;
+}
+
+/*
+ * Queue one row that a later UPDATE will rewrite (after
+ * fixes_bulk_keep_room): with the others queued so, on a page they fill to
+ * half at most.
+ */
+void
+fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls)
+{
+	TupleTableSlot *slot;
+	Size		size;
+
+	Assert(b->keep_room);
+	if (!b->roomy)
+	{
+		flush(b);
+		b->roomy = true;
+	}
+	slot = store(b, values, nulls);
+	/* its size on the page, and what its new version may add (a short text) */
+	size = MAXALIGN(ExecFetchSlotHeapTuple(slot, false, NULL)->t_len) + sizeof(ItemIdData) +
+		ROOMY_GROWTH;
+	if (b->nused > 1 && b->bytes + size > (BLCKSZ - SizeOfPageHeaderData) / 2)
+	{
+		/* the others take their page: this row starts the next one */
+		int			last = b->nused - 1;
+
+		b->nused = last;
+		flush(b);
+		b->slots[last] = b->slots[0];
+		b->slots[0] = slot;
+		b->nused = 1;
+	}
+	b->bytes += size;
 }
 
 void

@@ -26,6 +26,10 @@ typedef struct FixesBulk
 	int			nused;			/* slots holding a tuple to insert */
 	Size		bytes;			/* approximate size of those tuples */
 	int64		inserted;
+	/* rows kept apart (fixes_bulk_keep_room) */
+	bool		keep_room;		/* every batch skips the free space map */
+	bool		roomy;			/* this batch: rows that a later UPDATE rewrites */
+	bool		last_fresh;		/* the relation's last page is a new, empty one */
 	/* indexes filled at the end, each in its own order (fixes_bulk_sort_index) */
 	int			nsorted;
 	Relation	sorted_index[FIXES_BULK_MAX_SORTED];
@@ -36,6 +40,8 @@ typedef struct FixesBulk
 extern FixesBulk *fixes_bulk_begin(Oid relid);
 extern void fixes_bulk_sort_index(FixesBulk *b, const char *name);
 extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
+extern void fixes_bulk_keep_room(FixesBulk *b);
+extern void fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls);
 extern void fixes_bulk_end(FixesBulk *b);
 
 #endif							/* FIXES_BULK_INSERT_H */

@@ -309,6 +309,7 @@ read_commits(FixesLoad *ld)
 		walk_releases_begin(ld);
 		bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
 		fixes_bulk_sort_index(bulk, "fixes_commits_commit_id_idx");
+		fixes_bulk_keep_room(bulk);
 	}
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
@@ -358,7 +359,10 @@ read_commits(FixesLoad *ld)
 			fixes_walk_files(ld->walk, &wf);
 			fixes_load_commit_files(ld, c.idx, &wf, values, nulls);
 		}
-		if (bulk != NULL)
+		/* an unreleased commit's row: a new tag will set its release */
+		if (bulk != NULL && nulls[cols.release])
+			fixes_bulk_insert_roomy(bulk, values, nulls);
+		else if (bulk != NULL)
 			fixes_bulk_insert(bulk, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[cols.message])));
 		else
 			tuplestore_putvalues(ld->commit_rows, ld->commits_desc, values, nulls);

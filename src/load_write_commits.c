@@ -115,10 +115,14 @@ update_releases(FixesLoad *ld, uint32 *list, int64 n)
 	}
 	SPI_freetuptable(SPI_tuptable);
 
-	/* no "AND repository_id = $1": it would be planned as an index scan of the repository */
-	set_plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_commits SET release = $3 "
-										  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
-								 3, set_types);
+	/*
+	 * No "AND repository_id = $1": it would be planned as an index scan of
+	 * the repository.  A generic plan: with the array's size known, a plan
+	 * for thousands of row ids of a small table is a sequential scan.
+	 */
+	set_plan = fixes_spi_prepare_generic(psprintf("UPDATE %s.fixes_commits SET release = $3 "
+												  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
+										 3, set_types);
 	while (i < n)
 	{
 		int32		rank = ld->mark[list[i]];

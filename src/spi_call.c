@@ -42,11 +42,11 @@ fixes_spi_execute(const char *sql, int nargs, Oid *types, Datum *values, const c
 	return SPI_processed;
 }
 
-SPIPlanPtr
-fixes_spi_prepare(const char *sql, int nargs, Oid *types)
+static SPIPlanPtr
+prepare(const char *sql, int nargs, Oid *types, int options)
 {
 	MemoryContext cxt = CurrentMemoryContext;
-	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+	SPIPlanPtr	plan = SPI_prepare_cursor(sql, nargs, types, options);
 
 	MemoryContextSwitchTo(cxt);
 	if (plan == NULL)
@@ -56,6 +56,22 @@ fixes_spi_prepare(const char *sql, int nargs, Oid *types)
 						SPI_result_code_string(SPI_result)),
 				 errdetail("The statement was: %s", sql)));
 	return plan;
+}
+
+SPIPlanPtr
+fixes_spi_prepare(const char *sql, int nargs, Oid *types)
+{
+	return prepare(sql, nargs, types, 0);
+}
+
+/*
+ * A statement whose plan must not depend on the values it is given (a
+ * custom plan for an array of thousands of row ids can be a sequential scan)
+ */
+SPIPlanPtr
+fixes_spi_prepare_generic(const char *sql, int nargs, Oid *types)
+{
+	return prepare(sql, nargs, types, CURSOR_OPT_GENERIC_PLAN);
 }
 
 uint64

@@ -9,6 +9,7 @@
 extern uint64 fixes_spi_execute(const char *sql, int nargs, Oid *types, Datum *values,
 								const char *nulls, long count, int expected);
 extern SPIPlanPtr fixes_spi_prepare(const char *sql, int nargs, Oid *types);
+extern SPIPlanPtr fixes_spi_prepare_generic(const char *sql, int nargs, Oid *types);
 extern uint64 fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls,
 									 int expected);
 extern Portal fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datum *values);

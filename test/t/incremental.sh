@@ -28,13 +28,15 @@
 #  same without stable_branches (every stable row goes)
 #  12 (issue 16) new commits with trailers, a Fixes: line into a new and an old commit, a revert
 #      of a new commit and one of an old commit ("This reverts commit <id> (subject)")
-#  13 a tag v3.0 on the head: the new commits, their trailers and reverts are released
+#  13 a tag v3.0 on the head: the new commits, their trailers and reverts are released (each
+#      update of fixes_commits.release is HOT: the unreleased rows were kept apart)
 #  14 a change to fixes_overrides alone (a target, a NULL, a revert's target): not "nothing
 #      changed"; 15 nothing changed at all: no row written; 16 overrides changed again
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
-# with fresh loads the same way, with its MAINTAINERS.  Timings of every refresh are printed.
+# with fresh loads the same way, with its MAINTAINERS; then a clone with a tag v99.0 on HEAD,
+# whose refresh must update the release of the unreleased tail with HOT updates only.  Timings of every refresh are printed.
 # Every load records the changed files (files => true), so the answers a load stores for
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
 # are compared too, through every kind of change above.
@@ -95,10 +97,12 @@ SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
 SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_upd, n_tup_del),
                             ', ' ORDER BY relname)
   FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
+SELECT 'hot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commits';
 COMMIT;
 SQL
 }
 counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
+hot_of() { awk '$1 == "hot" {print $2, $3}' "$1"; }   # updates of fixes_commits, and the HOT ones
 seconds_of() { awk '$1 == "counts" {print $6}' "$1"; }
 writes_of() { awk '$1 == "writes" {$1 = ""; sub(/^ /, ""); print}' "$1"; }
 
@@ -608,6 +612,10 @@ SQL
 git -C "$clone" tag v3.0
 step 13 inc "$clone" main
 [ $FULL = no ] || fail "step 13 reloaded in full"
+# the rows of the unreleased tail were written with room on their pages (bulk_insert.c): each
+# update of their release is HOT, without new index entries
+check "updates of fixes_commits when v3.0 releases the tail, and the HOT ones" \
+    "$(hot_of "$work/inc.13")" "6 6"
 check "v3.0 in fixes_per_release (commits, tagged, fixing earlier, reverts)" "$(q <<'SQL'
 SELECT commits, tagged_commits, fixing_earlier_commits, reverts FROM fixes_per_release
  WHERE repository = 'inc' AND release = 'v3.0';
@@ -697,6 +705,14 @@ SELECT '    edges of mh: ' || string_agg(format('%s %s', concat_ws('/', status, 
 SQL
         n=$((n + 1))
     done
+    # a release tag on the head: the unreleased tail moves to it, and each update of its
+    # release is HOT (its rows were written on pages kept half empty, bulk_insert.c)
+    git clone -q --mirror --shared "$repo" "$work/mh-tagged.git"
+    git -C "$work/mh-tagged.git" tag v99.0 HEAD
+    step $n mh "$work/mh-tagged.git" HEAD
+    tail=$(q <<<"SELECT commits FROM fixes_per_release WHERE repository = 'mh' AND release = 'v99.0'")
+    check "make-history: updates of fixes_commits when v99.0 releases the tail, and the HOT ones" \
+        "$(hot_of "$work/mh.$n")" "$tail $tail"
 else
     echo "note: $mh not found (a clone without ../shared/bench): the 20000-commit steps are skipped"
 fi
