@@ -172,6 +172,7 @@ fixes_load_write_commits(FixesLoad *ld)
 		return;
 
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
+	fixes_bulk_sort_index(b, "fixes_commits_commit_id_idx");
 	if (RelationGetDescr(b->rel)->natts != natts)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
