@@ -66,8 +66,9 @@ SQL
 echo "a load of $repo takes $full s"
 
 # 1. twenty loads stopped by statement_timeout at points spread over the load, in ONE
-#    session; after 0, 10 and 20 of them, what the session holds: in SQL, its memory
-#    contexts (total, and those of the extension), its temporary files and its RssAnon; from
+#    session, warmed by a complete load; after 0, 10 and 20 of them, what the session holds:
+#    in SQL, its memory contexts (total, and those of the extension), its temporary files and
+#    its RssAnon; from
 #    /proc, its descriptors, mappings and children ($work/probe)
 {
     echo "\\set QUIET on"
@@ -83,6 +84,9 @@ echo "a load of $repo takes $full s"
     echo "    (SELECT substring(l FROM '([0-9]+) kB')::bigint"
     echo "       FROM regexp_split_to_table(pg_read_file('/proc/self/status'), E'\\n') l WHERE l LIKE 'RssAnon:%')"
     echo "\$\$;"
+    # the session's caches (relations, indexes, plans) are filled once by a complete load,
+    # so that what grows after it is what cancelled loads leave behind
+    echo "SELECT fixes_load(:'repo', name => 'warm-up-session') IS NOT NULL AS warmed \\gset"
     echo "SELECT pg_backend_pid() AS pid \\gset"
     echo "\\setenv BPID :pid"
     echo "SELECT pg_temp.probe('first');   -- opens the probe table's own file"
@@ -141,9 +145,12 @@ else
     [ "$(count at20 ours)" -le "$(count at0 ours)" ] ||
         fail "files of the repository or temporary files left open"
     [ $(( $(probe 20 4) - $(probe 0 4) )) -le 1024 ] || fail "memory contexts grew by more than 1 MB"
-    # the first loads may still fill caches; ten more must not take more memory
-    [ $(( $(probe 20 4) - $(probe 10 4) )) -le 64 ] ||
-        fail "memory contexts kept growing (more than 64 kB from 10 to 20 cancelled loads)"
+    # the session was warmed by a complete load, but where each load is cancelled decides
+    # which caches it fills and which context blocks stay allocated: from 10 to 20 cancelled
+    # loads the total moved by -19 to +68 kB in 6 runs.  A leak of 16 kB or more per
+    # cancelled load exceeds 160 kB.
+    [ $(( $(probe 20 4) - $(probe 10 4) )) -le 160 ] ||
+        fail "memory contexts kept growing (more than 160 kB from 10 to 20 cancelled loads)"
     for at in 10 20; do
         [ "$(probe $at 5)" = 0 ] || fail "after $at cancelled loads, memory contexts of the extension are left"
         [ "$(probe $at 6)" = 0 ] || fail "after $at cancelled loads, temporary files are left"
