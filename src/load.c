@@ -10,9 +10,9 @@
  * load kept (load_graph.c), walk only the commits it does not hold (in
  * reader processes, stopped in PG_FINALLY: see reader_proc.c) and write
  * them as they come, assign releases and correct the rows that need it,
- * resolve the Fixes lines, write what changed.  When the previous load's commits are not all reachable any more
- * (a rewritten history, another ref) or there is no previous load, the
- * repository is loaded in full.  A second load of the same name waits for
+ * resolve the Fixes lines, write what changed.  When the previous load's
+ * commits are not all reachable any more (a rewritten history, another ref)
+ * or there is no previous load, the repository is loaded in full.  A second load of the same name waits for
  * the first to commit; loads of different names run in parallel.
  *
  * With stable_branches (version 1.1), the commits of the matching branches

@@ -279,6 +279,7 @@ typedef struct FixesLoad
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index: tag position + 1 (0: none), as -1 - that once walked */
 	uint32		walk_release_cap;
@@ -287,7 +288,6 @@ typedef struct FixesLoad
 	int			nrelease_tags;
 	uint32	   *corrected;		/* new commits whose row needs another release */
 	int64		ncorrected;
-	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 
 	/* phase resolve: the counts of fixes_load, of fixes edges only */
 	int64		counted_edges;	/* Fixes: lines, less those ignored */

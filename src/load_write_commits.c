@@ -10,9 +10,9 @@
  * a new tag now contains, new ones the walk reached before a release did.
  * They are updated by primary key or row id, never through joins whose plans
  * depend on statistics.  The stable scope's rows, kept in a tuplestore, are
- * written with batched multi-inserts (bulk_insert.c).  All of it happens in the caller's
- * transaction: readers see the previous load until it commits, and an error
- * leaves the previous load as it was.
+ * written with batched multi-inserts (bulk_insert.c).  All of it happens in
+ * the caller's transaction: readers see the previous load until it commits,
+ * and an error leaves the previous load as it was.
  */
 #include "postgres.h"
 
@@ -36,9 +36,9 @@
 #include "spi_call.h"
 
 /*
- * Remove the rows of the repository before a full load reads (load_read.c); fixes_releases is
- * replaced by every load anyway (fixes_load_write_releases), and
- * fixes_repositories keeps its row.
+ * Remove the rows of the repository before a full load reads (load_read.c);
+ * fixes_releases is replaced by every load anyway (fixes_load_write_releases),
+ * and fixes_repositories keeps its row.
  */
 void
 fixes_load_delete_all(FixesLoad *ld)
@@ -105,7 +105,8 @@ update_releases(FixesLoad *ld, uint32 *list, int64 n)
 								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
 								   "ORDER BY u.n", nsp),
 						  2, find_types, args, NULL, 0, SPI_OK_SELECT) != (uint64) n)
-		elog(ERROR, "could not find the moved commits of repository %d", ld->repository_id);
+		elog(ERROR, "could not find the commits whose release changes in repository %d",
+			 ld->repository_id);
 	tids = fixes_palloc_big(sizeof(ItemPointerData) * n, MCXT_ALLOC_HUGE);
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
