@@ -374,6 +374,7 @@ extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
 extern bytea *fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy);
 extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
+extern uint32 fixes_load_old_head(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);

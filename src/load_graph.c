@@ -157,9 +157,29 @@ fixes_load_read_graph(FixesLoad *ld)
 }
 
 /*
+ * The graph index of the previous load's head, FIXES_NO_IDX if it has none:
+ * the previous load walked that head's history, and the graph holds exactly
+ * that history.
+ */
+uint32
+fixes_load_old_head(FixesLoad *ld)
+{
+	FixesOid	old;
+	uint32		idx;
+
+	if (ld->old_head == NULL || !fixes_oid_parse(&old, ld->old_head))
+		return FIXES_NO_IDX;
+	idx = fixes_graph_lookup(ld->graph, &old);
+	return idx < ld->n_old ? idx : FIXES_NO_IDX;
+}
+
+/*
  * Are all commits of the previous load still reachable from the new head?
  * If not, the history was rewritten (or the ref changed) and the caller
- * loads in full.
+ * loads in full.  They are when the previous head is reachable, which all
+ * of them are from; and a path from the new head to the previous one runs
+ * through new commits only (an old commit reaches no descendant of the
+ * previous head), so it is the new head, or the parent of a new commit.
  */
 bool
 fixes_load_graph_covers_scope(FixesLoad *ld)
@@ -168,6 +188,7 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	int32	   *mark;
 	uint32	   *stack;
 	uint32		head;
+	uint32		old_head = fixes_load_old_head(ld);
 	bool		covered = true;
 
 	if (ld->n_old == 0)
@@ -175,6 +196,17 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	if (ld->empty)
 		return false;
 	head = fixes_graph_lookup(g, &ld->head);
+	if (old_head != FIXES_NO_IDX)
+	{
+		if (head == old_head)
+			return true;
+		for (uint32 i = ld->n_old; i < g->n; i++)
+			for (uint32 k = g->par_start[i]; k < g->par_end[i]; k++)
+				if (g->parents[k] == old_head)
+					return true;
+		return false;
+	}
+	/* no previous head to go by: is every old commit reachable? */
 	mark = fixes_palloc_big(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, &head, 1, mark, stack);

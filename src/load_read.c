@@ -301,6 +301,19 @@ read_commits(FixesLoad *ld)
 	ld->walk = fixes_walk_create(ld->path, ld->graph, true);
 	/* the files of the mainline only: the stable scope's are not recorded */
 	ld->walk->files = ld->files && !ld->stable_phase;
+	/* a refresh: the reader finds the old commits the walk meets */
+	if (ld->incremental && !ld->stable_phase)
+	{
+		uint32		old_head = fixes_load_old_head(ld);
+
+		if (old_head != FIXES_NO_IDX)
+		{
+			FixesOid   *hide = palloc(sizeof(FixesOid));
+
+			*hide = ld->graph->oids[old_head];
+			ld->walk->hide = hide;
+		}
+	}
 	if (ld->stable_phase ? !fixes_walk_start_many(ld->walk, ld->stable_heads, ld->nstable_heads)
 		: !fixes_walk_start(ld->walk, &ld->head))
 		return;

@@ -24,6 +24,8 @@ typedef struct FixesWalk
 	bool		record_parents; /* fill the graph's parent lists */
 	bool		files;			/* each commit is followed by its files */
 	FixesReader *reader;
+	const FixesOid *hide;		/* a refresh: the previous head, or NULL */
+	uint32		n_before;		/* commits the graph held when the walk began */
 	uint32	   *pbuf;
 	int			pbuf_cap;
 	int64		missing_parents;	/* parents absent from a shallow clone */

@@ -7,7 +7,9 @@
  *   fixes-reader log PATH REF     the commit REF names, then its history
  *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
  *                                 more), without the commits whose ids
- *                                 come on standard input
+ *                                 come on standard input (a u32 count and
+ *                                 the raw ids), nor those reachable from
+ *                                 the ones that come next (the same form)
  *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
@@ -56,22 +58,18 @@ read_fully(void *buf, size_t len)
 	}
 }
 
-/*
- * the ids the backend holds already: a u32 count, then the raw ids, read
- * into one array that becomes the base of the set (no hashing: see oidset.c)
- */
-static OidSet *
-read_known(void)
+/* a u32 count, then as many raw ids, into one array (*n: the count) */
+static FixesOid *
+read_ids(uint32_t *n)
 {
 	unsigned char hdr[4];
-	uint32_t	n;
 	FixesOid   *ids;
 
 	read_fully(hdr, 4);
-	n = wire_get_u32(hdr);
-	ids = xmalloc_huge((size_t) n * sizeof(FixesOid));
-	read_fully(ids, (size_t) n * sizeof(FixesOid));
-	return oidset_with_base(ids, n);
+	*n = wire_get_u32(hdr);
+	ids = xmalloc_huge((size_t) (*n > 0 ? *n : 1) * sizeof(FixesOid));
+	read_fully(ids, (size_t) *n * sizeof(FixesOid));
+	return ids;
 }
 
 /*
@@ -146,7 +144,12 @@ main(int argc, char **argv)
 
 	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
-		OidSet	   *known = read_known();
+		/* the ids the backend holds, then those whose history it holds */
+		uint32_t	nknown;
+		FixesOid   *known_ids = read_ids(&nknown);
+		uint32_t	nhide;
+		FixesOid   *hide = read_ids(&nhide);
+		OidSet	   *known;
 		int			nheads = argc - 3;
 		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
 
@@ -154,6 +157,10 @@ main(int argc, char **argv)
 		for (int h = 0; h < nheads; h++)
 			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
 				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
+		/* a base set is sorted rather than hashed: see oidset.c */
+		known = oidset_with_base(known_ids, nknown);
+		if (nhide > 0)
+			walk_hidden(&r, heads, nheads, hide, nhide, known);
 		walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
 	}
 	else if (strcmp(mode, "blob") == 0)

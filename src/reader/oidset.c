@@ -158,13 +158,15 @@ grow(OidSet *s)
 	}
 }
 
-bool
-oidset_add(OidSet *s, const unsigned char *id)
+/*
+ * Add id to a set without a base; returns its index in s->oids, and in
+ * *added whether it is new
+ */
+uint32_t
+oidset_add_at(OidSet *s, const unsigned char *id, bool *added)
 {
 	uint32_t	i;
 
-	if (base_contains(s, id))
-		return false;
 	if (s->n == s->cap)
 		grow(s);
 	i = hash_id(id) & s->mask;
@@ -175,10 +177,25 @@ oidset_add(OidSet *s, const unsigned char *id)
 		if (slot == 0)
 			break;
 		if (memcmp(s->oids[slot - 1].id, id, FIXES_OID_RAWSZ) == 0)
-			return false;
+		{
+			*added = false;
+			return slot - 1;
+		}
 		i = (i + 1) & s->mask;
 	}
 	memcpy(s->oids[s->n].id, id, FIXES_OID_RAWSZ);
 	s->slots[i] = ++s->n;
-	return true;
+	*added = true;
+	return s->n - 1;
+}
+
+bool
+oidset_add(OidSet *s, const unsigned char *id)
+{
+	bool		added;
+
+	if (base_contains(s, id))
+		return false;
+	(void) oidset_add_at(s, id, &added);
+	return added;
 }

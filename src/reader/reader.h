@@ -89,9 +89,12 @@ extern OidSet *oidset_with_base(FixesOid *base, uint32_t nbase);
 extern void *xmalloc_huge(size_t n);
 extern bool oidset_contains(const OidSet *s, const unsigned char *id);
 extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there */
+extern uint32_t oidset_add_at(OidSet *s, const unsigned char *id, bool *added);
 
 /* walk.c */
 extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files);
+extern void walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
+						uint32_t nhide, OidSet *known);
 
 /* files.c */
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,

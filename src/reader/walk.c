@@ -4,8 +4,10 @@
  * A parent is read from the object database when it is discovered, waits
  * in a heap ordered by committer time (discovery order breaks ties), and
  * is sent when it is the newest one left, as `git log` orders a history.
- * Commits the backend already holds (a refresh sends their ids) are not
- * read again.  For each sent commit, one flag per parent tells the backend
+ * Commits the backend already holds are not read again: a stable scope's
+ * walk is sent the ids of the mainline, and a refresh only the previous
+ * head, whose history walk_hidden() finds as `git rev-list HEAD ^OLD`
+ * would.  For each sent commit, one flag per parent tells the backend
  * whether the parent is in the history or missing beyond a shallow
  * boundary, so that it numbers the commits exactly as they were discovered.
  */
@@ -21,6 +23,7 @@ typedef struct Node
 	git_odb_object *obj;
 	int64_t		time;
 	uint64_t	seq;
+	uint32_t	at;				/* walk_hidden(): index in its set */
 } Node;
 
 typedef struct Heap
@@ -110,6 +113,15 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+static void
+fail_missing_head(Repo *r, const git_oid *head)
+{
+	char		hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), head);
+	fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
+}
+
 /* the 'F' record of the commit just sent (raw: its parsed object) */
 static void
 files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
@@ -160,12 +172,7 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 			continue;
 		node.obj = read_commit(r, head, &raw);
 		if (node.obj == NULL)
-		{
-			char		hex[GIT_OID_HEXSZ + 1];
-
-			git_oid_tostr(hex, sizeof(hex), head);
-			fail("XX001", NULL, NULL, "commit %s is missing from repository \"%s\"", hex, r->path);
-		}
+			fail_missing_head(r, head);
 		oidset_add(known, head->id);
 		node.time = raw.committer.time;
 		node.seq = seq++;
@@ -223,4 +230,223 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 	}
 	free(heap.nodes);
 	free(rec);
+}
+
+/* what walk_hidden() knows of a commit */
+enum
+{
+	NEW_QUEUED = 1,				/* reachable from a head only, so far; in the heap */
+	NEW_DONE,					/* the same, and its parents discovered */
+	OLD,						/* reachable from a hidden commit */
+	ABSENT						/* beyond a shallow boundary */
+};
+
+typedef struct Paint
+{
+	OidSet	   *seen;
+	uint8_t    *state;			/* by index in seen */
+	uint32_t   *par_start;		/* NEW_DONE: its parents' indexes in pars */
+	uint32_t   *par_end;
+	uint32_t	cap;
+	uint32_t   *pars;
+	size_t		npars;
+	size_t		pars_cap;
+	uint32_t   *stack;
+	size_t		stack_cap;
+	int64_t		new_queued;
+} Paint;
+
+/* the index of id in p->seen; *added if it is new (its state is then 0) */
+static uint32_t
+paint_add(Paint *p, const unsigned char *id, bool *added)
+{
+	uint32_t	at = oidset_add_at(p->seen, id, added);
+
+	if (at >= p->cap)
+	{
+		uint32_t	cap = p->cap ? 2 * p->cap : 1024;
+
+		p->state = xrealloc(p->state, cap);
+		memset(p->state + p->cap, 0, cap - p->cap);
+		p->par_start = xrealloc(p->par_start, sizeof(uint32_t) * cap);
+		p->par_end = xrealloc(p->par_end, sizeof(uint32_t) * cap);
+		p->cap = cap;
+	}
+	return at;
+}
+
+/* at is reachable from a hidden commit, and so is all it reaches */
+static void
+paint_old(Paint *p, uint32_t at)
+{
+	size_t		n = 0;
+
+	if (p->stack_cap == 0)
+	{
+		p->stack_cap = 1024;
+		p->stack = xmalloc(sizeof(uint32_t) * p->stack_cap);
+	}
+	p->stack[n++] = at;
+	while (n > 0)
+	{
+		uint32_t	c = p->stack[--n];
+		uint8_t		was = p->state[c];
+
+		if (was == OLD || was == ABSENT)
+			continue;
+		p->state[c] = OLD;
+		if (was == NEW_QUEUED)
+		{
+			p->new_queued--;	/* popped later, as old */
+			continue;
+		}
+		for (uint32_t k = p->par_start[c]; k < p->par_end[c]; k++)
+		{
+			if (n == p->stack_cap)
+			{
+				p->stack_cap *= 2;
+				p->stack = xrealloc(p->stack, sizeof(uint32_t) * p->stack_cap);
+			}
+			p->stack[n++] = p->pars[k];
+		}
+	}
+}
+
+/* push the commit at (whose id is in p->seen) in state st; false if absent */
+static bool
+paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, uint64_t *seq)
+{
+	git_oid		oid;
+	fixes_raw_commit raw;
+	Node		node;
+
+	memcpy(oid.id, p->seen->oids[at].id, FIXES_OID_RAWSZ);
+	node.obj = read_commit(r, &oid, &raw);
+	if (node.obj == NULL)
+	{
+		p->state[at] = ABSENT;
+		return false;
+	}
+	p->state[at] = st;
+	p->new_queued += st == NEW_QUEUED;
+	node.time = raw.committer.time;
+	node.seq = (*seq)++;
+	node.at = at;
+	heap_push(heap, &node);
+	return true;
+}
+
+/*
+ * Add to known the commits reachable from hide (the previous load's head)
+ * that a walk of heads would meet: walk_history() stops at them, and so
+ * sends what `git rev-list HEADS ^HIDE` lists.  Both sides are walked together, newest
+ * first, each commit marked new (reached from heads only) or old; a new one
+ * that an old one reaches turns old, with what it reaches.  The walk stops
+ * when no new commit is left to read and the newest one left is older than
+ * every new commit: where no commit is older than one of its parents, no
+ * new commit can turn old after that.  Where one is (clock skew), a commit
+ * of the previous load may be sent again; the backend knows it, and skips
+ * it.  A hidden commit that is not in the repository any more hides
+ * nothing.
+ */
+void
+walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
+			OidSet *known)
+{
+	Paint		p = {0};
+	Heap		heap = {0};
+	uint64_t	seq = 0;
+	bool		any_done = false;
+	int64_t		oldest_done = 0;
+	p.seen = oidset_new(1024);
+	for (uint32_t i = 0; i < nhide; i++)
+	{
+		bool		added;
+		uint32_t	at;
+		git_oid		oid;
+
+		memcpy(oid.id, hide[i].id, FIXES_OID_RAWSZ);
+		if (!git_odb_exists(r->odb, &oid))
+			continue;
+		at = paint_add(&p, hide[i].id, &added);
+		if (added)
+			(void) paint_push(r, &p, &heap, at, OLD, &seq);
+	}
+	for (int h = 0; h < nheads; h++)
+	{
+		bool		added;
+		uint32_t	at = paint_add(&p, heads[h].id, &added);
+
+		if (added && !paint_push(r, &p, &heap, at, NEW_QUEUED, &seq))
+			fail_missing_head(r, &heads[h]);
+	}
+
+	while (heap.len > 0)
+	{
+		Node		cur;
+		fixes_raw_commit raw;
+		bool		old;
+
+		if (p.new_queued == 0 && (!any_done || heap.nodes[0].time < oldest_done))
+			break;
+		cur = heap_pop(&heap);
+		old = p.state[cur.at] == OLD;
+		if (fixes_raw_commit_parse(git_odb_object_data(cur.obj), git_odb_object_size(cur.obj), &raw) != 0)
+			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
+		if (!old)
+		{
+			p.state[cur.at] = NEW_DONE;
+			p.new_queued--;
+			if (!any_done || cur.time < oldest_done)
+				oldest_done = cur.time;
+			any_done = true;
+			p.par_start[cur.at] = (uint32_t) p.npars;
+		}
+		for (int i = 0; i < raw.nparents; i++)
+		{
+			git_oid		poid;
+			bool		added;
+			uint32_t	at;
+
+			if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(&raw, i), GIT_OID_HEXSZ) < 0)
+				fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent",
+					 r->path);
+			at = paint_add(&p, poid.id, &added);
+			if (added)
+				(void) paint_push(r, &p, &heap, at, old ? OLD : NEW_QUEUED, &seq);
+			else if (old)
+				paint_old(&p, at);
+			if (!old)
+			{
+				if (p.npars == p.pars_cap)
+				{
+					p.pars_cap = p.pars_cap ? 2 * p.pars_cap : 1024;
+					p.pars = xrealloc(p.pars, sizeof(uint32_t) * p.pars_cap);
+				}
+				p.pars[p.npars++] = at;
+			}
+		}
+		if (!old)
+			p.par_end[cur.at] = (uint32_t) p.npars;
+		git_odb_object_free(cur.obj);
+	}
+	while (heap.len > 0)
+	{
+		Node		rest = heap_pop(&heap);
+
+		git_odb_object_free(rest.obj);
+	}
+
+	for (uint32_t i = 0; i < p.seen->n; i++)
+		if (p.state[i] == OLD)
+			oidset_add(known, p.seen->oids[i].id);
+	free(heap.nodes);
+	free(p.state);
+	free(p.par_start);
+	free(p.par_end);
+	free(p.pars);
+	free(p.stack);
+	free(p.seen->slots);
+	free(p.seen->oids);
+	free(p.seen);
 }

@@ -12,7 +12,8 @@
 # values, a NUL byte, invalid UTF-8, latin-1) when they exist.  And skew.git, built here:
 # commits whose parents are newer than they are, so that the walk (newest first) reaches a
 # commit before the child through which its first release reaches it, which the load must
-# correct; loaded cold, and as a refresh from its root.  Own scratch database
+# correct; loaded cold, and as a refresh from its root.  And hidden-skew.git, where clock skew
+# makes the walk of a refresh send an old commit again, which the load must skip.  Own scratch database
 # fixes_t_crosscheck, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no make-history: a clone without ../shared).
 set -euo pipefail
@@ -35,6 +36,17 @@ SQL
     echo "$name: load + cross-check took $(elapsed "$t0") s wall"
 }
 
+# commit TIME SUBJECT PARENT...: a commit of the empty tree $tree in $dir (the caller's), made
+# at TIME seconds after 1600000000
+commit() {
+    local t=$1 s=$2 args=()
+    shift 2
+    for x in "$@"; do args+=(-p "$x"); done
+    GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME=c \
+        GIT_COMMITTER_EMAIL=c@example.org GIT_AUTHOR_DATE="$((1600000000 + t)) +0000" \
+        GIT_COMMITTER_DATE="$((1600000000 + t)) +0000" git -C "$dir" commit-tree "$tree" -m "$s" "${args[@]}"
+}
+
 # skew_repo DIR: the history below (times in seconds after 1600000000), HEAD at the merge M;
 # refs/heads/root at R.
 #   R (t=1000) <- P (1100) <- C1 (2000, tag v2) <------------- M (3000, merge of C1 and T1)
@@ -45,14 +57,6 @@ skew_repo() {
     local dir=$1 tree r p c1 c2 t1 m
     git init -q --bare "$dir"
     tree=$(git -C "$dir" mktree </dev/null)
-    commit() {  # TIME SUBJECT PARENT...
-        local t=$1 s=$2 args=()
-        shift 2
-        for x in "$@"; do args+=(-p "$x"); done
-        GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@example.org GIT_COMMITTER_NAME=c \
-            GIT_COMMITTER_EMAIL=c@example.org GIT_AUTHOR_DATE="$((1600000000 + t)) +0000" \
-            GIT_COMMITTER_DATE="$((1600000000 + t)) +0000" git -C "$dir" commit-tree "$tree" -m "$s" "${args[@]}"
-    }
     r=$(commit 1000 root)
     p=$(commit 1100 "add the parser" "$r")
     c1=$(commit 2000 "parser: speed up" "$p")
@@ -64,6 +68,30 @@ skew_repo() {
     git -C "$dir" symbolic-ref HEAD refs/heads/main
     git -C "$dir" tag v1 "$t1"
     git -C "$dir" tag v2 "$c1"
+    chmod -R a+rX "$dir"
+}
+
+# hidden_skew_repo DIR: a refresh whose walk meets an old commit it cannot tell is old from
+# commit times alone (refs/heads/old at O, HEAD at M):
+#   W (t=900) <- X (100) <- Z (50) <- O (1000, merge of Z and W, tag v1) <- M (2000, merge
+#   of O and X, tag v2)
+# The reader finds the old commits the walk of M meets by walking from O at the same time,
+# newest first; it stops once no new commit is left that is older than an old one still to
+# read, and so it takes X (reached from M) for a new commit before it reads Z, through which
+# O reaches X.  X is sent again, and the backend, which holds it, must skip it.
+hidden_skew_repo() {
+    local dir=$1 tree w x z o m
+    git init -q --bare "$dir"
+    tree=$(git -C "$dir" mktree </dev/null)
+    w=$(commit 900 "add the parser")
+    x=$(commit 100 "parser: fix a leak" "$w")
+    z=$(commit 50 "parser: speed up" "$x")
+    o=$(commit 1000 "Merge the parser" "$z" "$w")
+    m=$(commit 2000 "Merge the fix" "$o" "$x")
+    git -C "$dir" update-ref refs/heads/main "$m"
+    git -C "$dir" update-ref refs/heads/old "$o"
+    git -C "$dir" tag v1 "$o"
+    git -C "$dir" tag v2 "$m"
     chmod -R a+rX "$dir"
 }
 
@@ -104,6 +132,27 @@ git -C "$work/skew.git" symbolic-ref HEAD refs/heads/root
 check "$work/skew.git" skew || rc=1
 git -C "$work/skew.git" symbolic-ref HEAD refs/heads/main
 check "$work/skew.git" skew || rc=1     # a refresh: every commit but R is new
+hidden_skew_repo "$work/hidden-skew.git"
+git -C "$work/hidden-skew.git" symbolic-ref HEAD refs/heads/old
+check "$work/hidden-skew.git" hidden-skew || rc=1
+git -C "$work/hidden-skew.git" symbolic-ref HEAD refs/heads/main
+check "$work/hidden-skew.git" hidden-skew || rc=1     # a refresh that meets X again
+# the same with files: X's files record is skipped with it
+git -C "$work/hidden-skew.git" symbolic-ref HEAD refs/heads/old
+got=$(psql_q -At -v path="$work/hidden-skew.git" <<'SQL'
+SELECT commits FROM fixes_load(:'path', name => 'hidden-skew-files', files => true);
+SQL
+)
+git -C "$work/hidden-skew.git" symbolic-ref HEAD refs/heads/main
+got="$got $(psql_q -At -v path="$work/hidden-skew.git" <<'SQL'
+SELECT commits FROM fixes_load(:'path', name => 'hidden-skew-files');
+SQL
+)"
+if [ "$got" = "4 5" ]; then
+    echo "hidden-skew with files: 4 then 5 commits"
+else
+    echo "hidden-skew with files: FAILED, $got commits instead of 4 then 5"; rc=1
+fi
 rm -rf "$work"
 for r in article trailers; do
     if [ -d "$fixtures/$r.git" ]; then
