@@ -470,11 +470,17 @@ check "rows of fixes_commits, fixes_edges, fixes_graph, fixes_trailers written b
     "$(writes_of "$work/inc.6" | tr ',' '\n' | sed 's/^ *//' | grep -E '^fixes_(commits|edges|graph|trailers) ' | paste -sd, - | sed 's/,/, /g')" \
     "fixes_commits +0 ~0 -0, fixes_edges +0 ~0 -0, fixes_graph +0 ~0 -0, fixes_trailers +0 ~0 -0"
 
-# 7: history rewritten: main back to v2.0 (C11) and one other commit on it
+# 7: history rewritten: main back to v2.0 (C11) and one other commit on it; the previous head
+#    is pruned, so that the reader has no previous head to walk from (it hides nothing)
+old_head=$(git -C "$clone" rev-parse HEAD)
 git -C "$clone" reset -q --hard "$(id C11)"
 next_date
 git -C "$clone" commit -q --allow-empty -m 'core: fix cache again' \
     -m 'Fixes: 6bec6e91e08e ("core: rework cache")'
+git -C "$clone" reflog expire --expire=now --all
+git -C "$clone" gc -q --prune=now
+check "step 7: the previous head is pruned" \
+    "$(git -C "$clone" cat-file -e "$old_head" 2>/dev/null && echo there || echo pruned)" pruned
 step 7 inc "$clone" main
 check "step 7 reloaded in full, with a NOTICE" "$FULL" yes
 
