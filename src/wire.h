@@ -32,8 +32,10 @@
  *   'Z' end:     no payload; the last record of a run that succeeded
  *
  * The backend trusts nothing in a stream: every decoder checks lengths and
- * fails on anything malformed.  Input to the reader (the ids a refresh
- * already holds) is a u32 count and count raw ids on its standard input.
+ * fails on anything malformed.  Input to a walk of the reader, on its
+ * standard input: the ids the backend holds (a stable scope's walk: the
+ * mainline), as a u32 count and count raw ids, then in the same form the
+ * heads whose history the backend holds (a refresh: the previous head).
  */
 #ifndef FIXES_WIRE_H
 #define FIXES_WIRE_H

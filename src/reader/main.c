@@ -157,11 +157,16 @@ main(int argc, char **argv)
 		for (int h = 0; h < nheads; h++)
 			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
 				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
-		/* a base set is sorted rather than hashed: see oidset.c */
-		known = oidset_with_base(known_ids, nknown);
-		if (nhide > 0)
-			walk_hidden(&r, heads, nheads, hide, nhide, known);
-		walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
+		if (nhide > 0 && nknown == 0)
+			walk_hidden(&r, heads, nheads, hide, nhide, strcmp(mode, "walk-files") == 0);
+		else
+		{
+			if (nhide > 0)
+				fail("08P01", NULL, NULL, "a walk was sent both the commits to skip and heads to hide");
+			/* a base set is sorted rather than hashed: see oidset.c */
+			known = oidset_with_base(known_ids, nknown);
+			walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
+		}
 	}
 	else if (strcmp(mode, "blob") == 0)
 	{

@@ -113,6 +113,14 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+/* the id of parent i of the commit raw; a malformed one ends the reader */
+static void
+parent_oid(Repo *r, const fixes_raw_commit *raw, int i, git_oid *out)
+{
+	if (git_oid_fromstrn(out, fixes_raw_commit_parent(raw, i), GIT_OID_HEXSZ) < 0)
+		fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent", r->path);
+}
+
 static void
 fail_missing_head(Repo *r, const git_oid *head)
 {
@@ -136,9 +144,7 @@ files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
 	{
 		git_oid		poid;
 
-		if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(raw, 0), GIT_OID_HEXSZ) < 0)
-			fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent",
-				 r->path);
+		parent_oid(r, raw, 0, &poid);
 		if (!commit_tree(r, &poid, &ptree))
 		{
 			send_files(r, &tree, raw->nparents, NULL, true);
@@ -147,6 +153,42 @@ files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
 		have_parent = true;
 	}
 	send_files(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
+}
+
+/* a record buffer that grows as needed */
+typedef struct RecBuf
+{
+	unsigned char *rec;
+	size_t		cap;
+} RecBuf;
+
+/*
+ * The 'C' record of the commit obj (raw: its parsed form; present[i]: 0 if
+ * parent i is missing beyond a shallow boundary, else 1), and with files its
+ * 'F' record
+ */
+static void
+send_commit(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw,
+			const unsigned char *present, bool files)
+{
+	const void *data = git_odb_object_data(obj);
+	size_t		size = git_odb_object_size(obj);
+	size_t		off = FIXES_OID_RAWSZ + 4;
+	size_t		need = off + (size_t) raw->nparents + size;
+
+	if (need > b->cap)
+	{
+		b->cap = need * 2;
+		b->rec = xrealloc(b->rec, b->cap);
+	}
+	memcpy(b->rec, git_odb_object_id(obj)->id, FIXES_OID_RAWSZ);
+	wire_put_u32(b->rec + FIXES_OID_RAWSZ, (uint32_t) raw->nparents);
+	memcpy(b->rec + off, present, (size_t) raw->nparents);
+	off += (size_t) raw->nparents;
+	memcpy(b->rec + off, data, size);
+	out_record(WIRE_COMMIT, b->rec, off + size);
+	if (files)
+		files_of(r, raw, present);
 }
 
 /*
@@ -159,8 +201,9 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 {
 	Heap		heap = {0};
 	uint64_t	seq = 0;
-	unsigned char *rec = NULL;
-	size_t		rec_cap = 0;
+	RecBuf		b = {0};
+	unsigned char *present = NULL;
+	size_t		present_cap = 0;
 	fixes_raw_commit raw;
 	Node		node;
 
@@ -182,38 +225,28 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 	while (heap.len > 0)
 	{
 		Node		cur = heap_pop(&heap);
-		const void *data = git_odb_object_data(cur.obj);
-		size_t		size = git_odb_object_size(cur.obj);
-		size_t		need;
-		size_t		off;
 
-		if (fixes_raw_commit_parse(data, size, &raw) != 0)
+		if (fixes_raw_commit_parse(git_odb_object_data(cur.obj), git_odb_object_size(cur.obj), &raw) != 0)
 			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
-		need = FIXES_OID_RAWSZ + 4 + (size_t) raw.nparents + size;
-		if (need > rec_cap)
+		if ((size_t) raw.nparents > present_cap)
 		{
-			rec_cap = need * 2;
-			rec = xrealloc(rec, rec_cap);
+			present_cap = (size_t) raw.nparents * 2;
+			present = xrealloc(present, present_cap);
 		}
-		memcpy(rec, git_odb_object_id(cur.obj)->id, FIXES_OID_RAWSZ);
-		wire_put_u32(rec + FIXES_OID_RAWSZ, (uint32_t) raw.nparents);
-		off = FIXES_OID_RAWSZ + 4;
 		for (int i = 0; i < raw.nparents; i++)
 		{
 			git_oid		poid;
 			fixes_raw_commit praw;
 			Node		pnode;
 
-			if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(&raw, i), GIT_OID_HEXSZ) < 0)
-				fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent",
-					 r->path);
-			rec[off + i] = 1;
+			parent_oid(r, &raw, i, &poid);
+			present[i] = 1;
 			if (oidset_contains(known, poid.id))
 				continue;
 			pnode.obj = read_commit(r, &poid, &praw);
 			if (pnode.obj == NULL)
 			{
-				rec[off + i] = 0;	/* beyond the shallow boundary */
+				present[i] = 0;	/* beyond the shallow boundary */
 				continue;
 			}
 			oidset_add(known, poid.id);
@@ -221,15 +254,12 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 			pnode.seq = seq++;
 			heap_push(&heap, &pnode);
 		}
-		off += (size_t) raw.nparents;
-		memcpy(rec + off, data, size);
-		out_record(WIRE_COMMIT, rec, off + size);
-		if (files)
-			files_of(r, &raw, rec + FIXES_OID_RAWSZ + 4);
+		send_commit(r, &b, cur.obj, &raw, present, files);
 		git_odb_object_free(cur.obj);
 	}
 	free(heap.nodes);
-	free(rec);
+	free(b.rec);
+	free(present);
 }
 
 /* what walk_hidden() knows of a commit */
@@ -336,28 +366,71 @@ paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, uint64_t *seq
 	return true;
 }
 
+/* the commits walk_hidden() has read as new, in the order read, until they are sent */
+typedef struct Fifo
+{
+	Node	   *nodes;
+	size_t		head;
+	size_t		len;
+	size_t		cap;
+} Fifo;
+
+/* send the first commit of f, unless it turned old meanwhile */
+static void
+send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, unsigned char **present, size_t *present_cap,
+		   bool files)
+{
+	Node		n = f->nodes[f->head++];
+
+	if (p->state[n.at] != OLD)
+	{
+		fixes_raw_commit raw;
+		uint32_t	np = p->par_end[n.at] - p->par_start[n.at];
+
+		if (fixes_raw_commit_parse(git_odb_object_data(n.obj), git_odb_object_size(n.obj), &raw) != 0 ||
+			(uint32_t) raw.nparents != np)
+			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
+		if (np > *present_cap)
+		{
+			*present_cap = (size_t) np * 2;
+			*present = xrealloc(*present, *present_cap);
+		}
+		for (uint32_t i = 0; i < np; i++)
+			(*present)[i] = p->state[p->pars[p->par_start[n.at] + i]] != ABSENT;
+		send_commit(r, b, n.obj, &raw, *present, files);
+	}
+	git_odb_object_free(n.obj);
+}
+
 /*
- * Add to known the commits reachable from hide (the previous load's head)
- * that a walk of heads would meet: walk_history() stops at them, and so
- * sends what `git rev-list HEADS ^HIDE` lists.  Both sides are walked together, newest
- * first, each commit marked new (reached from heads only) or old; a new one
- * that an old one reaches turns old, with what it reaches.  The walk stops
- * when no new commit is left to read and the newest one left is older than
- * every new commit: where no commit is older than one of its parents, no
- * new commit can turn old after that.  Where one is (clock skew), a commit
- * of the previous load may be sent again; the backend knows it, and skips
- * it.  A hidden commit that is not in the repository any more hides
- * nothing.
+ * The history of heads without what is reachable from hide (the previous
+ * load's head), as `git rev-list HEADS ^HIDE` lists it, sent in the order
+ * and form of walk_history(), which it would send if it were told every
+ * commit reachable from hide.  Both sides are walked together, newest first,
+ * each commit marked new (reached from heads only) or old; a new one that
+ * an old one reaches turns old, with what it reaches.  A new commit is sent
+ * once every commit left to read is older than it: where no commit is older
+ * than one of its parents, no old commit can reach it after that.  The walk
+ * stops when no new commit is left to read and the newest one left is older
+ * than every new commit.  Where a commit is older than one of its parents
+ * (clock skew), a commit of the previous load may be sent; the backend
+ * holds it, and skips it.  A hidden commit that is not in the repository
+ * any more hides nothing.
  */
 void
 walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
-			OidSet *known)
+			bool files)
 {
 	Paint		p = {0};
 	Heap		heap = {0};
+	Fifo		fifo = {0};
+	RecBuf		b = {0};
+	unsigned char *present = NULL;
+	size_t		present_cap = 0;
 	uint64_t	seq = 0;
 	bool		any_done = false;
 	int64_t		oldest_done = 0;
+
 	p.seen = oidset_new(1024);
 	for (uint32_t i = 0; i < nhide; i++)
 	{
@@ -408,9 +481,7 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 			bool		added;
 			uint32_t	at;
 
-			if (git_oid_fromstrn(&poid, fixes_raw_commit_parent(&raw, i), GIT_OID_HEXSZ) < 0)
-				fail("XX001", NULL, NULL, "a commit of repository \"%s\" has a malformed parent",
-					 r->path);
+			parent_oid(r, &raw, i, &poid);
 			at = paint_add(&p, poid.id, &added);
 			if (added)
 				(void) paint_push(r, &p, &heap, at, old ? OLD : NEW_QUEUED, &seq);
@@ -426,10 +497,25 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 				p.pars[p.npars++] = at;
 			}
 		}
-		if (!old)
+		if (old)
+			git_odb_object_free(cur.obj);
+		else
+		{
 			p.par_end[cur.at] = (uint32_t) p.npars;
-		git_odb_object_free(cur.obj);
+			if (fifo.len == fifo.cap)
+			{
+				fifo.cap = fifo.cap ? 2 * fifo.cap : 64;
+				fifo.nodes = xrealloc(fifo.nodes, sizeof(Node) * fifo.cap);
+			}
+			fifo.nodes[fifo.len++] = cur;
+		}
+		/* what nothing left to read is as new as */
+		while (fifo.head < fifo.len &&
+			   (heap.len == 0 || heap.nodes[0].time < fifo.nodes[fifo.head].time))
+			send_first(r, &p, &fifo, &b, &present, &present_cap, files);
 	}
+	while (fifo.head < fifo.len)
+		send_first(r, &p, &fifo, &b, &present, &present_cap, files);
 	while (heap.len > 0)
 	{
 		Node		rest = heap_pop(&heap);
@@ -437,9 +523,9 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 		git_odb_object_free(rest.obj);
 	}
 
-	for (uint32_t i = 0; i < p.seen->n; i++)
-		if (p.state[i] == OLD)
-			oidset_add(known, p.seen->oids[i].id);
+	free(fifo.nodes);
+	free(b.rec);
+	free(present);
 	free(heap.nodes);
 	free(p.state);
 	free(p.par_start);

@@ -9,7 +9,9 @@
 #     worker fails while another one has compared later commits, and the reader must send the
 #     error after exactly the records before it (and the error itself), then exit 1;
 #   - a 20000-commit make-history repository (when ../shared/bench/make-history is there), with
-#     the walk started from two heads, and a refresh's input (known commits on standard input).
+#     the walk started from two heads, and a refresh's input in both forms (every known commit, or
+#     the previous head only), which must give the same bytes, and as many commits as
+#     `git rev-list HEAD ^OLD`.
 # The reader is the installed one ($PG_CONFIG --pkglibdir); no database is used.
 # Exit 0 pass, 1 fail.
 set -euo pipefail
@@ -48,7 +50,9 @@ run() {
     echo "ok: $name (exit status $rc0, $(wc -c <"$work/out.0") bytes)"
 }
 
-printf '\0\0\0\0' >"$work/none"
+# the input of a walk: the ids the backend holds (a u32 count, little-endian, then the raw ids),
+# then the previous heads whose history it holds (the same form); none of either here
+printf '\0\0\0\0\0\0\0\0' >"$work/none"
 
 # 1. the fixtures
 [ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
@@ -102,13 +106,43 @@ if [ -f "$mh" ]; then
     other=$(git -C "$big" rev-list -n 1 --skip=5000 HEAD)
     run "make-history 20000" "$work/none" "$big" "$head"
     run "make-history 20000, two heads" "$work/none" "$big" "$other" "$head"
-    # the commits of HEAD~3000 as a refresh sends them: a u32 count (little-endian), then the raw ids
+    # a refresh after HEAD~3000, told either every commit of HEAD~3000 (as a stable scope's walk
+    # is told the mainline), or only HEAD~3000 (as a refresh is: the reader finds the rest)
     git -C "$big" rev-list "$old" >"$work/known.hex"
-    python3 -c '
+    ids() {  # FILE: the ids of FILE (hex, one a line) as a count and the raw ids
+        python3 -c '
 import struct, sys
 ids = [bytes.fromhex(l.strip()) for l in open(sys.argv[1]) if l.strip()]
-sys.stdout.buffer.write(struct.pack("<I", len(ids)) + b"".join(ids))' "$work/known.hex" >"$work/known"
-    run "make-history 20000, a refresh after HEAD~3000" "$work/known" "$big" "$head"
+sys.stdout.buffer.write(struct.pack("<I", len(ids)) + b"".join(ids))' "$1"
+    }
+    { ids "$work/known.hex"; printf '\0\0\0\0'; } >"$work/known"
+    echo "$old" >"$work/old.hex"
+    { printf '\0\0\0\0'; ids "$work/old.hex"; } >"$work/hidden"
+    run "make-history 20000, a refresh after HEAD~3000 (every old id sent)" "$work/known" "$big" "$head"
+    mv "$work/out.0" "$work/out.known"
+    run "make-history 20000, a refresh after HEAD~3000 (HEAD~3000 sent)" "$work/hidden" "$big" "$head"
+    new=$(git -C "$big" rev-list --count "$head" "^$old")
+    for f in known 0; do
+        # the 'C' records of the stream (each record: a type byte, a u32 length, the payload)
+        got=$(python3 -c '
+import struct, sys
+data, off, n = sys.stdin.buffer.read(), 0, 0
+while off < len(data):
+    kind, size = data[off:off + 1], struct.unpack("<I", data[off + 1:off + 5])[0]
+    n += kind == b"C"
+    off += 5 + size
+print(n)' <"$work/out.$f")
+        if [ "$got" != "$new" ]; then
+            echo "FAIL: the refresh's walk ($f) sent $got commits; git rev-list HEAD ^HEAD~3000 lists $new"
+            fails=$((fails + 1))
+        fi
+    done
+    if cmp -s "$work/out.known" "$work/out.0"; then
+        echo "ok: both forms of the refresh's input give the same bytes ($new commits)"
+    else
+        echo "FAIL: the refresh's walk sends other bytes when told HEAD~3000 than when told its commits"
+        fails=$((fails + 1))
+    fi
 else
     echo "($mh not found: no large history compared)"
 fi
