@@ -336,11 +336,13 @@ write_repository(FixesLoad *ld)
 	fixes_load_lifetimes(ld);
 	fixes_load_subsystem_counts(ld);
 	fixes_load_write_trailer_counts(ld);
+	fixes_load_phase(ld, "counts written");
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
+	fixes_load_phase(ld, "releases and fixed commits written");
 	if (new_commits || !ld->incremental)
 		fixes_load_write_graph(ld);
-	fixes_load_phase(ld, "releases, counts and graph written");
+	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
 	if (ld->has_stable)
 		fixes_load_stable(ld);
