@@ -155,7 +155,7 @@ files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
 	send_files(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
 }
 
-/* a record buffer that grows as needed */
+/* the buffer of the 'C' record being built: id, parent count, flags, object */
 typedef struct RecBuf
 {
 	unsigned char *rec;
@@ -163,18 +163,14 @@ typedef struct RecBuf
 } RecBuf;
 
 /*
- * The 'C' record of the commit obj (raw: its parsed form; present[i]: 0 if
- * parent i is missing beyond a shallow boundary, else 1), and with files its
- * 'F' record
+ * Begin the 'C' record of the commit obj (raw: its parsed form); returns its
+ * flags, one per parent, for the caller to set: 1 if the parent is in the
+ * history, 0 if it is missing beyond a shallow boundary
  */
-static void
-send_commit(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw,
-			const unsigned char *present, bool files)
+static unsigned char *
+record_begin(RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw)
 {
-	const void *data = git_odb_object_data(obj);
-	size_t		size = git_odb_object_size(obj);
-	size_t		off = FIXES_OID_RAWSZ + 4;
-	size_t		need = off + (size_t) raw->nparents + size;
+	size_t		need = FIXES_OID_RAWSZ + 4 + (size_t) raw->nparents + git_odb_object_size(obj);
 
 	if (need > b->cap)
 	{
@@ -183,12 +179,20 @@ send_commit(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw
 	}
 	memcpy(b->rec, git_odb_object_id(obj)->id, FIXES_OID_RAWSZ);
 	wire_put_u32(b->rec + FIXES_OID_RAWSZ, (uint32_t) raw->nparents);
-	memcpy(b->rec + off, present, (size_t) raw->nparents);
-	off += (size_t) raw->nparents;
-	memcpy(b->rec + off, data, size);
+	return b->rec + FIXES_OID_RAWSZ + 4;
+}
+
+/* send the record record_begin() began, and with files the 'F' record */
+static void
+record_send(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw, bool files)
+{
+	size_t		off = FIXES_OID_RAWSZ + 4 + (size_t) raw->nparents;
+	size_t		size = git_odb_object_size(obj);
+
+	memcpy(b->rec + off, git_odb_object_data(obj), size);
 	out_record(WIRE_COMMIT, b->rec, off + size);
 	if (files)
-		files_of(r, raw, present);
+		files_of(r, raw, b->rec + FIXES_OID_RAWSZ + 4);
 }
 
 /*
@@ -202,8 +206,6 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 	Heap		heap = {0};
 	uint64_t	seq = 0;
 	RecBuf		b = {0};
-	unsigned char *present = NULL;
-	size_t		present_cap = 0;
 	fixes_raw_commit raw;
 	Node		node;
 
@@ -225,14 +227,11 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 	while (heap.len > 0)
 	{
 		Node		cur = heap_pop(&heap);
+		unsigned char *present;
 
 		if (fixes_raw_commit_parse(git_odb_object_data(cur.obj), git_odb_object_size(cur.obj), &raw) != 0)
 			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
-		if ((size_t) raw.nparents > present_cap)
-		{
-			present_cap = (size_t) raw.nparents * 2;
-			present = xrealloc(present, present_cap);
-		}
+		present = record_begin(&b, cur.obj, &raw);
 		for (int i = 0; i < raw.nparents; i++)
 		{
 			git_oid		poid;
@@ -254,12 +253,11 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 			pnode.seq = seq++;
 			heap_push(&heap, &pnode);
 		}
-		send_commit(r, &b, cur.obj, &raw, present, files);
+		record_send(r, &b, cur.obj, &raw, files);
 		git_odb_object_free(cur.obj);
 	}
 	free(heap.nodes);
 	free(b.rec);
-	free(present);
 }
 
 /* what walk_hidden() knows of a commit */
@@ -377,8 +375,7 @@ typedef struct Fifo
 
 /* send the first commit of f, unless it turned old meanwhile */
 static void
-send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, unsigned char **present, size_t *present_cap,
-		   bool files)
+send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
 {
 	Node		n = f->nodes[f->head++];
 
@@ -390,14 +387,12 @@ send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, unsigned char **present, size_
 		if (fixes_raw_commit_parse(git_odb_object_data(n.obj), git_odb_object_size(n.obj), &raw) != 0 ||
 			(uint32_t) raw.nparents != np)
 			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
-		if (np > *present_cap)
-		{
-			*present_cap = (size_t) np * 2;
-			*present = xrealloc(*present, *present_cap);
-		}
+		unsigned char *present;
+
+		present = record_begin(b, n.obj, &raw);
 		for (uint32_t i = 0; i < np; i++)
-			(*present)[i] = p->state[p->pars[p->par_start[n.at] + i]] != ABSENT;
-		send_commit(r, b, n.obj, &raw, *present, files);
+			present[i] = p->state[p->pars[p->par_start[n.at] + i]] != ABSENT;
+		record_send(r, b, n.obj, &raw, files);
 	}
 	git_odb_object_free(n.obj);
 }
@@ -425,8 +420,6 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 	Heap		heap = {0};
 	Fifo		fifo = {0};
 	RecBuf		b = {0};
-	unsigned char *present = NULL;
-	size_t		present_cap = 0;
 	uint64_t	seq = 0;
 	bool		any_done = false;
 	int64_t		oldest_done = 0;
@@ -512,10 +505,10 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 		/* what nothing left to read is as new as */
 		while (fifo.head < fifo.len &&
 			   (heap.len == 0 || heap.nodes[0].time < fifo.nodes[fifo.head].time))
-			send_first(r, &p, &fifo, &b, &present, &present_cap, files);
+			send_first(r, &p, &fifo, &b, files);
 	}
 	while (fifo.head < fifo.len)
-		send_first(r, &p, &fifo, &b, &present, &present_cap, files);
+		send_first(r, &p, &fifo, &b, files);
 	while (heap.len > 0)
 	{
 		Node		rest = heap_pop(&heap);
@@ -525,7 +518,6 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 
 	free(fifo.nodes);
 	free(b.rec);
-	free(present);
 	free(heap.nodes);
 	free(p.state);
 	free(p.par_start);
