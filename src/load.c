@@ -239,6 +239,26 @@ unchanged_since_last_load(FixesLoad *ld)
 }
 
 /*
+ * The reader of the head and the tags.  After a load that read a head, it
+ * is a refresh's reader: it goes on to walk the new commits, without those
+ * of the previous head, while the backend reads the previous load back.
+ * That walk is kept in ld->ahead for fixes_load_read(), which takes it if
+ * the refresh does walk from that head.
+ */
+static FixesReader *
+start_head_reader(FixesLoad *ld, bool *refresh)
+{
+	const char *args[2] = {ld->ref, ld->old_head};
+
+	*refresh = ld->old_usable && ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
+	if (!*refresh)
+		return fixes_reader_start("head", ld->path, ld->ref, false);
+	ld->ahead_files = ld->files;
+	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
+								   args, 2, false);
+}
+
+/*
  * Read what changed since the previous load (all of it for a full load) and
  * assign releases; the reader processes live only here.
  */
@@ -252,9 +272,11 @@ read_repository(FixesLoad *ld)
 		const unsigned char *payload;
 		uint32		len;
 		WireHead	head;
+		WireHead	old;
+		bool		refresh;
 
 		fixes_progress_phase(&ld->progress, "opening the repository");
-		reader = fixes_reader_start("head", ld->path, ld->ref, false);
+		reader = start_head_reader(ld, &refresh);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
@@ -262,8 +284,16 @@ read_repository(FixesLoad *ld)
 		ld->head = head.oid;
 		fixes_load_phase(ld, "repository opened");
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
-												   &ld->branches, &ld->nbranches);
-		fixes_reader_finish(reader);
+												   &ld->branches, &ld->nbranches,
+												   refresh ? &old : NULL);
+		if (refresh && head.found && old.found)
+		{
+			/* it walks on: fixes_load_read() takes it, or it is stopped below */
+			ld->ahead = reader;
+			reader = NULL;
+		}
+		else
+			fixes_reader_finish(reader);
 		fixes_load_stable_branches(ld);
 		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 		fixes_load_phase(ld, "tags read");
@@ -299,6 +329,8 @@ read_repository(FixesLoad *ld)
 	PG_FINALLY();
 	{
 		fixes_reader_stop(reader);
+		fixes_reader_stop(ld->ahead);
+		ld->ahead = NULL;
 		fixes_walk_release(ld->walk);
 	}
 	PG_END_TRY();

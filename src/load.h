@@ -237,6 +237,9 @@ typedef struct FixesLoad
 
 	/* phase read; rows of the stable scope (release still NULL) spill to disk */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
+	struct FixesReader *ahead;	/* a refresh's reader, walking already
+								 * (read_repository()); stopped there too */
+	bool		ahead_files;	/* it sends each commit's files */
 	TupleDesc	commits_desc;
 	int			release_att;	/* position of fixes_commits.release */
 	Tuplestorestate *commit_rows;

@@ -221,6 +221,24 @@ walk_releases_begin(FixesLoad *ld)
 }
 
 /*
+ * Start the walk of the mainline: with the reader that walks it already
+ * when read_repository() left one that fits (a refresh from the previous
+ * head, with or without files), else with a new one.  False when nothing is
+ * new.
+ */
+static bool
+start_mainline(FixesLoad *ld)
+{
+	FixesReader *ahead = ld->ahead;
+
+	ld->ahead = NULL;
+	if (ahead != NULL && ld->walk->hide != NULL && ld->walk->files == ld->ahead_files)
+		return fixes_walk_adopt(ld->walk, ahead, &ld->head);
+	fixes_reader_stop(ahead);
+	return fixes_walk_start(ld->walk, &ld->head);
+}
+
+/*
  * The release of the commit just walked (tag position + 1, 0: none), passed
  * on to its parents that have not been walked.  ld->walk_release holds,
  * for a commit waiting to be walked, the first release its walked children
@@ -315,7 +333,7 @@ read_commits(FixesLoad *ld)
 		}
 	}
 	if (ld->stable_phase ? !fixes_walk_start_many(ld->walk, ld->stable_heads, ld->nstable_heads)
-		: !fixes_walk_start(ld->walk, &ld->head))
+		: !start_mainline(ld))
 		return;
 	if (!ld->stable_phase)
 	{
@@ -364,6 +382,11 @@ read_commits(FixesLoad *ld)
 				SET(release, ld->walk_release_name[r]);
 		}
 #undef SET
+		/* the trailers from the raw message, before the files record is read */
+		if (ld->stable_phase)
+			add_backports(ld, c.idx, f.message);
+		else if (ld->has.trailers)
+			fixes_load_add_trailers(ld, c.idx, &c.raw);
 		if (ld->walk->files)
 		{
 			WireFiles	wf;
@@ -385,10 +408,6 @@ read_commits(FixesLoad *ld)
 		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
 		add_edges(ld, c.idx, f.message, f.subject);
-		if (ld->stable_phase)
-			add_backports(ld, c.idx, f.message);
-		else if (ld->has.trailers)
-			fixes_load_add_trailers(ld, c.idx, &c.raw);
 
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);

@@ -52,6 +52,7 @@ edges_grow_to(FixesLoad *ld, int64 cap)
 		ld->edges = MemoryContextAllocHuge(ld->cxt, sizeof(FixesEdge) * cap);
 	else
 		ld->edges = repalloc_huge(ld->edges, sizeof(FixesEdge) * cap);
+	fixes_huge_pages(ld->edges, sizeof(FixesEdge) * cap);
 }
 
 /*

@@ -27,17 +27,18 @@ tag_cmp(const void *a, const void *b)
 FixesTag *
 fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 {
-	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL);
+	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, NULL);
 }
 
 /*
  * The tag records, in version order, and the branch records after them (in
- * the reader's order), up to the end of the stream.  Without branches, a
- * branch record is a protocol error.
+ * the reader's order), up to the end of the stream; or, with old (a
+ * refresh's reader), up to the head record of the previous load's head,
+ * decoded into *old.  Without branches, a branch record is a protocol error.
  */
 FixesTag *
 fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
-								FixesBranch **branches, int *nbranches)
+								FixesBranch **branches, int *nbranches, WireHead *old)
 {
 	int			bcap = 16;
 	int			nb = 0;
@@ -92,7 +93,12 @@ fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
 		tag->time = t.time;
 		tag->tagger = t.annotated ? fixes_decode_cstring(d, t.tagger.s, t.tagger.len, PG_UTF8) : NULL;
 	}
-	if (!r->ended)
+	if (old != NULL)
+	{
+		if (type != WIRE_HEAD || wire_decode_head(payload, len, old) != 0)
+			fixes_reader_protocol_error(r, "The head record of the previous load is missing or malformed.");
+	}
+	else if (!r->ended)
 		fixes_reader_protocol_error(r, "A tag record was expected.");
 
 	/* a total order: equal names are neighbours */

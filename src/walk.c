@@ -100,6 +100,28 @@ fixes_walk_start(FixesWalk *w, const FixesOid *head)
 }
 
 /*
+ * Take over a reader that walks the history of head already, without that
+ * of w->hide (fixes-reader refresh, started by read_repository()).  Returns
+ * false, and stops it, when the graph holds head: nothing is new.
+ */
+bool
+fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head)
+{
+	bool		found;
+
+	Assert(w->hide != NULL);
+	if (fixes_graph_lookup(w->graph, head) != FIXES_NO_IDX)
+	{
+		fixes_reader_stop(reader);
+		return false;
+	}
+	w->reader = reader;
+	w->n_before = w->graph->n;
+	(void) fixes_graph_add(w->graph, head, &found);
+	return true;
+}
+
+/*
  * Walk the history of several start points at once, without the commits
  * the graph holds (a load's stable scope: the mainline is known).  The
  * starts the graph holds already, and repeated ones, are dropped; the

@@ -34,6 +34,7 @@ typedef struct FixesWalk
 
 extern FixesWalk *fixes_walk_create(const char *path, FixesGraph *graph, bool record_parents);
 extern bool fixes_walk_start(FixesWalk *w, const FixesOid *head);
+extern bool fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head);
 extern bool fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads);
 extern bool fixes_walk_log(FixesWalk *w, const char *ref);
 extern bool fixes_walk_next(FixesWalk *w, FixesCommit *out);

@@ -5,6 +5,15 @@
  *   fixes-reader head PATH REF    the commit REF names, then the tags, then
  *                                 the branches and remote-tracking branches
  *   fixes-reader log PATH REF     the commit REF names, then its history
+ *   fixes-reader refresh PATH REF OLD   a refresh after the load of commit OLD:
+ *                                 what head sends, then a head record for
+ *                                 OLD (found: it is in the repository), then
+ *                                 if it is, the history of REF's commit
+ *                                 without OLD's, as walk sends it when told
+ *                                 OLD.  That walk reads ahead: it goes on
+ *                                 while the backend reads the previous load
+ *                                 back, without waiting for it to read.
+ *   fixes-reader refresh-files PATH REF OLD   the same, the walk as walk-files
  *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
  *                                 more), without the commits whose ids
  *                                 come on standard input (a u32 count and
@@ -113,15 +122,19 @@ main(int argc, char **argv)
 	git_oid		head;
 	bool		found;
 	bool		is_walk;
+	bool		is_refresh;
 
 	out_init();
 	is_walk = argc >= 2 &&
 		(strcmp(argv[1], "walk") == 0 || strcmp(argv[1], "walk-files") == 0);
+	is_refresh = argc >= 2 &&
+		(strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0);
 	if (argc < 3 ||
-		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk && argc != 4) ||
+		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk &&
+		 !is_refresh && argc != 4) ||
 		(is_walk && argc < 4) ||
-		(strcmp(argv[1], "blob") == 0 && argc != 5))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader blob PATH HEX FILE");
+		((strcmp(argv[1], "blob") == 0 || is_refresh) && argc != 5))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX, fixes-reader blob PATH HEX FILE");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -129,7 +142,8 @@ main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, MWINDOW_SIZE);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
-					 strcmp(argv[1], "walk-files") == 0 ? files_mapped_limit() : MAPPED_LIMIT);
+					 strcmp(argv[1], "walk-files") == 0 || strcmp(argv[1], "refresh-files") == 0 ?
+					 files_mapped_limit() : MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 	{
 		/*
@@ -166,6 +180,28 @@ main(int argc, char **argv)
 			/* a base set is sorted rather than hashed: see oidset.c */
 			known = oidset_with_base(known_ids, nknown);
 			walk_history(&r, heads, nheads, known, strcmp(mode, "walk-files") == 0);
+		}
+	}
+	else if (is_refresh)
+	{
+		git_oid		old;
+		bool		old_found;
+		FixesOid	hide;
+
+		repo_open(&r, argv[2]);
+		if (strlen(argv[4]) != GIT_OID_HEXSZ || git_oid_fromstr(&old, argv[4]) < 0)
+			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[4]);
+		found = repo_resolve(&r, argv[3], &head);
+		send_head(&r, found, &head);
+		send_tags(&r);
+		send_branches(&r);
+		old_found = git_odb_exists(r.odb, &old) != 0;
+		send_head(&r, old_found, &old);
+		if (found && old_found)
+		{
+			out_ahead();
+			memcpy(hide.id, old.id, FIXES_OID_RAWSZ);
+			walk_hidden(&r, &head, 1, &hide, 1, strcmp(mode, "refresh-files") == 0);
 		}
 	}
 	else if (strcmp(mode, "blob") == 0)

@@ -5,10 +5,17 @@
  * with status 1.  A write that fails (the backend went away) ends it too.
  * While the worker processes of files_pool.c compare trees, the records
  * sent after their 'F' records are held there and written in order.
+ *
+ * Read ahead (out_ahead()): a refresh's reader walks while the backend is
+ * still reading the previous load back from its tables, not reading the
+ * pipe.  Then what the pipe does not take at once is kept, in a buffer that
+ * grows up to AHEAD_LIMIT, rather than waited on.
  */
 #include "reader.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +23,14 @@
 #include <unistd.h>
 
 #define OUT_BUFSIZE (1024 * 1024)
+#define AHEAD_LIMIT ((size_t) 64 * 1024 * 1024)
+#define PIPE_CHUNK (64 * 1024)	/* reading ahead, write when this much is kept */
 
 static unsigned char *buf;
 static size_t used;
+static size_t start;			/* buf[start .. used) is not written yet */
+static size_t cap = OUT_BUFSIZE;
+static bool ahead = false;
 
 void
 out_init(void)
@@ -28,52 +40,142 @@ out_init(void)
 		_exit(3);
 }
 
-static void
-write_all(const void *data, size_t len)
+/*
+ * Write len bytes of data, or (wait false) what standard output takes
+ * without waiting; returns the bytes written.
+ */
+static size_t
+write_some(const void *data, size_t len, bool wait)
 {
 	const unsigned char *p = data;
+	size_t		done = 0;
 
-	while (len > 0)
+	while (done < len)
 	{
-		ssize_t		n = write(STDOUT_FILENO, p, len);
+		ssize_t		n = write(STDOUT_FILENO, p + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		{
+			struct pollfd pfd = {STDOUT_FILENO, POLLOUT, 0};
+
+			if (!wait)
+				break;
+			(void) poll(&pfd, 1, -1);
+			continue;
+		}
 		if (n <= 0)
 			_exit(2);			/* the backend is gone: nobody to tell */
-		p += n;
-		len -= (size_t) n;
+		done += (size_t) n;
 	}
+	return done;
+}
+
+static void
+write_all(const void *data, size_t len)
+{
+	(void) write_some(data, len, true);
+}
+
+/*
+ * From now on, keep what standard output does not take at once instead of
+ * waiting for the backend to read it (up to AHEAD_LIMIT)
+ */
+void
+out_ahead(void)
+{
+	int			flags = fcntl(STDOUT_FILENO, F_GETFL);
+
+	if (flags >= 0 && fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK) == 0)
+		ahead = true;
+}
+
+/* reading ahead: write what the pipe takes now of the bytes kept */
+static void
+write_ahead(void)
+{
+	start += write_some(buf + start, used - start, false);
+	if (start == used)
+		start = used = 0;
+}
+
+/*
+ * Room for len more bytes in the buffer: by writing what the pipe takes,
+ * then (reading ahead) by growing the buffer, then by waiting.  False when
+ * len does not fit even in an empty buffer.
+ */
+static bool
+room_for(size_t len)
+{
+	if (used + len <= cap)
+		return true;
+	if (ahead)
+	{
+		write_ahead();
+		memmove(buf, buf + start, used - start);
+		used -= start;
+		start = 0;
+		if (used + len <= cap)
+			return true;
+		if (used + len <= AHEAD_LIMIT)
+		{
+			size_t		bigger = cap;
+			unsigned char *p;
+
+			while (used + len > bigger)
+				bigger *= 2;
+			bigger = bigger < AHEAD_LIMIT ? bigger : AHEAD_LIMIT;
+			/* no xrealloc(): its error would come back here */
+			p = realloc(buf, bigger);
+			if (p != NULL)
+			{
+				buf = p;
+				cap = bigger;
+				return true;
+			}
+		}
+	}
+	out_flush_buffer();
+	return len <= cap;
+}
+
+/* bytes appended: reading ahead, hand the pipe what it takes */
+static void
+appended(void)
+{
+	if (ahead && used - start >= PIPE_CHUNK)
+		write_ahead();
 }
 
 /* bytes that are records already (held by files_pool.c) */
 void
 out_raw(const void *data, size_t len)
 {
-	if (used + len > OUT_BUFSIZE)
-		out_flush_buffer();
-	if (len > OUT_BUFSIZE)
+	if (!room_for(len))
 	{
 		write_all(data, len);
 		return;
 	}
 	memcpy(buf + used, data, len);
 	used += len;
+	appended();
 }
 
 /* what is buffered, without waiting for the workers */
 void
 out_flush_buffer(void)
 {
-	write_all(buf, used);
-	used = 0;
+	write_all(buf + start, used - start);
+	start = used = 0;
 }
 
 /* a worker of files_pool.c: what the reader buffered before the fork is not its own */
 void
 out_discard(void)
 {
-	used = 0;
+	start = used = 0;
+	ahead = false;				/* its standard output is its own pipe, which waits */
 }
 
 /* everything sent so far, the 'F' records the workers compute included */
@@ -95,9 +197,7 @@ out_record(char type, const void *payload, size_t len)
 	wire_put_u32(header + 1, (uint32_t) len);
 	if (files_pool_hold(header, payload, len))
 		return;
-	if (used + WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
-		out_flush_buffer();
-	if (WIRE_HEADER_SIZE + len > OUT_BUFSIZE)
+	if (!room_for(WIRE_HEADER_SIZE + len))
 	{
 		write_all(header, WIRE_HEADER_SIZE);
 		write_all(payload, len);
@@ -106,6 +206,7 @@ out_record(char type, const void *payload, size_t len)
 	memcpy(buf + used, header, WIRE_HEADER_SIZE);
 	memcpy(buf + used + WIRE_HEADER_SIZE, payload, len);
 	used += WIRE_HEADER_SIZE + len;
+	appended();
 }
 
 /* message payload: level, sqlstate, three strings */
