@@ -185,7 +185,8 @@ fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
 /*
  * Append count commits whose ids (raw, 20 bytes each) are known to be new
  * and distinct (a snapshot of an earlier load): a copy and a slot each,
- * without comparing ids.
+ * without comparing ids.  raw_ids may be where they go already (the oids
+ * of commits n .. n + count - 1, after fixes_graph_reserve()).
  */
 void
 fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
@@ -196,8 +197,11 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 	uint32	   *bucket_start;
 	uint32	   *order;
 
+	bool		in_place = raw_ids == (const unsigned char *) (g->oids + first);
+
 	fixes_graph_reserve(g, g->n + count);
-	memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
+	if (!in_place)
+		memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
 
 	/*
 	 * Insert in the order of the slots the ids hash to (a counting sort on
@@ -232,7 +236,21 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 	g->n += count;
 }
 
-/* parent lists of commits first .. first + count - 1, counts[i] parents each */
+/*
+ * Room for total more parent links: where the next ones go, for
+ * fixes_graph_append_parents(..., NULL, ...) to take as they are
+ */
+uint32 *
+fixes_graph_parents_room(FixesGraph *g, uint64 total)
+{
+	reserve_parents(g, Max(total, 1));
+	return g->parents + g->npar;
+}
+
+/*
+ * parent lists of commits first .. first + count - 1, counts[i] parents
+ * each; parents NULL: they are in place (fixes_graph_parents_room())
+ */
 void
 fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
 						   const uint32 *parents, uint32 count)
@@ -242,7 +260,8 @@ fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
 	for (uint32 i = 0; i < count; i++)
 		total += counts[i];
 	reserve_parents(g, total);
-	memcpy(g->parents + g->npar, parents, sizeof(uint32) * total);
+	if (parents != NULL)
+		memcpy(g->parents + g->npar, parents, sizeof(uint32) * total);
 	for (uint32 i = 0; i < count; i++)
 	{
 		g->par_start[first + i] = (uint32) g->npar;

@@ -36,6 +36,7 @@ extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);
 extern uint32 fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found);
 extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
 extern void fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count);
+extern uint32 *fixes_graph_parents_room(FixesGraph *g, uint64 total);
 extern void fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
 									   const uint32 *parents, uint32 count);
 

@@ -13,6 +13,9 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
+#include "access/table.h"
+#include "access/tableam.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
@@ -41,62 +44,115 @@ fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy)
 }
 
 /*
+ * The length of a bytea column of a chunk row, without fetching it
+ */
+static Size
+column_length(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	struct varlena *v = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
+
+	if (isnull)
+		return 0;
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		struct varatt_external p;
+
+		VARATT_EXTERNAL_GET_POINTER(p, v);
+		return (Size) (p.va_rawsize - VARHDRSZ);
+	}
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return toast_raw_datum_size(PointerGetDatum(v)) - VARHDRSZ;
+	return VARSIZE_ANY_EXHDR(v);
+}
+
+/*
+ * Copy a bytea column of a chunk row (column_length() bytes) into dest.
+ * Stored out of line and uncompressed, as the graph's columns are (ids and
+ * hashes do not compress), it is fetched from TOAST straight into dest: a
+ * detoasted copy would be megabytes of new memory per column, faulted in
+ * and then copied again.  Else it is detoasted.
+ */
+static void
+copy_column(HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
+{
+	bool		isnull;
+	struct varlena *v = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
+
+	if (len == 0)
+		return;
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		struct varatt_external p;
+
+		VARATT_EXTERNAL_GET_POINTER(p, v);
+		if (!VARATT_EXTERNAL_IS_COMPRESSED(p) && VARATT_EXTERNAL_GET_EXTSIZE(p) == len)
+		{
+			/*
+			 * The fetch writes the value's bytes after a varlena header
+			 * (VARDATA of its result), and not the header itself: point it
+			 * at dest less a header, and keep the bytes there.
+			 */
+			char	   *at = (char *) dest - VARHDRSZ;
+			char		saved[VARHDRSZ];
+			Relation	toastrel;
+
+			memcpy(saved, at, VARHDRSZ);
+			toastrel = table_open(p.va_toastrelid, AccessShareLock);
+			table_relation_fetch_toast_slice(toastrel, p.va_valueid, (int32) len, 0, (int32) len,
+											 (struct varlena *) at);
+			table_close(toastrel, AccessShareLock);
+			memcpy(at, saved, VARHDRSZ);
+			return;
+		}
+	}
+	{
+		bytea	   *b = DatumGetByteaPP(PointerGetDatum(v));
+
+		memcpy(dest, VARDATA_ANY(b), len);
+		if ((Pointer) b != (Pointer) v)
+			pfree(b);
+	}
+}
+
+/*
  * one chunk row into the graph; false if it does not fit what came before.
- * The detoasted columns (megabytes each) are freed before the next chunk,
- * so that the next chunk's reuse the same memory rather than fault in new
- * pages.
+ * Its columns are copied into the graph's arrays where they go (ids,
+ * subject hashes, parents) or into counts (room for CHUNK_COMMITS).
  */
 static bool
-read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk)
+read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk, uint32 *counts)
 {
 	FixesGraph *g = ld->graph;
 	bool		isnull;
 	int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 	int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 	int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-	bool		copied[4];
-	bytea	   *cols[4];
-	bytea	   *ids;
-	bytea	   *hashes;
-	bytea	   *counts;
-	bytea	   *parents;
-	const uint32 *count;
-	const uint32 *par;
-	Size		npar;
 	uint32		first = g->n;
 	uint64		total = 0;
-	bool		ok = false;
+	Size		npar_len;
 
-	for (int c = 0; c < 4; c++)
-		cols[c] = fixes_chunk_column(tup, desc, 4 + c, &copied[c]);
-	ids = cols[0];
-	hashes = cols[1];
-	counts = cols[2];
-	parents = cols[3];
-	count = (const uint32 *) VARDATA_ANY(counts);
-	par = (const uint32 *) VARDATA_ANY(parents);
-	npar = VARSIZE_ANY_EXHDR(parents) / sizeof(uint32);
+	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
+		commits > CHUNK_COMMITS ||
+		column_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
+		column_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
+		column_length(tup, desc, 6) != (Size) commits * sizeof(uint32))
+		return false;
+	copy_column(tup, desc, 6, counts, (Size) commits * sizeof(uint32));
+	for (int32 i = 0; i < commits; i++)
+		total += counts[i];
+	npar_len = column_length(tup, desc, 7);
+	if (npar_len != total * sizeof(uint32))
+		return false;
 
-	if (format == SNAPSHOT_FORMAT && chunk == expect_chunk && commits > 0 &&
-		VARSIZE_ANY_EXHDR(ids) == (Size) commits * FIXES_OID_RAWSZ &&
-		VARSIZE_ANY_EXHDR(hashes) == (Size) commits * sizeof(uint64) &&
-		VARSIZE_ANY_EXHDR(counts) == (Size) commits * sizeof(uint32))
-	{
-		for (int32 i = 0; i < commits; i++)
-			total += count[i];
-		if (total == npar)
-		{
-			fixes_graph_append_unique(g, (const unsigned char *) VARDATA_ANY(ids), (uint32) commits);
-			fixes_load_ensure_room(ld, g->n - 1);
-			memcpy(&ld->subj_hash[first], VARDATA_ANY(hashes), (Size) commits * sizeof(uint64));
-			fixes_graph_append_parents(g, first, count, par, (uint32) commits);
-			ok = true;
-		}
-	}
-	for (int c = 0; c < 4; c++)
-		if (copied[c])
-			pfree(cols[c]);
-	return ok;
+	fixes_graph_reserve(g, first + (uint32) commits);
+	copy_column(tup, desc, 4, g->oids + first, (Size) commits * FIXES_OID_RAWSZ);
+	fixes_graph_append_unique(g, (const unsigned char *) (g->oids + first), (uint32) commits);
+	fixes_load_ensure_room(ld, g->n - 1);
+	copy_column(tup, desc, 5, &ld->subj_hash[first], (Size) commits * sizeof(uint64));
+	copy_column(tup, desc, 7, fixes_graph_parents_room(g, total), npar_len);
+	fixes_graph_append_parents(g, first, counts, NULL, (uint32) commits);
+	return true;
 }
 
 /*
@@ -113,6 +169,7 @@ fixes_load_read_graph(FixesLoad *ld)
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	FixesGraph *g = ld->graph;
 	bool		ok = true;
+	uint32	   *counts;
 
 	if (!ld->old_usable)
 		return false;
@@ -133,13 +190,15 @@ fixes_load_read_graph(FixesLoad *ld)
 		fixes_load_ensure_room(ld, n - 1);
 		MemoryContextSwitchTo(old);
 	}
+	counts = palloc(sizeof(uint32) * CHUNK_COMMITS);
 	for (uint64 r = 0; ok && r < SPI_processed; r++)
 	{
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 
-		ok = read_chunk(ld, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, (int32) r);
+		ok = read_chunk(ld, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, (int32) r, counts);
 		MemoryContextSwitchTo(old);
 	}
+	pfree(counts);
 	SPI_freetuptable(SPI_tuptable);
 
 	/* every parent must be a commit of the snapshot */
