@@ -719,6 +719,16 @@ SQL
     tail=$(q <<<"SELECT commits FROM fixes_per_release WHERE repository = 'mh' AND release = 'v99.0'")
     check "make-history: updates of fixes_commits when v99.0 releases the tail, and the HOT ones" \
         "$(hot_of "$work/mh.$n")" "$tail $tail"
+    # the stored graph damaged (chunk 0 four bytes short of its parent links): a refresh (a new
+    # tag) says so, loads in full, and equals a fresh load
+    n=$((n + 1))
+    q <<'SQL' >/dev/null
+UPDATE fixes_graph g SET parents = substring(g.parents FROM 5)
+  FROM fixes_repositories p WHERE p.repository_id = g.repository_id AND p.name = 'mh' AND g.chunk = 0;
+SQL
+    git -C "$work/mh-tagged.git" tag v99.1 HEAD~1
+    step $n mh "$work/mh-tagged.git" HEAD
+    check "make-history: a refresh over a damaged graph loads in full" "$FULL" yes
 else
     echo "note: $mh not found (a clone without ../shared/bench): the 20000-commit steps are skipped"
 fi
