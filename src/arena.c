@@ -11,6 +11,7 @@
 #include "utils/memutils.h"
 
 #include "arena.h"
+#include "big_alloc.h"
 
 void
 fixes_arena_init(FixesArena *a, MemoryContext cxt)
@@ -28,12 +29,19 @@ fixes_arena_add(FixesArena *a, const char *s, Size len)
 	Size		off = a->len;
 
 	if (a->len + len > a->cap)
-	{
-		while (a->len + len > a->cap)
-			a->cap *= 2;
-		a->data = repalloc_huge(a->data, a->cap);
-	}
+		fixes_arena_reserve(a, len);
 	memcpy(a->data + a->len, s, len);
 	a->len += len;
 	return off;
+}
+
+/* room for len more bytes, so that the arena is not copied again and again as it grows */
+void
+fixes_arena_reserve(FixesArena *a, Size len)
+{
+	if (a->len + len <= a->cap)
+		return;
+	while (a->len + len > a->cap)
+		a->cap *= 2;
+	a->data = fixes_huge_pages(repalloc_huge(a->data, a->cap), a->cap);
 }

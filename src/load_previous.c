@@ -202,6 +202,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load old edge",
 												 ALLOCSET_DEFAULT_SIZES);
 	uint64		n = 0;
+	int			natts;
 
 	c.fixing_idx = fixes_attnum(desc, "fixing_idx");
 	c.line = fixes_attnum(desc, "line");
@@ -216,6 +217,12 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	c.introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
 
 	fixes_load_reserve_edges(ld, ld->old_edges);
+	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
+	fixes_arena_reserve(&ld->edge_text, (Size) Min(Max(ld->old_edges, 0), (int64) 1 << 24) * 48);
+	/* the columns read are the first natts */
+	natts = Max(Max(Max(c.fixing_idx, c.line), Max(c.abbrev, c.quoted_subject)),
+				Max(Max(Max(c.status, c.method), Max(c.target_idx, c.candidates)),
+					Max(Max(c.fixed_at, c.kind), c.introduced_at))) + 1;
 	/* what this load wrote so far is visible, as to an SPI query */
 	CommandCounterIncrement();
 	snap = RegisterSnapshot(GetTransactionSnapshot());
@@ -227,7 +234,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	{
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
-		slot_getallattrs(slot);
+		slot_getsomeattrs(slot, natts);
 		add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)
