@@ -357,6 +357,13 @@ class Bench:
             return False
         return True
 
+    def settle(self):
+        """before a timed refresh: what autovacuum and the checkpointer have done long before a
+        scheduled refresh runs (the cold load just before leaves a checkpoint's writes and an
+        autovacuum of its tables pending, which would share the disk and the two cores with it)"""
+        self.pg.run('VACUUM;', db=self.db)
+        self.pg.run('CHECKPOINT;')
+
     def load(self, path, name, what, extra=''):
         """one fixes_load in a fresh connection: (seconds, result row, VmHWM, peaks)"""
         stmt = 'SELECT repository, commits, releases, edges, resolved, seconds FROM fixes_load(%s, name => %s%s)' % (
@@ -557,6 +564,7 @@ class Bench:
                 R['lookups'] = self.lookups(label)
             if grown:
                 try:
+                    self.settle()
                     g = self.load(grown, label, 'refresh +%d (%d)' % (grown_n, it + 1))
                     refresh.append(g['sec']); R['refresh_rows'].append(g)
                 except SqlError as e:
@@ -601,6 +609,7 @@ class Bench:
                 fviews.errors.append(str(self.failed(e)))
             if grown:
                 try:
+                    self.settle()
                     g = self.load(grown, label, 'files refresh +%d (%d)' % (grown_n, it + 1))
                     frefresh.append(g['sec']); R['files_refresh_rows'].append(g)
                 except SqlError as e:
@@ -979,8 +988,10 @@ def method_notes(a, results):
         'those of the commits join (none was set for them).' % LOOKUP_RUNS,
         'Refresh: `git clone --mirror --shared` of the base repository (the cached one stays as built), '
         '`bench/grow-history COPY N` with N = 1% of the commits (deterministic commits after the last one, '
-        '~9% with Fixes: trailers, topic merges, one new release tag), then, right after a cold load of '
-        'the base, `fixes_load(COPY, name => LABEL)`: same name, new path, in a new connection. After the '
+        '~9% with Fixes: trailers, topic merges, one new release tag), then, after a cold load of '
+        'the base, `VACUUM` and `CHECKPOINT` (what autovacuum and the checkpointer have done long before '
+        'a scheduled refresh runs; the refresh does not share the disk with the cold load\'s checkpoint), '
+        '`fixes_load(COPY, name => LABEL)`: same name, new path, in a new connection. After the '
         'first refresh (not timed) the copy is loaded cold under another name and the rows of the tables '
         'and views are compared (EXCEPT ALL both ways, without the ids and the repository name).',
     ]

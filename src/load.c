@@ -246,16 +246,19 @@ unchanged_since_last_load(FixesLoad *ld)
  * the refresh does walk from that head.
  */
 static FixesReader *
-start_head_reader(FixesLoad *ld, bool *refresh)
+start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 {
-	const char *args[2] = {ld->ref, ld->old_head};
+	const char *args[3] = {ld->ref, ld->old_head, ld->maintainers};
 
 	*refresh = ld->old_usable && ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
+	*maintainers = false;
 	if (!*refresh)
 		return fixes_reader_start("head", ld->path, ld->ref, false);
 	ld->ahead_files = ld->files;
+	/* it sends the MAINTAINERS file too, rather than a reader of its own */
+	*maintainers = ld->v11 && ld->maintainers != NULL;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
-								   args, 2, false);
+								   args, *maintainers ? 3 : 2, false);
 }
 
 /*
@@ -274,9 +277,10 @@ read_repository(FixesLoad *ld)
 		WireHead	head;
 		WireHead	old;
 		bool		refresh;
+		bool		maintainers;
 
 		fixes_progress_phase(&ld->progress, "opening the repository");
-		reader = start_head_reader(ld, &refresh);
+		reader = start_head_reader(ld, &refresh, &maintainers);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
@@ -284,22 +288,29 @@ read_repository(FixesLoad *ld)
 		ld->head = head.oid;
 		fixes_load_phase(ld, "repository opened");
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
-												   &ld->branches, &ld->nbranches,
-												   refresh ? &old : NULL);
-		if (refresh && head.found && old.found)
-		{
-			/* it walks on: fixes_load_read() takes it, or it is stopped below */
-			ld->ahead = reader;
-			reader = NULL;
-		}
-		else
+												   &ld->branches, &ld->nbranches, refresh);
+		if (!refresh)
 			fixes_reader_finish(reader);
 		fixes_load_stable_branches(ld);
 		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 		fixes_load_phase(ld, "tags read");
-		fixes_load_read_maintainers(ld);
+		fixes_load_read_maintainers(ld, maintainers ? reader : NULL);
 		if (ld->subsys != NULL)
 			fixes_load_phase(ld, "MAINTAINERS read");
+		if (refresh)
+		{
+			fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
+			if (wire_decode_head(payload, len, &old) != 0)
+				fixes_reader_protocol_error(reader, "The head record of the previous load is malformed.");
+			if (head.found && old.found)
+			{
+				/* it walks on: fixes_load_read() takes it, or it is stopped below */
+				ld->ahead = reader;
+				reader = NULL;
+			}
+			else
+				fixes_reader_finish(reader);
+		}
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
 		{

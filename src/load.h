@@ -404,7 +404,7 @@ extern void fixes_load_finish(FixesLoad *ld, double seconds);
 struct WireFiles;
 extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
-extern void fixes_load_read_maintainers(FixesLoad *ld);
+extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);
 extern void fixes_load_files_begin(FixesLoad *ld);
 extern void fixes_load_files_end(FixesLoad *ld);
 extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,

@@ -242,12 +242,13 @@ warn_metachars(FixesLoad *ld, Maintainers *m)
 
 /*
  * Read the MAINTAINERS file of the ref's tree and the tree's directories
- * (a reader process), parse the file and compile its N: expressions.  Its
+ * (a reader process of its own, or shared: a refresh's reader sends them
+ * after the tags), parse the file and compile its N: expressions.  Its
  * hash (content, and which patterns name directories) decides whether a
  * refresh can keep the attributions of the previous load.
  */
 void
-fixes_load_read_maintainers(FixesLoad *ld)
+fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 {
 	FixesReader *volatile reader = NULL;
 	FixesSubsystems *ss;
@@ -272,7 +273,7 @@ fixes_load_read_maintainers(FixesLoad *ld)
 
 		args[0] = pstrdup(hex);
 		args[1] = ld->maintainers;
-		reader = fixes_reader_start_args("blob", ld->path, args, 2, false);
+		reader = shared != NULL ? shared : fixes_reader_start_args("blob", ld->path, args, 2, false);
 		fixes_reader_expect(reader, WIRE_BLOB, &payload, &len);
 		if (wire_decode_blob(payload, len, &blob) != 0)
 			fixes_reader_protocol_error(reader, "A blob record is malformed.");
@@ -312,13 +313,17 @@ fixes_load_read_maintainers(FixesLoad *ld)
 			}
 			ss->dirs[ss->ndirs++] = fixes_decode_cstring(&ld->decoder, d.s, d.len, PG_UTF8);
 		}
-		if (!reader->ended)
+		if (shared != NULL && !reader->ended)
+			fixes_reader_unread(reader);	/* what follows is the caller's */
+		else if (!reader->ended)
 			fixes_reader_protocol_error(reader, "A directory record was expected.");
-		fixes_reader_finish(reader);
+		else
+			fixes_reader_finish(reader);
 	}
 	PG_FINALLY();
 	{
-		fixes_reader_stop(reader);
+		if (shared == NULL)
+			fixes_reader_stop(reader);
 	}
 	PG_END_TRY();
 	qsort(ss->dirs, ss->ndirs, sizeof(char *), dir_cmp);

@@ -398,6 +398,13 @@ fill(FixesReader *r, size_t need)
 char
 fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 {
+	if (r->again)
+	{
+		r->again = false;
+		*payload = r->last_payload;
+		*len = r->last_len;
+		return r->last_type;
+	}
 	for (;;)
 	{
 		const unsigned char *h;
@@ -440,11 +447,26 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_FILES:
 			case WIRE_BLOB:
 			case WIRE_DIR:
+				r->last_type = type;
+				r->last_payload = *payload;
+				r->last_len = *len;
 				return type;
 			default:
 				fixes_reader_protocol_error(r, "A record has an unknown type.");
 		}
 	}
+}
+
+/*
+ * The record fixes_reader_next() returned last (not the end) comes again
+ * from its next call: for a reader of several parts, whose reader of one
+ * part stops at the first record of the next
+ */
+void
+fixes_reader_unread(FixesReader *r)
+{
+	Assert(!r->again && !r->ended);
+	r->again = true;
 }
 
 /* the next record must be of this type */

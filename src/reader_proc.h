@@ -25,6 +25,11 @@ typedef struct FixesReader
 	size_t		end;
 	bool		eof;
 	bool		ended;			/* the 'Z' record was read */
+	/* the record returned last, and whether the next call returns it again */
+	bool		again;
+	char		last_type;
+	const unsigned char *last_payload;
+	uint32		last_len;
 } FixesReader;
 
 extern int	fixes_reader_memory_limit;	/* MB */
@@ -39,6 +44,7 @@ extern FixesReader *fixes_reader_start_args(const char *mode, const char *path,
 extern void fixes_reader_write(FixesReader *r, const void *data, size_t len);
 extern void fixes_reader_close_input(FixesReader *r);
 extern char fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len);
+extern void fixes_reader_unread(FixesReader *r);
 extern void fixes_reader_expect(FixesReader *r, char type, const unsigned char **payload,
 								uint32 *len);
 extern void fixes_reader_finish(FixesReader *r);

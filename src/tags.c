@@ -27,18 +27,19 @@ tag_cmp(const void *a, const void *b)
 FixesTag *
 fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 {
-	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, NULL);
+	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, false);
 }
 
 /*
  * The tag records, in version order, and the branch records after them (in
- * the reader's order), up to the end of the stream; or, with old (a
- * refresh's reader), up to the head record of the previous load's head,
- * decoded into *old.  Without branches, a branch record is a protocol error.
+ * the reader's order), up to the end of the stream; or, with more (a
+ * refresh's reader), up to the first record of what follows, which the
+ * next fixes_reader_next() returns again.  Without branches, a branch
+ * record is a protocol error.
  */
 FixesTag *
 fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
-								FixesBranch **branches, int *nbranches, WireHead *old)
+								FixesBranch **branches, int *nbranches, bool more)
 {
 	int			bcap = 16;
 	int			nb = 0;
@@ -93,11 +94,8 @@ fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
 		tag->time = t.time;
 		tag->tagger = t.annotated ? fixes_decode_cstring(d, t.tagger.s, t.tagger.len, PG_UTF8) : NULL;
 	}
-	if (old != NULL)
-	{
-		if (type != WIRE_HEAD || wire_decode_head(payload, len, old) != 0)
-			fixes_reader_protocol_error(r, "The head record of the previous load is missing or malformed.");
-	}
+	if (more && !r->ended)
+		fixes_reader_unread(r);
 	else if (!r->ended)
 		fixes_reader_protocol_error(r, "A tag record was expected.");
 

@@ -5,15 +5,18 @@
  *   fixes-reader head PATH REF    the commit REF names, then the tags, then
  *                                 the branches and remote-tracking branches
  *   fixes-reader log PATH REF     the commit REF names, then its history
- *   fixes-reader refresh PATH REF OLD   a refresh after the load of commit OLD:
- *                                 what head sends, then a head record for
- *                                 OLD (found: it is in the repository), then
- *                                 if it is, the history of REF's commit
- *                                 without OLD's, as walk sends it when told
- *                                 OLD.  That walk reads ahead: it goes on
- *                                 while the backend reads the previous load
- *                                 back, without waiting for it to read.
- *   fixes-reader refresh-files PATH REF OLD   the same, the walk as walk-files
+ *   fixes-reader refresh PATH REF OLD [FILE]   a refresh after the load of
+ *                                 commit OLD: what head sends, then with
+ *                                 FILE what blob sends for REF's commit and
+ *                                 FILE, then a head record for OLD (found:
+ *                                 it is in the repository), then if it is,
+ *                                 the history of REF's commit without OLD's,
+ *                                 as walk sends it when told OLD.  That walk
+ *                                 reads ahead: it goes on while the backend
+ *                                 reads the previous load back, without
+ *                                 waiting for it to read.
+ *   fixes-reader refresh-files PATH REF OLD [FILE]   the same, the walk as
+ *                                 walk-files
  *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
  *                                 more), without the commits whose ids
  *                                 come on standard input (a u32 count and
@@ -133,8 +136,9 @@ main(int argc, char **argv)
 		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk &&
 		 !is_refresh && argc != 4) ||
 		(is_walk && argc < 4) ||
-		((strcmp(argv[1], "blob") == 0 || is_refresh) && argc != 5))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX, fixes-reader blob PATH HEX FILE");
+		(strcmp(argv[1], "blob") == 0 && argc != 5) ||
+		(is_refresh && argc != 5 && argc != 6))
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -191,10 +195,18 @@ main(int argc, char **argv)
 		repo_open(&r, argv[2]);
 		if (strlen(argv[4]) != GIT_OID_HEXSZ || git_oid_fromstr(&old, argv[4]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[4]);
+		/* each part as soon as it is read: the backend reads it meanwhile */
 		found = repo_resolve(&r, argv[3], &head);
 		send_head(&r, found, &head);
+		out_flush_buffer();
 		send_tags(&r);
 		send_branches(&r);
+		out_flush_buffer();
+		if (found && argc == 6)
+		{
+			send_blob(&r, &head, argv[5]);
+			out_flush_buffer();
+		}
 		old_found = git_odb_exists(r.odb, &old) != 0;
 		send_head(&r, old_found, &old);
 		if (found && old_found)

@@ -143,25 +143,33 @@ print(n)' <"$work/out.$f")
         echo "FAIL: the refresh's walk sends other bytes when told HEAD~3000 than when told its commits"
         fails=$((fails + 1))
     fi
-    # `refresh-files PATH REF OLD` (a refresh's one reader): what `head` sends less its end record,
-    # a head record for OLD, then the walk above, read ahead.  Read through a pipe that is left
-    # unread for a second, as the backend leaves it while it reads the previous load back.  With
-    # an OLD that is not in the repository: the head record says so, and no walk follows.
+    # `refresh-files PATH REF OLD [FILE]` (a refresh's one reader): what `head` sends less its end
+    # record, with FILE what `blob` sends for it less its end record, a head record for OLD, then
+    # the walk above, read ahead.  Read through a pipe that is left unread for a second, as the
+    # backend leaves it while it reads the previous load back.  With an OLD that is not in the
+    # repository: the head record says so, and no walk follows.
     "$reader" head "$big" HEAD >"$work/head.out"
+    "$reader" blob "$big" "$head" MAINTAINERS >"$work/blob.out"
     for case in found missing; do
         before=$fails
-        if [ $case = found ]; then hide=$old; walk="$work/out.0"; else hide=$(printf '1%.0s' $(seq 40)); walk=/dev/null; fi
+        if [ $case = found ]; then
+            hide=$old walk="$work/out.0" blob="$work/blob.out" file=(MAINTAINERS)
+        else
+            hide=$(printf '1%.0s' $(seq 40)) walk=/dev/null blob=/dev/null file=()
+        fi
         python3 -c '
 import struct, sys
-head, hide, found, walk = open(sys.argv[1], "rb").read(), bytes.fromhex(sys.argv[2]), sys.argv[3] == "found", open(sys.argv[4], "rb").read()
-assert head[-5:] == b"Z\0\0\0\0"
+head, blob = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+hide, found, walk = bytes.fromhex(sys.argv[3]), sys.argv[4] == "found", open(sys.argv[5], "rb").read()
+end = b"Z\0\0\0\0"
+assert head[-5:] == end and (blob == b"" or blob[-5:] == end)
 rec = bytes([1 if found else 0, 0]) + (hide if found else bytes(20))
-end = b"" if found else b"Z\0\0\0\0"
-sys.stdout.buffer.write(head[:-5] + b"H" + struct.pack("<I", len(rec)) + rec + walk + end)' \
-            "$work/head.out" "$hide" $case "$walk" >"$work/refresh.want"
+sys.stdout.buffer.write(head[:-5] + blob[:-5] + b"H" + struct.pack("<I", len(rec)) + rec +
+                        (walk if found else end))' \
+            "$work/head.out" "$blob" "$hide" $case "$walk" >"$work/refresh.want"
         for n in 0 1 2 3; do
             set +e
-            FIXES_READER_WORKERS=$n "$reader" refresh-files "$big" HEAD "$hide" 2>/dev/null |
+            FIXES_READER_WORKERS=$n "$reader" refresh-files "$big" HEAD "$hide" "${file[@]}" 2>/dev/null |
                 { sleep 1; cat; } >"$work/refresh.$n"
             rc=${PIPESTATUS[0]}
             set -e
@@ -169,13 +177,13 @@ sys.stdout.buffer.write(head[:-5] + b"H" + struct.pack("<I", len(rec)) + rec + w
                 checked=$((checked + 1))
             else
                 echo "FAIL: refresh-files, previous head $case, $n workers: exit status $rc," \
-                     "$(wc -c <"$work/refresh.$n") bytes, not the $(wc -c <"$work/refresh.want") bytes of head and walk-files"
+                     "$(wc -c <"$work/refresh.$n") bytes, not the $(wc -c <"$work/refresh.want") bytes of head, blob and walk-files"
                 cmp "$work/refresh.want" "$work/refresh.$n" || true
                 fails=$((fails + 1))
             fi
         done
         [ "$fails" != "$before" ] ||
-            echo "ok: refresh-files, previous head $case: the bytes of head and walk-files, with 0-3 workers"
+            echo "ok: refresh-files, previous head $case${file:+, with $file}: the bytes of head,${file:+ blob,} and walk-files, with 0-3 workers"
     done
 else
     echo "($mh not found: no large history compared)"
