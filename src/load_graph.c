@@ -13,9 +13,6 @@
  */
 #include "postgres.h"
 
-#include "access/detoast.h"
-#include "access/table.h"
-#include "access/tableam.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
@@ -24,6 +21,7 @@
 #include "load.h"
 #include "spi_call.h"
 #include "release_marking.h"
+#include "toast_copy.h"
 
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
@@ -43,115 +41,108 @@ fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy)
 	return b;
 }
 
-/*
- * The length of a bytea column of a chunk row, without fetching it
- */
+/* the length of a bytea column of a chunk row, without fetching it */
 static Size
 column_length(HeapTuple tup, TupleDesc desc, int col)
 {
 	bool		isnull;
-	struct varlena *v = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
 
-	if (isnull)
-		return 0;
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
-	{
-		struct varatt_external p;
-
-		VARATT_EXTERNAL_GET_POINTER(p, v);
-		return (Size) (p.va_rawsize - VARHDRSZ);
-	}
-	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-		return toast_raw_datum_size(PointerGetDatum(v)) - VARHDRSZ;
-	return VARSIZE_ANY_EXHDR(v);
+	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
 }
 
-/*
- * Copy a bytea column of a chunk row (column_length() bytes) into dest.
- * Stored out of line and uncompressed, as the graph's columns are (ids and
- * hashes do not compress), it is fetched from TOAST straight into dest: a
- * detoasted copy would be megabytes of new memory per column, faulted in
- * and then copied again.  Else it is detoasted.
- */
+/* where a bytea column of a chunk row goes */
 static void
-copy_column(HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
+copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
 {
 	bool		isnull;
-	struct varlena *v = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
 
-	if (len == 0)
-		return;
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
-	{
-		struct varatt_external p;
-
-		VARATT_EXTERNAL_GET_POINTER(p, v);
-		if (!VARATT_EXTERNAL_IS_COMPRESSED(p) && VARATT_EXTERNAL_GET_EXTSIZE(p) == len)
-		{
-			/*
-			 * The fetch writes the value's bytes after a varlena header
-			 * (VARDATA of its result), and not the header itself: point it
-			 * at dest less a header, and keep the bytes there.
-			 */
-			char	   *at = (char *) dest - VARHDRSZ;
-			char		saved[VARHDRSZ];
-			Relation	toastrel;
-
-			memcpy(saved, at, VARHDRSZ);
-			toastrel = table_open(p.va_toastrelid, AccessShareLock);
-			table_relation_fetch_toast_slice(toastrel, p.va_valueid, (int32) len, 0, (int32) len,
-											 (struct varlena *) at);
-			table_close(toastrel, AccessShareLock);
-			memcpy(at, saved, VARHDRSZ);
-			return;
-		}
-	}
-	{
-		bytea	   *b = DatumGetByteaPP(PointerGetDatum(v));
-
-		memcpy(dest, VARDATA_ANY(b), len);
-		if ((Pointer) b != (Pointer) v)
-			pfree(b);
-	}
+	c->value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
+	c->dest = dest;
+	c->len = len;
 }
 
 /*
- * one chunk row into the graph; false if it does not fit what came before.
- * Its columns are copied into the graph's arrays where they go (ids,
- * subject hashes, parents) or into counts (room for CHUNK_COMMITS).
+ * The chunk rows into the graph; false if they do not fit together.  Their
+ * columns are copied straight into the arrays where they go (ids, subject
+ * hashes, parents), all at once (toast_copy.c): at 1.3M commits they are
+ * 48 MB stored out of line, most of their TOAST table.
  */
 static bool
-read_chunk(FixesLoad *ld, HeapTuple tup, TupleDesc desc, int32 expect_chunk, uint32 *counts)
+read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 {
 	FixesGraph *g = ld->graph;
-	bool		isnull;
-	int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-	int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
-	int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+	TupleDesc	desc = tt->tupdesc;
 	uint32		first = g->n;
-	uint64		total = 0;
-	Size		npar_len;
+	uint64		ncommits = 0;
+	uint64		nparents = 0;
+	uint32	   *counts;
+	uint32	   *parents;
+	FixesToastCopy *copies = palloc(sizeof(FixesToastCopy) * 4 * nrows);
+	uint64		c = 0;
+	uint64		p = 0;
 
-	if (format != SNAPSHOT_FORMAT || chunk != expect_chunk || commits <= 0 ||
-		commits > CHUNK_COMMITS ||
-		column_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
-		column_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
-		column_length(tup, desc, 6) != (Size) commits * sizeof(uint32))
-		return false;
-	copy_column(tup, desc, 6, counts, (Size) commits * sizeof(uint32));
-	for (int32 i = 0; i < commits; i++)
-		total += counts[i];
-	npar_len = column_length(tup, desc, 7);
-	if (npar_len != total * sizeof(uint32))
+	/* the rows in order, and their columns of the sizes their commits make */
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		HeapTuple	tup = tt->vals[r];
+		bool		isnull;
+		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+		int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+		Size		parents_len = column_length(tup, desc, 7);
+
+		if (format != SNAPSHOT_FORMAT || chunk != (int32) r || commits <= 0 ||
+			commits > CHUNK_COMMITS ||
+			column_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
+			column_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
+			column_length(tup, desc, 6) != (Size) commits * sizeof(uint32) ||
+			parents_len % sizeof(uint32) != 0)
+			return false;
+		ncommits += commits;
+		nparents += parents_len / sizeof(uint32);
+	}
+	if ((uint64) first + ncommits >= PG_UINT32_MAX / 4 || nparents >= PG_UINT32_MAX)
 		return false;
 
-	fixes_graph_reserve(g, first + (uint32) commits);
-	copy_column(tup, desc, 4, g->oids + first, (Size) commits * FIXES_OID_RAWSZ);
-	fixes_graph_append_unique(g, (const unsigned char *) (g->oids + first), (uint32) commits);
-	fixes_load_ensure_room(ld, g->n - 1);
-	copy_column(tup, desc, 5, &ld->subj_hash[first], (Size) commits * sizeof(uint64));
-	copy_column(tup, desc, 7, fixes_graph_parents_room(g, total), npar_len);
-	fixes_graph_append_parents(g, first, counts, NULL, (uint32) commits);
+	fixes_graph_reserve(g, first + (uint32) ncommits);
+	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
+	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
+	parents = fixes_graph_parents_room(g, nparents);
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		HeapTuple	tup = tt->vals[r];
+		bool		isnull;
+		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+		Size		parents_len = column_length(tup, desc, 7);
+
+		copy_to(&copies[4 * r], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
+		copy_to(&copies[4 * r + 1], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
+		copy_to(&copies[4 * r + 2], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
+		copy_to(&copies[4 * r + 3], tup, desc, 7, parents + p, parents_len);
+		c += commits;
+		p += parents_len / sizeof(uint32);
+	}
+	fixes_toast_copy(copies, (int) (4 * nrows));
+
+	/* each row's parent counts must add up to its parent links */
+	c = p = 0;
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		bool		isnull;
+		uint32		commits = (uint32) DatumGetInt32(SPI_getbinval(tt->vals[r], desc, 3, &isnull));
+		uint64		total = 0;
+
+		for (uint32 i = 0; i < commits; i++)
+			total += counts[c + i];
+		if (total * sizeof(uint32) != column_length(tt->vals[r], desc, 7))
+			return false;
+		fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
+		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);
+		c += commits;
+	}
+	pfree(counts);
+	pfree(copies);
 	return true;
 }
 
@@ -169,7 +160,6 @@ fixes_load_read_graph(FixesLoad *ld)
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	FixesGraph *g = ld->graph;
 	bool		ok = true;
-	uint32	   *counts;
 
 	if (!ld->old_usable)
 		return false;
@@ -190,15 +180,13 @@ fixes_load_read_graph(FixesLoad *ld)
 		fixes_load_ensure_room(ld, n - 1);
 		MemoryContextSwitchTo(old);
 	}
-	counts = palloc(sizeof(uint32) * CHUNK_COMMITS);
-	for (uint64 r = 0; ok && r < SPI_processed; r++)
+	if (ok)
 	{
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 
-		ok = read_chunk(ld, SPI_tuptable->vals[r], SPI_tuptable->tupdesc, (int32) r, counts);
+		ok = read_chunks(ld, SPI_tuptable, SPI_processed);
 		MemoryContextSwitchTo(old);
 	}
-	pfree(counts);
 	SPI_freetuptable(SPI_tuptable);
 
 	/* every parent must be a commit of the snapshot */

@@ -1,0 +1,228 @@
+/*
+ * toast_copy.c — bytea values copied into memory that is already theirs,
+ * straight from TOAST
+ *
+ * A refresh reads the previous load's graph back (load_graph.c): 48 MB of
+ * bytea values at 1.3M commits, stored out of line and uncompressed (ids
+ * and hashes do not compress), each of which has a place in the graph's
+ * arrays.  Detoasting would copy each into new memory (megabytes, faulted
+ * in) to be copied again, and fetch it through the TOAST index, one index
+ * entry and one heap fetch per chunk of 2 kB.  Here:
+ *
+ * - values out of line and uncompressed, when they are a good part of
+ *   their TOAST table (WANTED_SHARE), are read in one pass over that table
+ *   in physical order, each chunk copied where it belongs;
+ * - the others out of line and uncompressed are fetched through the index,
+ *   straight into place (table_relation_fetch_toast_slice());
+ * - values inline or compressed are detoasted and copied.
+ *
+ * A value that the pass does not find whole (a chunk missing, twice, or of
+ * the wrong size) is fetched again through the index, which reports a
+ * damaged TOAST table as detoasting does.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "access/heapam.h"
+#include "access/heaptoast.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/toast_internals.h"
+#include "catalog/pg_am_d.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "toast_copy.h"
+
+/* read the TOAST table in one pass when the values are this share of it or more */
+#define WANTED_SHARE 4			/* 1/4 */
+
+/* a value to fetch from the TOAST table */
+typedef struct Wanted
+{
+	Oid			valueid;
+	Oid			toastrelid;
+	char	   *dest;
+	Size		len;
+	int32		nchunks;
+	int32		got;			/* chunks copied; -1: not whole, fetch it again */
+	uint8	   *seen;			/* a bit per chunk */
+} Wanted;
+
+/* the length of the value's data (without a varlena header), without fetching it */
+Size
+fixes_toast_length(struct varlena *v)
+{
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		struct varatt_external p;
+
+		VARATT_EXTERNAL_GET_POINTER(p, v);
+		return (Size) (p.va_rawsize - VARHDRSZ);
+	}
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		return toast_raw_datum_size(PointerGetDatum(v)) - VARHDRSZ;
+	return VARSIZE_ANY_EXHDR(v);
+}
+
+static int
+wanted_cmp(const void *a, const void *b)
+{
+	const Wanted *x = a;
+	const Wanted *y = b;
+
+	if (x->toastrelid != y->toastrelid)
+		return x->toastrelid < y->toastrelid ? -1 : 1;
+	return x->valueid < y->valueid ? -1 : x->valueid > y->valueid;
+}
+
+/*
+ * Through the TOAST index, into place.  The fetch writes the value's bytes
+ * after a varlena header (VARDATA of its result) and not the header itself:
+ * point it at dest less a header, and keep the bytes there.
+ */
+static void
+fetch_into(Relation toastrel, const Wanted *w)
+{
+	char	   *at = w->dest - VARHDRSZ;
+	char		saved[VARHDRSZ];
+
+	memcpy(saved, at, VARHDRSZ);
+	table_relation_fetch_toast_slice(toastrel, w->valueid, (int32) w->len, 0, (int32) w->len,
+									 (struct varlena *) at);
+	memcpy(at, saved, VARHDRSZ);
+}
+
+/*
+ * One pass over a heap TOAST table: each chunk of the values w[0 .. n - 1]
+ * (sorted by valueid) copied where it belongs.  The visibility is that of
+ * a TOAST fetch (init_toast_snapshot()): a chunk is there while a visible
+ * tuple points at its value.
+ */
+static void
+scan_into(Relation toastrel, Wanted *w, int n)
+{
+	TupleDesc	desc = RelationGetDescr(toastrel);
+	SnapshotData snap;
+	TableScanDesc scan;
+	HeapTuple	tup;
+
+	init_toast_snapshot(&snap);
+	scan = table_beginscan(toastrel, &snap, 0, NULL);
+	while ((tup = heap_getnext(scan, ForwardScanDirection)) != NULL)
+	{
+		bool		isnull;
+		Wanted		key;
+		Wanted	   *hit;
+		int32		seq;
+		struct varlena *chunk;
+		Size		off;
+
+		CHECK_FOR_INTERRUPTS();
+		key.toastrelid = w[0].toastrelid;
+		key.valueid = DatumGetObjectId(heap_getattr(tup, 1, desc, &isnull));
+		hit = bsearch(&key, w, n, sizeof(Wanted), wanted_cmp);
+		if (hit == NULL || hit->got < 0)
+			continue;
+		seq = DatumGetInt32(heap_getattr(tup, 2, desc, &isnull));
+		chunk = (struct varlena *) DatumGetPointer(heap_getattr(tup, 3, desc, &isnull));
+		off = (Size) Max(seq, 0) * TOAST_MAX_CHUNK_SIZE;
+		if (isnull || seq < 0 || seq >= hit->nchunks || (hit->seen[seq / 8] & (1 << (seq % 8))) ||
+			(VARATT_IS_EXTENDED(chunk) && !VARATT_IS_SHORT(chunk)) ||
+			VARSIZE_ANY_EXHDR(chunk) != Min((Size) TOAST_MAX_CHUNK_SIZE, hit->len - off))
+		{
+			hit->got = -1;
+			continue;
+		}
+		memcpy(hit->dest + off, VARDATA_ANY(chunk), VARSIZE_ANY_EXHDR(chunk));
+		hit->seen[seq / 8] |= (uint8) (1 << (seq % 8));
+		hit->got++;
+	}
+	table_endscan(scan);
+}
+
+/* the values w[0 .. n - 1], all of one TOAST table, sorted by valueid */
+static void
+fetch_from(Wanted *w, int n)
+{
+	Relation	toastrel = table_open(w[0].toastrelid, AccessShareLock);
+	double		wanted = 0;
+
+	for (int i = 0; i < n; i++)
+		wanted += (double) w[i].len;
+	if (toastrel->rd_rel->relam == HEAP_TABLE_AM_OID &&
+		wanted * WANTED_SHARE >= (double) RelationGetNumberOfBlocks(toastrel) * BLCKSZ)
+	{
+		for (int i = 0; i < n; i++)
+			w[i].seen = palloc0(w[i].nchunks / 8 + 1);
+		scan_into(toastrel, w, n);
+		for (int i = 0; i < n; i++)
+			pfree(w[i].seen);
+	}
+	for (int i = 0; i < n; i++)
+		if (w[i].got != w[i].nchunks)
+			fetch_into(toastrel, &w[i]);
+	table_close(toastrel, AccessShareLock);
+}
+
+/*
+ * Copy each value into its dest (len bytes: the caller checked
+ * fixes_toast_length())
+ */
+void
+fixes_toast_copy(FixesToastCopy *copies, int n)
+{
+	Wanted	   *w = palloc(sizeof(Wanted) * Max(n, 1));
+	int			nw = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		struct varlena *v = copies[i].value;
+		struct varatt_external p;
+
+		if (copies[i].len == 0)
+			continue;
+		if (VARATT_IS_EXTERNAL_ONDISK(v))
+		{
+			VARATT_EXTERNAL_GET_POINTER(p, v);
+			if (!VARATT_EXTERNAL_IS_COMPRESSED(p) &&
+				(Size) VARATT_EXTERNAL_GET_EXTSIZE(p) == copies[i].len)
+			{
+				w[nw].valueid = p.va_valueid;
+				w[nw].toastrelid = p.va_toastrelid;
+				w[nw].dest = copies[i].dest;
+				w[nw].len = copies[i].len;
+				w[nw].nchunks = (int32) ((copies[i].len - 1) / TOAST_MAX_CHUNK_SIZE + 1);
+				w[nw].got = 0;
+				w[nw].seen = NULL;
+				nw++;
+				continue;
+			}
+		}
+		{
+			bytea	   *b = DatumGetByteaPP(PointerGetDatum(v));
+
+			if (VARSIZE_ANY_EXHDR(b) != copies[i].len)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("a stored value has %zu bytes, not the %zu of its header",
+										 (Size) VARSIZE_ANY_EXHDR(b), copies[i].len)));
+			memcpy(copies[i].dest, VARDATA_ANY(b), copies[i].len);
+			if ((Pointer) b != (Pointer) v)
+				pfree(b);
+		}
+	}
+	qsort(w, nw, sizeof(Wanted), wanted_cmp);
+	for (int i = 0; i < nw;)
+	{
+		int			j = i;
+
+		while (j < nw && w[j].toastrelid == w[i].toastrelid)
+			j++;
+		fetch_from(w + i, j - i);
+		i = j;
+	}
+	pfree(w);
+}
