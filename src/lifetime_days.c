@@ -11,7 +11,19 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "miscadmin.h"
+
+#include "big_alloc.h"
 #include "lifetime_days.h"
+
+/* the days of one group, in order: a sort specialized for them */
+#define ST_SORT sort_days
+#define ST_ELEMENT_TYPE FixesLifetime
+#define ST_COMPARE(a, b) ((a)->days < (b)->days ? -1 : (a)->days > (b)->days)
+#define ST_CHECK_FOR_INTERRUPTS
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
 /*
  * The lifetime of a bug in days as SQL computes EXTRACT(epoch FROM
@@ -108,6 +120,45 @@ fixes_lifetime_cmp(const void *a, const void *b)
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
 	return x->days < y->days ? -1 : x->days > y->days;
+}
+
+/*
+ * Sort v[0 .. n) as fixes_lifetime_cmp orders it, by group (each below
+ * ngroups), then by days: a counting sort on the group, then each group's
+ * days by a sort made for them.  A million lifetimes in qsort() with
+ * fixes_lifetime_cmp took 0.2 s of a refresh with files.
+ */
+void
+fixes_lifetime_sort(FixesLifetime *v, int64 n, uint32 ngroups)
+{
+	int64	   *next;
+	FixesLifetime *sorted;
+
+	for (int64 i = 0; i < n; i++)
+		if (v[i].group >= ngroups)
+		{
+			qsort(v, n, sizeof(FixesLifetime), fixes_lifetime_cmp);
+			return;
+		}
+	if (n < 2)
+		return;
+	next = palloc0(sizeof(int64) * ((Size) ngroups + 1));
+	sorted = fixes_palloc_big(sizeof(FixesLifetime) * n, MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < n; i++)
+		next[v[i].group + 1]++;
+	for (uint32 g = 0; g < ngroups; g++)
+		next[g + 1] += next[g];
+	for (int64 i = 0; i < n; i++)
+		sorted[next[v[i].group]++] = v[i];
+	memcpy(v, sorted, sizeof(FixesLifetime) * n);
+	pfree(sorted);
+	/* next[g] is now where group g + 1 starts */
+	for (uint32 g = 0, from = 0; g < ngroups; g++)
+	{
+		sort_days(v + from, next[g] - from);
+		from = next[g];
+	}
+	pfree(next);
 }
 
 /* SQL's percentile_cont(p) over the days of v[0..n), sorted: orderedsetaggs.c, float8_lerp */

@@ -27,7 +27,7 @@ per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 {
 	int64		i = 0;
 
-	qsort(v, n, sizeof(FixesLifetime), fixes_lifetime_cmp);
+	fixes_lifetime_sort(v, n, (uint32) ld->nreleases + 1);
 	while (i < n)
 	{
 		int64		j = i;

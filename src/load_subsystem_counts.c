@@ -692,7 +692,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 		cnt[k].median = NAN;
 	if (nlife > 0)
 	{
-		qsort(life, nlife, sizeof(FixesLifetime), fixes_lifetime_cmp);
+		fixes_lifetime_sort(life, nlife, g->ngroups);
 		for (int64 i = 0; i < nlife;)
 		{
 			int64		j = i;
