@@ -46,6 +46,7 @@
 #include "spi_call.h"
 #include "string_hash.h"
 #include "table_columns.h"
+#include "toast_copy.h"
 
 #define GROUPS_FORMAT 1
 
@@ -349,6 +350,16 @@ fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 
 /* ---- the groups of the old commits ---- */
 
+/* the length of a bytea column of a row of fixes_commit_groups, without fetching it */
+static Size
+column_length(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
+}
+
 /*
  * The groups of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
  * into o.  False unless its rows cover exactly those commits with ids below
@@ -372,6 +383,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 									  "WHERE repository_id = $1 AND kind = $2 ORDER BY first_commit",
 									  ld->schema),
 							 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	/* the rows in order, with columns of the sizes their commits make */
 	for (uint64 r = 0; r < rows && ok; r++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[r];
@@ -380,57 +392,62 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		bool		counts_copied,
-					ids_copied;
-		bytea	   *counts;
-		bytea	   *ids;
-		const uint32 *count;
-		const uint32 *id;
-		uint64		nids,
-					sum = 0;
+		Size		ids_len = column_length(tup, desc, 5);
 
-		MemoryContextSwitchTo(cxt);
-		if (format != GROUPS_FORMAT || first != (int32) next || commits < 0 ||
-			(uint64) first + commits > ld->n_old)
-		{
-			ok = false;
-			break;
-		}
-		counts = fixes_chunk_column(tup, desc, 4, &counts_copied);
-		ids = fixes_chunk_column(tup, desc, 5, &ids_copied);
-		count = (const uint32 *) VARDATA_ANY(counts);
-		id = (const uint32 *) VARDATA_ANY(ids);
-		nids = VARSIZE_ANY_EXHDR(ids) / sizeof(uint32);
-		if (VARSIZE_ANY_EXHDR(counts) != (Size) commits * sizeof(uint32))
-		{
-			ok = false;
-			break;
-		}
-		for (int32 j = 0; j < commits; j++)
-			sum += count[j];
-		for (uint64 q = 0; q < nids && ok; q++)
-			ok = id[q] < ngroups;
-		if (!ok || sum != nids)
-		{
-			ok = false;
-			break;
-		}
-		memcpy(o->counts + first, count, sizeof(uint32) * commits);
-		if (o->nids + nids > o->cap)
-		{
-			o->cap = Max(o->cap * 2, o->nids + nids);
-			o->ids = o->ids == NULL
-				? fixes_palloc_big(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE)
-				: repalloc_huge(o->ids, sizeof(uint32) * o->cap);
-		}
-		memcpy(o->ids + o->nids, id, sizeof(uint32) * nids);
-		o->nids += nids;
-		if (counts_copied)
-			pfree(counts);
-		if (ids_copied)
-			pfree(ids);
+		ok = format == GROUPS_FORMAT && first == (int32) next && commits >= 0 &&
+			(uint64) first + commits <= ld->n_old &&
+			column_length(tup, desc, 4) == (Size) commits * sizeof(uint32) &&
+			ids_len % sizeof(uint32) == 0;
 		next = (uint32) first + commits;
-		CHECK_FOR_INTERRUPTS();
+		o->nids += ids_len / sizeof(uint32);
+	}
+	if (ok && rows > 0)
+	{
+		FixesToastCopy *copies = palloc(sizeof(FixesToastCopy) * 2 * rows);
+		uint64		at = 0;
+
+		o->cap = Max(o->nids, 1);
+		o->ids = fixes_palloc_big(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE);
+		for (uint64 r = 0; r < rows; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	desc = SPI_tuptable->tupdesc;
+			bool		isnull;
+			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+			Size		ids_len = column_length(tup, desc, 5);
+
+			copies[2 * r].value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, 4, &isnull));
+			copies[2 * r].dest = o->counts + first;
+			copies[2 * r].len = (Size) commits * sizeof(uint32);
+			copies[2 * r + 1].value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, 5, &isnull));
+			copies[2 * r + 1].dest = o->ids + at;
+			copies[2 * r + 1].len = ids_len;
+			at += ids_len / sizeof(uint32);
+		}
+		fixes_toast_copy(copies, (int) (2 * rows));
+		pfree(copies);
+
+		/* each row's counts add up to its ids, each below ngroups */
+		at = 0;
+		for (uint64 r = 0; r < rows && ok; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	desc = SPI_tuptable->tupdesc;
+			bool		isnull;
+			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
+			uint64		nids = column_length(tup, desc, 5) / sizeof(uint32);
+			uint64		sum = 0;
+
+			for (int32 j = 0; j < commits; j++)
+				sum += o->counts[first + j];
+			ok = sum == nids;
+			for (uint64 q = at; q < at + nids && ok; q++)
+				ok = o->ids[q] < ngroups;
+			at += nids;
+			CHECK_FOR_INTERRUPTS();
+		}
 	}
 	SPI_freetuptable(SPI_tuptable);
 	MemoryContextSwitchTo(cxt);
@@ -558,17 +575,31 @@ expand(Expander *x, uint32 c)
 	}
 }
 
-static uint32 *sort_edges_by;
+/* edges by commit: each a commit index above an edge index, sorted as numbers */
+#define ST_SORT sort_keys
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b))
+#define ST_CHECK_FOR_INTERRUPTS
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
 
-static int
-edge_idx_cmp(const void *a, const void *b)
+/* sel[0 .. n) (edge indexes below 2^32) in order of by[edge], then of the edge */
+static void
+sort_edges(int64 *sel, int64 n, const uint32 *by)
 {
-	uint32		x = sort_edges_by[*(const int64 *) a];
-	uint32		y = sort_edges_by[*(const int64 *) b];
+	uint64	   *keys = fixes_palloc_big(sizeof(uint64) * Max(n, 1), MCXT_ALLOC_HUGE);
 
-	if (x != y)
-		return x < y ? -1 : 1;
-	return *(const int64 *) a < *(const int64 *) b ? -1 : *(const int64 *) a > *(const int64 *) b;
+	if (n > 0 && sel[n - 1] > (int64) PG_UINT32_MAX)	/* sel ascends */
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many Fixes edges to count per group")));
+	for (int64 i = 0; i < n; i++)
+		keys[i] = ((uint64) by[sel[i]] << 32) | (uint64) sel[i];
+	sort_keys(keys, n);
+	for (int64 i = 0; i < n; i++)
+		sel[i] = (int64) (keys[i] & PG_UINT32_MAX);
+	pfree(keys);
 }
 
 /*
@@ -616,8 +647,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 	}
 
 	/* into the targets: bugs_introduced, buggy_commits, lifetimes */
-	sort_edges_by = target;
-	qsort(sel, nsel, sizeof(int64), edge_idx_cmp);
+	sort_edges(sel, nsel, target);
 	for (int64 i = 0; i < nsel;)
 	{
 		int64		j = i;
@@ -669,8 +699,7 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 	}
 
 	/* out of the fixing commits: bugs_fixed, fixing_commits */
-	sort_edges_by = fixing;
-	qsort(sel, nsel, sizeof(int64), edge_idx_cmp);
+	sort_edges(sel, nsel, fixing);
 	for (int64 i = 0; i < nsel;)
 	{
 		int64		j = i;
@@ -686,7 +715,6 @@ count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
 		}
 		i = j;
 	}
-	sort_edges_by = NULL;
 
 	for (uint32 k = 0; k < g->ngroups; k++)
 		cnt[k].median = NAN;

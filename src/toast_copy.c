@@ -9,12 +9,14 @@
  * in) to be copied again, and fetch it through the TOAST index, one index
  * entry and one heap fetch per chunk of 2 kB.  Here:
  *
- * - values out of line and uncompressed, when they are a good part of
- *   their TOAST table (WANTED_SHARE), are read in one pass over that table
- *   in physical order, each chunk copied where it belongs;
- * - the others out of line and uncompressed are fetched through the index,
- *   straight into place (table_relation_fetch_toast_slice());
- * - values inline or compressed are detoasted and copied.
+ * - values out of line, when they are a good part of their TOAST table
+ *   (WANTED_SHARE), are read in one pass over that table in physical order,
+ *   each chunk copied where it belongs;
+ * - the others out of line are fetched through the index, straight into
+ *   place (table_relation_fetch_toast_slice());
+ * - values compressed with pglz (the groups of load_subsystem_counts.c) are
+ *   fetched so, then decompressed into place (pglz_decompress());
+ * - values inline, or compressed otherwise, are detoasted and copied.
  *
  * A value that the pass does not find whole (a chunk missing, twice, or of
  * the wrong size) is fetched again through the index, which reports a
@@ -28,8 +30,10 @@
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/toast_compression.h"
 #include "access/toast_internals.h"
 #include "catalog/pg_am_d.h"
+#include "common/pg_lzcompress.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
@@ -44,8 +48,10 @@ typedef struct Wanted
 {
 	Oid			valueid;
 	Oid			toastrelid;
-	char	   *dest;
-	Size		len;
+	char	   *dest;			/* where its stored bytes go */
+	Size		len;			/* how many */
+	char	   *out;			/* compressed: where it goes decompressed, else NULL */
+	Size		out_len;
 	int32		nchunks;
 	int32		got;			/* chunks copied; -1: not whole, fetch it again */
 	uint8	   *seen;			/* a bit per chunk */
@@ -76,6 +82,17 @@ wanted_cmp(const void *a, const void *b)
 	if (x->toastrelid != y->toastrelid)
 		return x->toastrelid < y->toastrelid ? -1 : 1;
 	return x->valueid < y->valueid ? -1 : x->valueid > y->valueid;
+}
+
+/* pglz data of raw_len bytes into dest, which has room for len */
+static void
+decompress(const char *data, Size data_len, Size raw_len, char *dest, Size len)
+{
+	if (raw_len != len ||
+		pglz_decompress(data, (int32) data_len, dest, (int32) len, true) != (int32) len)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("compressed pglz data is corrupt")));
 }
 
 /*
@@ -162,8 +179,20 @@ fetch_from(Wanted *w, int n)
 			pfree(w[i].seen);
 	}
 	for (int i = 0; i < n; i++)
+	{
 		if (w[i].got != w[i].nchunks)
 			fetch_into(toastrel, &w[i]);
+		if (w[i].out != NULL)
+		{
+			/* the bytes of a compressed varlena after its header: va_tcinfo, the data */
+			uint32		tcinfo;
+
+			memcpy(&tcinfo, w[i].dest, sizeof(tcinfo));
+			decompress(w[i].dest + sizeof(tcinfo), w[i].len - sizeof(tcinfo),
+					   tcinfo & VARLENA_EXTSIZE_MASK, w[i].out, w[i].out_len);
+			pfree(w[i].dest - VARHDRSZ);
+		}
+	}
 	table_close(toastrel, AccessShareLock);
 }
 
@@ -186,20 +215,35 @@ fixes_toast_copy(FixesToastCopy *copies, int n)
 			continue;
 		if (VARATT_IS_EXTERNAL_ONDISK(v))
 		{
+			Size		stored;
+			bool		compressed;
+
 			VARATT_EXTERNAL_GET_POINTER(p, v);
-			if (!VARATT_EXTERNAL_IS_COMPRESSED(p) &&
-				(Size) VARATT_EXTERNAL_GET_EXTSIZE(p) == copies[i].len)
+			stored = VARATT_EXTERNAL_GET_EXTSIZE(p);
+			compressed = VARATT_EXTERNAL_IS_COMPRESSED(p);
+			if (compressed ? VARATT_EXTERNAL_GET_COMPRESS_METHOD(p) == TOAST_PGLZ_COMPRESSION_ID &&
+				stored > VARHDRSZ_COMPRESSED - VARHDRSZ : stored == copies[i].len)
 			{
 				w[nw].valueid = p.va_valueid;
 				w[nw].toastrelid = p.va_toastrelid;
-				w[nw].dest = copies[i].dest;
-				w[nw].len = copies[i].len;
-				w[nw].nchunks = (int32) ((copies[i].len - 1) / TOAST_MAX_CHUNK_SIZE + 1);
+				w[nw].out = compressed ? copies[i].dest : NULL;
+				w[nw].out_len = copies[i].len;
+				/* a compressed value's bytes, after a varlena header of its own */
+				w[nw].dest = compressed ? (char *) palloc(VARHDRSZ + stored) + VARHDRSZ : copies[i].dest;
+				w[nw].len = stored;
+				w[nw].nchunks = (int32) ((stored - 1) / TOAST_MAX_CHUNK_SIZE + 1);
 				w[nw].got = 0;
 				w[nw].seen = NULL;
 				nw++;
 				continue;
 			}
+		}
+		if (VARATT_IS_4B_C(v) &&
+			VARDATA_COMPRESSED_GET_COMPRESS_METHOD(v) == TOAST_PGLZ_COMPRESSION_ID)
+		{
+			decompress((const char *) v + VARHDRSZ_COMPRESSED, VARSIZE(v) - VARHDRSZ_COMPRESSED,
+					   VARDATA_COMPRESSED_GET_EXTSIZE(v), copies[i].dest, copies[i].len);
+			continue;
 		}
 		{
 			bytea	   *b = DatumGetByteaPP(PointerGetDatum(v));
