@@ -352,6 +352,7 @@ extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
 extern int	fixes_uint32_cmp(const void *a, const void *b);
 extern int	fixes_uint64_cmp(const void *a, const void *b);
+extern void fixes_sort_uint64(uint64 *v, int64 n);
 
 extern void fixes_load_schema(FixesLoad *ld);
 

@@ -27,15 +27,19 @@
 #include "load.h"
 #include "spi_call.h"
 
+/* what fixes_load_stats notes of a commit */
+#define FIXING			0x01	/* it has a resolved Fixes edge */
+#define INTRODUCED		0x02	/* one points at it from a later release, or unreleased */
+#define TAGGED			0x04	/* it has a Fixes line that counts */
+#define FIXING_EARLIER	0x08	/* one of its resolved edges points at an earlier release */
+
 void
 fixes_load_stats(FixesLoad *ld)
 {
 	uint32		n = ld->graph->n;
 	int32	   *mark = ld->mark;
-	bool	   *fixing = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *introduced = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *tagged = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *fixing_earlier = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	/* per commit: FIXING, INTRODUCED, TAGGED, FIXING_EARLIER */
+	uint8	   *flags = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		npairs = 0;
 
@@ -57,7 +61,7 @@ fixes_load_stats(FixesLoad *ld)
 			continue;			/* counts nowhere */
 		fr = mark[f];
 		if (e->kind == KIND_FIXES)
-			tagged[f] = true;
+			flags[f] |= TAGGED;
 		if (e->now.status != EDGE_RESOLVED)
 			continue;
 		tr = mark[t];
@@ -70,7 +74,7 @@ fixes_load_stats(FixesLoad *ld)
 				ld->stats[tr].reverted_introduced++;
 			continue;
 		}
-		fixing[f] = true;
+		flags[f] |= FIXING;
 		ld->fixes[t]++;
 		if (!e->fixed_at_null)
 		{
@@ -84,36 +88,35 @@ fixes_load_stats(FixesLoad *ld)
 		{
 			ld->stats[fr].bugs_fixed++;
 			fixed_pairs[npairs++] = ((uint64) fr << 32) | t;
-			fixing_earlier[f] = true;
+			flags[f] |= FIXING_EARLIER;
 		}
 		if (tr > 0 && (fr == 0 || fr > tr))
 		{
 			ld->stats[tr].bugs_introduced++;
-			introduced[t] = true;
+			flags[t] |= INTRODUCED;
 		}
 		if (fr > 0 && fr == tr)
 			ld->stats[fr].fixed_same_release++;
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
-		if (fixing[i] && mark[i] > 0)
+		if (flags[i] == 0)
+			continue;
+		if ((flags[i] & FIXING) && mark[i] > 0)
 			ld->stats[mark[i]].fixing_commits++;
-		if (introduced[i])
+		if (flags[i] & INTRODUCED)
 			ld->stats[mark[i]].buggy_commits_introduced++;
-		if (tagged[i] && mark[i] > 0)
+		if ((flags[i] & TAGGED) && mark[i] > 0)
 			ld->stats[mark[i]].tagged_commits++;
-		if (fixing_earlier[i])
+		if (flags[i] & FIXING_EARLIER)
 			ld->stats[mark[i]].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
-	qsort(fixed_pairs, npairs, sizeof(uint64), fixes_uint64_cmp);
+	fixes_sort_uint64(fixed_pairs, npairs);
 	for (int64 p = 0; p < npairs; p++)
 		if (p == 0 || fixed_pairs[p] != fixed_pairs[p - 1])
 			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;
 
 	pfree(fixed_pairs);
-	pfree(fixing_earlier);
-	pfree(tagged);
-	pfree(introduced);
-	pfree(fixing);
+	pfree(flags);
 }

@@ -4,6 +4,7 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -85,6 +86,21 @@ fixes_load_add_edge(FixesLoad *ld)
 	e->before.target = FIXES_NO_IDX;
 	e->subj_len = -1;
 	return e;
+}
+
+/* an array of uint64 in ascending order: a sort made for them (lib/sort_template.h) */
+#define ST_SORT sort_uint64
+#define ST_ELEMENT_TYPE uint64
+#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b))
+#define ST_CHECK_FOR_INTERRUPTS
+#define ST_SCOPE static
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+void
+fixes_sort_uint64(uint64 *v, int64 n)
+{
+	sort_uint64(v, (size_t) n);
 }
 
 /* qsort and bsearch orders of plain uint32 and uint64 arrays */

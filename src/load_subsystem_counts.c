@@ -575,16 +575,10 @@ expand(Expander *x, uint32 c)
 	}
 }
 
-/* edges by commit: each a commit index above an edge index, sorted as numbers */
-#define ST_SORT sort_keys
-#define ST_ELEMENT_TYPE uint64
-#define ST_COMPARE(a, b) (*(a) < *(b) ? -1 : *(a) > *(b))
-#define ST_CHECK_FOR_INTERRUPTS
-#define ST_SCOPE static
-#define ST_DEFINE
-#include "lib/sort_template.h"
-
-/* sel[0 .. n) (edge indexes below 2^32) in order of by[edge], then of the edge */
+/*
+ * sel[0 .. n) (edge indexes below 2^32) in order of by[edge], then of the
+ * edge: as numbers, each a commit index above an edge index
+ */
 static void
 sort_edges(int64 *sel, int64 n, const uint32 *by)
 {
@@ -596,7 +590,7 @@ sort_edges(int64 *sel, int64 n, const uint32 *by)
 				 errmsg("too many Fixes edges to count per group")));
 	for (int64 i = 0; i < n; i++)
 		keys[i] = ((uint64) by[sel[i]] << 32) | (uint64) sel[i];
-	sort_keys(keys, n);
+	fixes_sort_uint64(keys, n);
 	for (int64 i = 0; i < n; i++)
 		sel[i] = (int64) (keys[i] & PG_UINT32_MAX);
 	pfree(keys);
