@@ -227,15 +227,22 @@ start_full_load(FixesLoad *ld)
  * Nothing to do when the head and the tags (and the release pattern) are
  * those of the previous load, which read the whole history.
  */
+/* the head is the previous load's */
 static bool
-unchanged_since_last_load(FixesLoad *ld)
+head_unmoved(FixesLoad *ld)
 {
 	char		hex[FIXES_OID_HEXSZ + 1];
 
+	fixes_format_oid(hex, &ld->head);
+	return ld->old_head != NULL && strcmp(hex, ld->old_head) == 0;
+}
+
+static bool
+unchanged_since_last_load(FixesLoad *ld)
+{
 	if (!ld->old_usable || ld->empty || ld->old_head == NULL)
 		return false;
-	fixes_format_oid(hex, &ld->head);
-	return strcmp(hex, ld->old_head) == 0 && ld->tags_hash == ld->old_tags_hash;
+	return head_unmoved(ld) && ld->tags_hash == ld->old_tags_hash;
 }
 
 /*
@@ -261,6 +268,16 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 								   args, *maintainers ? 3 : 2, false);
 }
 
+/* the graph of the previous load and its releases, if there is one to build on */
+static void
+read_previous_graph(FixesLoad *ld)
+{
+	ld->incremental = fixes_load_read_graph(ld);
+	if (ld->incremental)
+		fixes_load_read_old_releases(ld);
+	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
+}
+
 /*
  * Read what changed since the previous load (all of it for a full load) and
  * assign releases; the reader processes live only here.
@@ -278,6 +295,7 @@ read_repository(FixesLoad *ld)
 		WireHead	old;
 		bool		refresh;
 		bool		maintainers;
+		bool		graph_read;
 
 		fixes_progress_phase(&ld->progress, "opening the repository");
 		reader = start_head_reader(ld, &refresh, &maintainers);
@@ -287,6 +305,14 @@ read_repository(FixesLoad *ld)
 		ld->empty = !head.found;
 		ld->head = head.oid;
 		fixes_load_phase(ld, "repository opened");
+
+		/*
+		 * The head moved: the previous graph is read whatever the tags are.
+		 * Read it while the reader reads the tags.
+		 */
+		graph_read = refresh && head.found && !head_unmoved(ld);
+		if (graph_read)
+			read_previous_graph(ld);
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
 												   &ld->branches, &ld->nbranches, refresh);
 		if (!refresh)
@@ -314,10 +340,8 @@ read_repository(FixesLoad *ld)
 		ld->unchanged = unchanged_since_last_load(ld);
 		if (!ld->unchanged)
 		{
-			ld->incremental = fixes_load_read_graph(ld);
-			if (ld->incremental)
-				fixes_load_read_old_releases(ld);
-			fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
+			if (!graph_read)
+				read_previous_graph(ld);
 			if (!ld->incremental)
 				start_full_load(ld);
 			fixes_load_read(ld);

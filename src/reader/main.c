@@ -11,10 +11,10 @@
  *                                 FILE, then a head record for OLD (found:
  *                                 it is in the repository), then if it is,
  *                                 the history of REF's commit without OLD's,
- *                                 as walk sends it when told OLD.  That walk
- *                                 reads ahead: it goes on while the backend
- *                                 reads the previous load back, without
- *                                 waiting for it to read.
+ *                                 as walk sends it when told OLD.  It reads
+ *                                 ahead: it goes on while the backend reads
+ *                                 the previous load back, without waiting
+ *                                 for it to read.
  *   fixes-reader refresh-files PATH REF OLD [FILE]   the same, the walk as
  *                                 walk-files
  *   fixes-reader walk PATH HEX... the history of the commits HEX (one or
@@ -195,23 +195,27 @@ main(int argc, char **argv)
 		repo_open(&r, argv[2]);
 		if (strlen(argv[4]) != GIT_OID_HEXSZ || git_oid_fromstr(&old, argv[4]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[4]);
-		/* each part as soon as it is read: the backend reads it meanwhile */
+		/*
+		 * Each part as soon as it is read, without waiting for the backend
+		 * to read it: it may be reading the previous load back first.
+		 */
 		found = repo_resolve(&r, argv[3], &head);
 		send_head(&r, found, &head);
-		out_flush_buffer();
+		out_ahead();
+		out_push();
 		send_tags(&r);
 		send_branches(&r);
-		out_flush_buffer();
+		out_push();
 		if (found && argc == 6)
 		{
 			send_blob(&r, &head, argv[5]);
-			out_flush_buffer();
+			out_push();
 		}
 		old_found = git_odb_exists(r.odb, &old) != 0;
 		send_head(&r, old_found, &old);
+		out_push();
 		if (found && old_found)
 		{
-			out_ahead();
 			memcpy(hide.id, old.id, FIXES_OID_RAWSZ);
 			walk_hidden(&r, &head, 1, &hide, 1, strcmp(mode, "refresh-files") == 0);
 		}

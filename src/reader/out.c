@@ -140,6 +140,19 @@ room_for(size_t len)
 	return len <= cap;
 }
 
+/*
+ * Hand the backend what is buffered: reading ahead, what the pipe takes
+ * now; else all of it
+ */
+void
+out_push(void)
+{
+	if (ahead)
+		write_ahead();
+	else
+		out_flush_buffer();
+}
+
 /* bytes appended: reading ahead, hand the pipe what it takes */
 static void
 appended(void)

@@ -41,6 +41,7 @@ extern void out_flush_buffer(void);
 extern void out_raw(const void *data, size_t len);
 extern void out_discard(void);
 extern void out_ahead(void);
+extern void out_push(void);
 extern void out_message(char level, const char *sqlstate, const char *detail,
 						const char *hint, const char *fmt,...)
 			__attribute__((format(printf, 5, 6)));
