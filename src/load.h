@@ -63,6 +63,7 @@
 #include "table_columns.h"
 #include "tags.h"
 #include "text_decode.h"
+#include "toast_copy.h"
 
 typedef enum FixesEdgeStatus
 {
@@ -377,6 +378,9 @@ extern bool fixes_load_read_graph(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
 extern bytea *fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy);
+extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
+extern void fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col,
+								void *dest, Size len);
 extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
 extern uint32 fixes_load_old_head(FixesLoad *ld);
 

@@ -41,9 +41,12 @@ fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy)
 	return b;
 }
 
-/* the length of a bytea column of a chunk row, without fetching it */
-static Size
-column_length(HeapTuple tup, TupleDesc desc, int col)
+/*
+ * The length of a bytea column of a row in the chunked form, without
+ * fetching it
+ */
+Size
+fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col)
 {
 	bool		isnull;
 	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
@@ -51,9 +54,9 @@ column_length(HeapTuple tup, TupleDesc desc, int col)
 	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
 }
 
-/* where a bytea column of a chunk row goes */
-static void
-copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
+/* where a bytea column of a row in the chunked form goes (fixes_toast_copy()) */
+void
+fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
 {
 	bool		isnull;
 
@@ -90,13 +93,13 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		parents_len = column_length(tup, desc, 7);
+		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
 		if (format != SNAPSHOT_FORMAT || chunk != (int32) r || commits <= 0 ||
 			commits > CHUNK_COMMITS ||
-			column_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
-			column_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
-			column_length(tup, desc, 6) != (Size) commits * sizeof(uint32) ||
+			fixes_chunk_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
+			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
+			fixes_chunk_length(tup, desc, 6) != (Size) commits * sizeof(uint32) ||
 			parents_len % sizeof(uint32) != 0)
 			return false;
 		ncommits += commits;
@@ -114,12 +117,12 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		HeapTuple	tup = tt->vals[r];
 		bool		isnull;
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		parents_len = column_length(tup, desc, 7);
+		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
-		copy_to(&copies[4 * r], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
-		copy_to(&copies[4 * r + 1], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
-		copy_to(&copies[4 * r + 2], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
-		copy_to(&copies[4 * r + 3], tup, desc, 7, parents + p, parents_len);
+		fixes_chunk_copy_to(&copies[4 * r], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
+		fixes_chunk_copy_to(&copies[4 * r + 1], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
+		fixes_chunk_copy_to(&copies[4 * r + 2], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
+		fixes_chunk_copy_to(&copies[4 * r + 3], tup, desc, 7, parents + p, parents_len);
 		c += commits;
 		p += parents_len / sizeof(uint32);
 	}
@@ -135,7 +138,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 
 		for (uint32 i = 0; i < commits; i++)
 			total += counts[c + i];
-		if (total * sizeof(uint32) != column_length(tt->vals[r], desc, 7))
+		if (total * sizeof(uint32) != fixes_chunk_length(tt->vals[r], desc, 7))
 			return false;
 		fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
 		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);

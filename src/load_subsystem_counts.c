@@ -350,16 +350,6 @@ fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 
 /* ---- the groups of the old commits ---- */
 
-/* the length of a bytea column of a row of fixes_commit_groups, without fetching it */
-static Size
-column_length(HeapTuple tup, TupleDesc desc, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-
-	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
-}
-
 /*
  * The groups of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
  * into o.  False unless its rows cover exactly those commits with ids below
@@ -392,11 +382,11 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		ids_len = column_length(tup, desc, 5);
+		Size		ids_len = fixes_chunk_length(tup, desc, 5);
 
 		ok = format == GROUPS_FORMAT && first == (int32) next && commits >= 0 &&
 			(uint64) first + commits <= ld->n_old &&
-			column_length(tup, desc, 4) == (Size) commits * sizeof(uint32) &&
+			fixes_chunk_length(tup, desc, 4) == (Size) commits * sizeof(uint32) &&
 			ids_len % sizeof(uint32) == 0;
 		next = (uint32) first + commits;
 		o->nids += ids_len / sizeof(uint32);
@@ -415,14 +405,11 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 			bool		isnull;
 			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-			Size		ids_len = column_length(tup, desc, 5);
+			Size		ids_len = fixes_chunk_length(tup, desc, 5);
 
-			copies[2 * r].value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, 4, &isnull));
-			copies[2 * r].dest = o->counts + first;
-			copies[2 * r].len = (Size) commits * sizeof(uint32);
-			copies[2 * r + 1].value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, 5, &isnull));
-			copies[2 * r + 1].dest = o->ids + at;
-			copies[2 * r + 1].len = ids_len;
+			fixes_chunk_copy_to(&copies[2 * r], tup, desc, 4, o->counts + first,
+								(Size) commits * sizeof(uint32));
+			fixes_chunk_copy_to(&copies[2 * r + 1], tup, desc, 5, o->ids + at, ids_len);
 			at += ids_len / sizeof(uint32);
 		}
 		fixes_toast_copy(copies, (int) (2 * rows));
@@ -437,7 +424,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 			bool		isnull;
 			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-			uint64		nids = column_length(tup, desc, 5) / sizeof(uint32);
+			uint64		nids = fixes_chunk_length(tup, desc, 5) / sizeof(uint32);
 			uint64		sum = 0;
 
 			for (int32 j = 0; j < commits; j++)
