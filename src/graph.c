@@ -196,7 +196,6 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 	int			shift;
 	uint32	   *bucket_start;
 	uint32	   *order;
-
 	bool		in_place = raw_ids == (const unsigned char *) (g->oids + first);
 
 	fixes_graph_reserve(g, g->n + count);

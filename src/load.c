@@ -223,10 +223,6 @@ start_full_load(FixesLoad *ld)
 	ld->missing_trees = 0;
 }
 
-/*
- * Nothing to do when the head and the tags (and the release pattern) are
- * those of the previous load, which read the whole history.
- */
 /* the head is the previous load's */
 static bool
 head_unmoved(FixesLoad *ld)
@@ -237,6 +233,10 @@ head_unmoved(FixesLoad *ld)
 	return ld->old_head != NULL && strcmp(hex, ld->old_head) == 0;
 }
 
+/*
+ * Nothing to do when the head and the tags (and the release pattern) are
+ * those of the previous load, which read the whole history.
+ */
 static bool
 unchanged_since_last_load(FixesLoad *ld)
 {

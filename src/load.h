@@ -377,7 +377,6 @@ extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
-extern bytea *fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy);
 extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
 extern void fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col,
 								void *dest, Size len);

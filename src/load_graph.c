@@ -27,21 +27,6 @@
 #define CHUNK_COMMITS 65536
 
 /*
- * A bytea column of a row in the chunked form (fixes_graph, and
- * fixes_commit_groups), detoasted: *copy says whether it is a copy to pfree
- */
-bytea *
-fixes_chunk_column(HeapTuple tup, TupleDesc desc, int col, bool *copy)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-	bytea	   *b = DatumGetByteaPP(d);
-
-	*copy = (Pointer) b != DatumGetPointer(d);
-	return b;
-}
-
-/*
  * The length of a bytea column of a row in the chunked form, without
  * fetching it
  */
@@ -81,7 +66,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	uint64		nparents = 0;
 	uint32	   *counts;
 	uint32	   *parents;
-	FixesToastCopy *copies = palloc(sizeof(FixesToastCopy) * 4 * nrows);
+	FixesToastCopy *copies;
 	uint64		c = 0;
 	uint64		p = 0;
 
@@ -112,6 +97,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
 	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
 	parents = fixes_graph_parents_room(g, nparents);
+	copies = palloc(sizeof(FixesToastCopy) * 4 * nrows);
 	for (uint64 r = 0; r < nrows; r++)
 	{
 		HeapTuple	tup = tt->vals[r];

@@ -61,16 +61,7 @@ typedef struct Wanted
 Size
 fixes_toast_length(struct varlena *v)
 {
-	if (VARATT_IS_EXTERNAL_ONDISK(v))
-	{
-		struct varatt_external p;
-
-		VARATT_EXTERNAL_GET_POINTER(p, v);
-		return (Size) (p.va_rawsize - VARHDRSZ);
-	}
-	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-		return toast_raw_datum_size(PointerGetDatum(v)) - VARHDRSZ;
-	return VARSIZE_ANY_EXHDR(v);
+	return toast_raw_datum_size(PointerGetDatum(v)) - VARHDRSZ;
 }
 
 static int
