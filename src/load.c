@@ -209,6 +209,7 @@ start_full_load(FixesLoad *ld)
 	ld->graph = fixes_graph_create(ld->cxt);
 	ld->cap = 0;
 	ld->subj_hash = NULL;
+	ld->subj_from = 0;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->nedges = 0;

@@ -53,6 +53,7 @@
 
 #include "common/hashfn.h"
 #include "datatype/timestamp.h"
+#include "storage/itemptr.h"
 #include "utils/tuplestore.h"
 
 #include "arena.h"
@@ -117,6 +118,7 @@ typedef struct FixesEdge
 	FixesResolution now;		/* as resolved by this load */
 	FixesResolution before;		/* as stored (old edges only) */
 	bool		old;			/* read from fixes_edges, not from a message */
+	ItemPointerData tid;		/* old edges: the row read */
 	uint8		kind;			/* FixesEdgeKind */
 	bool		fixed_at_null;
 	TimestampTz fixed_at;		/* the fixing commit's committer date */
@@ -246,6 +248,9 @@ typedef struct FixesLoad
 	Tuplestorestate *commit_rows;
 	uint32		cap;			/* room in the per-commit arrays */
 	uint64	   *subj_hash;		/* by index: hash of the subject */
+	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
+								 * commits below this yet (load_graph.c) */
+	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	int64		missing_parents;	/* beyond a shallow clone's boundary */
@@ -375,6 +380,7 @@ extern void fixes_load_fetch_target_times(FixesLoad *ld);
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld);
+extern void fixes_load_read_subject_hashes(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
 extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);

@@ -69,6 +69,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	FixesToastCopy *copies;
 	uint64		c = 0;
 	uint64		p = 0;
+	int			ncopies = 0;
 
 	/* the rows in order, and their columns of the sizes their commits make */
 	for (uint64 r = 0; r < nrows; r++)
@@ -105,14 +106,20 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
 		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
-		fixes_chunk_copy_to(&copies[4 * r], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
-		fixes_chunk_copy_to(&copies[4 * r + 1], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
-		fixes_chunk_copy_to(&copies[4 * r + 2], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
-		fixes_chunk_copy_to(&copies[4 * r + 3], tup, desc, 7, parents + p, parents_len);
+		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
+		/* the subject hashes of the last row only: it is written again */
+		if (r == nrows - 1)
+		{
+			ld->subj_from = first + (uint32) c;
+			ld->subj_rows = (int32) r;
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
+		}
+		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
+		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 7, parents + p, parents_len);
 		c += commits;
 		p += parents_len / sizeof(uint32);
 	}
-	fixes_toast_copy(copies, (int) (4 * nrows));
+	fixes_toast_copy(copies, ncopies);
 
 	/* each row's parent counts must add up to its parent links */
 	c = p = 0;
@@ -190,6 +197,56 @@ fixes_load_read_graph(FixesLoad *ld)
 	}
 	ld->n_old = g->n;
 	return true;
+}
+
+/*
+ * The subject hashes of the previous load's commits that
+ * fixes_load_read_graph() left in fixes_graph (those of every row but the
+ * last).  Only a Fixes line whose abbrev names several commits, or none,
+ * compares them: most refreshes never read them.  Those rows are as read
+ * before (a load rewrites the graph from the last row on).
+ */
+void
+fixes_load_read_subject_hashes(FixesLoad *ld)
+{
+	Oid			argtypes[2] = {INT4OID, INT4OID};
+	Datum		args[2];
+	FixesToastCopy *copies;
+	SPITupleTable *tt;
+	uint64		c = 0;
+	MemoryContext old;
+
+	if (ld->subj_from == 0)
+		return;
+	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->name, ld->subj_from);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = Int32GetDatum(ld->subj_rows);
+	fixes_spi_execute(psprintf("SELECT chunk, commits, subject_hashes FROM %s.fixes_graph "
+							   "WHERE repository_id = $1 AND chunk < $2 ORDER BY chunk", ld->schema),
+					  2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	tt = SPI_tuptable;
+	old = MemoryContextSwitchTo(ld->cxt);
+	copies = palloc(sizeof(FixesToastCopy) * Max(SPI_processed, 1));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		int32		chunk = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+		int32		commits = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
+
+		if (chunk != (int32) r || commits <= 0 || c + (uint64) commits > ld->subj_from ||
+			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * sizeof(uint64))
+			elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, &ld->subj_hash[c],
+							(Size) commits * sizeof(uint64));
+		c += commits;
+	}
+	if (SPI_processed != (uint64) ld->subj_rows || c != ld->subj_from)
+		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+	fixes_toast_copy(copies, (int) SPI_processed);
+	MemoryContextSwitchTo(old);
+	pfree(copies);
+	SPI_freetuptable(tt);
+	ld->subj_from = 0;
 }
 
 /*

@@ -154,12 +154,14 @@ typedef struct EdgeCols
 
 /* one row of fixes_edges into the load's edges */
 static void
-add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnull)
+add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnull,
+			 ItemPointer tid)
 {
 	FixesEdge  *e = fixes_load_add_edge(ld);
 	text	   *t;
 
 	e->old = true;
+	e->tid = *tid;
 	e->fixing = (uint32) DatumGetInt32(v[c->fixing_idx]);
 	e->line = DatumGetInt32(v[c->line]);
 	t = DatumGetTextPP(v[c->abbrev]);
@@ -235,7 +237,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		slot_getsomeattrs(slot, natts);
-		add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull);
+		add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)
 		{

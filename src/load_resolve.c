@@ -275,7 +275,6 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 		uint64		h;
 		size_t		first;
 		size_t		range;
-		int64		first_pair = pairs->n;
 
 		if ((k & 0xfff) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -291,23 +290,38 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 			range = fixes_prefix_range(entries, g->n, hex, e->abbrev_len, &first);
 		e->now.candidates = 0;
 		e->now.target = FIXES_NO_IDX;
-		for (size_t j = first; j < first + range; j++)
+		for (int pass = 0; pass < 2; pass++)
 		{
-			uint32		idx = cand != NULL ? cand->idx[j] : entries[j].idx;
+			for (size_t j = first; j < first + range; j++)
+			{
+				uint32		idx = cand != NULL ? cand->idx[j] : entries[j].idx;
 
-			if (e->abbrev_len > 16 &&
-				!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
-				continue;
-			e->now.candidates++;
-			e->now.target = idx;
-			if (e->subj_len >= 0 && ld->subj_hash[idx] == h)
-				add_pair(pairs, k, idx);
+				if (e->abbrev_len > 16 &&
+					!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
+					continue;
+				if (pass == 1)
+				{
+					if (ld->subj_hash[idx] == h)
+						add_pair(pairs, k, idx);
+					continue;
+				}
+				e->now.candidates++;
+				e->now.target = idx;
+			}
+
+			/*
+			 * Several candidates: those whose subject has the quoted one's
+			 * hash are compared (pass 3), with the hashes of every old
+			 * commit read first.
+			 */
+			if (pass == 1 || e->now.candidates <= 1 || e->subj_len < 0)
+				break;
+			fixes_load_read_subject_hashes(ld);
 		}
 		if (e->now.candidates == 1)
 		{
 			e->now.status = EDGE_RESOLVED;
 			e->now.method = METHOD_HASH;
-			pairs->n = first_pair;	/* no subject needed */
 			continue;
 		}
 		e->now.target = FIXES_NO_IDX;
@@ -333,6 +347,7 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
 {
 	if (nwanted == 0)
 		return;
+	fixes_load_read_subject_hashes(ld);
 	qsort(wanted, nwanted, sizeof(Wanted), wanted_cmp);
 	for (uint32 i = 0; i < ld->graph->n; i++)
 	{

@@ -64,13 +64,21 @@ insert_new_edges(FixesLoad *ld)
 	for (int i = 0; i < lengthof(fixes_edge_kind_names); i++)
 		kind_text[i] = CStringGetTextDatum(fixes_edge_kind_names[i]);
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	/*
+	 * The edges of an unreleased commit, fixing or fixed, come last, on pages
+	 * of their own: a new tag will set their release, and their updates are
+	 * then HOT (bulk_insert.c, fixes_bulk_keep_room()).
+	 */
+	fixes_bulk_keep_room(b);
+	for (int64 k = 0; k < 2 * ld->nedges; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edges[k % Max(ld->nedges, 1)];
 		const char *text_base = ld->edge_text.data;
+		bool		resolved = e->now.status == EDGE_RESOLVED;
+		bool		unreleased = ld->mark[e->fixing] == 0 || (resolved && ld->mark[e->now.target] == 0);
 		MemoryContext old;
 
-		if (e->old)
+		if (e->old || unreleased != (k >= ld->nedges))
 			continue;
 		if ((k & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -104,7 +112,10 @@ insert_new_edges(FixesLoad *ld)
 				SET(c_introduced_at, TimestampTzGetDatum(ld->committed_at[e->now.target]));
 		}
 #undef SET
-		fixes_bulk_insert(b, values, nulls, 256 + e->raw_len + Max(e->subj_len, 0));
+		if (unreleased)
+			fixes_bulk_insert_roomy(b, values, nulls);
+		else
+			fixes_bulk_insert(b, values, nulls, 256 + e->raw_len + Max(e->subj_len, 0));
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
@@ -112,12 +123,84 @@ insert_new_edges(FixesLoad *ld)
 	fixes_bulk_end(b);
 }
 
+/* the releases an old edge gets when only they change: its fixing commit's, its target's */
+static inline int64
+release_pair(const FixesLoad *ld, const FixesEdge *e)
+{
+	int32		t = e->now.status == EDGE_RESOLVED ? ld->mark[e->now.target] : -1;
+
+	return ((int64) ld->mark[e->fixing] << 32) | (uint32) t;
+}
+
+static int
+release_pair_cmp(const void *a, const void *b, void *arg)
+{
+	const FixesLoad *ld = arg;
+	int64		x = release_pair(ld, &ld->edges[*(const int64 *) a]);
+	int64		y = release_pair(ld, &ld->edges[*(const int64 *) b]);
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The old edges resolved as before whose commits moved to another release
+ * (a new tag reached the unreleased tail: thousands of them), by row id,
+ * one statement per pair of new releases (a TID scan, whatever the
+ * statistics say).  The row ids are those fixes_load_read_old_edges() read:
+ * nothing has updated the rows since.
+ */
+static void
+update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
+{
+	Oid			types[4] = {INT4OID, TIDARRAYOID, TEXTOID, TEXTOID};
+	SPIPlanPtr	plan;
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+
+	if (n == 0)
+		return;
+	qsort_arg(list, n, sizeof(int64), release_pair_cmp, ld);
+	plan = fixes_spi_prepare_generic(psprintf("UPDATE %s.fixes_edges SET fixing_release = $3, target_release = $4 "
+											  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
+									 4, types);
+	for (int64 i = 0, j; i < n; i = j)
+	{
+		const FixesEdge *first = &ld->edges[list[i]];
+		int64		pair = release_pair(ld, first);
+		Datum		args[4];
+		char		nulls[4] = {' ', ' ', ' ', ' '};
+		bool		isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		for (j = i; j < n && release_pair(ld, &ld->edges[list[j]]) == pair; j++)
+			elems[j - i] = PointerGetDatum(&ld->edges[list[j]].tid);
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
+												  false, TYPALIGN_SHORT));
+		args[2] = fixes_release_of(ld, first->fixing, &isnull);
+		nulls[2] = isnull ? 'n' : ' ';
+		args[3] = (Datum) 0;
+		nulls[3] = 'n';
+		if (first->now.status == EDGE_RESOLVED)
+		{
+			args[3] = fixes_release_of(ld, first->now.target, &isnull);
+			nulls[3] = isnull ? 'n' : ' ';
+		}
+		fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
+		if (SPI_processed != (uint64) (j - i))
+			elog(ERROR, "updated %llu of %lld edges of repository %d",
+				 (unsigned long long) SPI_processed, (long long) (j - i), ld->repository_id);
+	}
+	SPI_freeplan(plan);
+	pfree(elems);
+}
+
 /*
  * The old edges this load changed: resolved differently, or whose fixing or
- * target commit is in another release now.  One statement per edge, which
- * names its whole primary key: an index probe whatever the statistics say
- * (an UPDATE ... FROM unnest(...) join can be planned as a scan of every
- * edge of the repository).
+ * target commit is in another release now.  Those resolved as before are
+ * updated by row id together (update_moved_edges()); the others with one
+ * statement each, which names its whole primary key: an index probe
+ * whatever the statistics say (an UPDATE ... FROM unnest(...) join can be
+ * planned as a scan of every edge of the repository).
  */
 static void
 update_old_edges(FixesLoad *ld)
@@ -126,6 +209,8 @@ update_old_edges(FixesLoad *ld)
 	TEXTOID, TEXTOID, TEXTOID, BOOLOID, TIMESTAMPTZOID};
 	SPIPlanPtr	plan = NULL;
 	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
+	int64	   *only_moved = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		nonly_moved = 0;
 	int			nargs = ld->has.edge_introduced_at ? 12 : 10;
 
 	for (int64 i = 0; i < ld->nmoved; i++)
@@ -140,9 +225,16 @@ update_old_edges(FixesLoad *ld)
 
 		if (!e->old)
 			continue;
-		if (fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
-			!(resolved && e->now.target < ld->n_old && moved[e->now.target]))
+		if (!moved[e->fixing] && !(resolved && e->now.target < ld->n_old && moved[e->now.target]))
+		{
+			if (fixes_resolution_equal(&e->now, &e->before))
+				continue;
+		}
+		else if (fixes_resolution_equal(&e->now, &e->before))
+		{
+			only_moved[nonly_moved++] = k;
 			continue;
+		}
 		if (plan == NULL)
 			plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_edges SET status = $4, method = $5, "
 											  "target_idx = $6, candidates = $7, target_commit = $8, "
@@ -182,6 +274,8 @@ update_old_edges(FixesLoad *ld)
 	if (plan != NULL)
 		SPI_freeplan(plan);
 	pfree(moved);
+	update_moved_edges(ld, only_moved, nonly_moved);
+	pfree(only_moved);
 }
 
 /*

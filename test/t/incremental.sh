@@ -32,11 +32,14 @@
 #      update of fixes_commits.release is HOT: the unreleased rows were kept apart)
 #  14 a change to fixes_overrides alone (a target, a NULL, a revert's target): not "nothing
 #      changed"; 15 nothing changed at all: no row written; 16 overrides changed again
+#  17, 18 (name 'big'): 70,000 commits, two rows of fixes_graph; a new commit's Fixes lines
+#      compare subjects with commits of the first row (read only then)
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
 # with fresh loads the same way, with its MAINTAINERS; then a clone with a tag v99.0 on HEAD,
-# whose refresh must update the release of the unreleased tail with HOT updates only.  Timings of every refresh are printed.
+# whose refresh must update the release of the unreleased tail (its commits and their edges)
+# with HOT updates only.  Timings of every refresh are printed.
 # Every load records the changed files (files => true), so the answers a load stores for
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
 # are compared too, through every kind of change above.
@@ -98,11 +101,13 @@ SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_u
                             ', ' ORDER BY relname)
   FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
 SELECT 'hot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commits';
+SELECT 'ehot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'fixes_edges';
 COMMIT;
 SQL
 }
 counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
 hot_of() { awk '$1 == "hot" {print $2, $3}' "$1"; }   # updates of fixes_commits, and the HOT ones
+ehot_of() { awk '$1 == "ehot" {print $2, $3}' "$1"; } # the same of fixes_edges
 seconds_of() { awk '$1 == "counts" {print $6}' "$1"; }
 writes_of() { awk '$1 == "writes" {$1 = ""; sub(/^ /, ""); print}' "$1"; }
 
@@ -691,6 +696,45 @@ SELECT string_agg(concat_ws('/', e.status, e.method, left(e.target_commit, 7)), 
 SQL
 )" "resolved/override/$(id A02 | cut -c1-7) resolved/hash/$(id C01 | cut -c1-7)"
 
+# 17, 18 (name 'big'): 70,000 empty commits, more than one row of fixes_graph (65,536 commits
+# each).  A refresh reads the subject hashes of the rows before the last only when a Fixes line
+# compares subjects: here a new commit has one whose abbrev names nothing and one whose 6-hex
+# abbrev names two old commits, each quoting the subject of a commit in row 0.
+big="$work/big.git"
+git init -q --bare "$big"
+python3 - "$when" <<'PY' | git --git-dir="$big" fast-import --quiet
+import sys
+when = int(sys.argv[1]) + 10 ** 6
+out = sys.stdout.buffer
+for i in range(1, 70001):
+    msg = b"big: change %d\n" % i
+    out.write(b"commit refs/heads/main\nmark :%d\n" % i)
+    out.write(b"committer Max Maintainer <max@example.org> %d +0000\n" % (when + 60 * i))
+    out.write(b"data %d\n%s" % (len(msg), msg))
+    if i > 1:
+        out.write(b"from :%d\n" % (i - 1))
+    out.write(b"\n")
+PY
+git --git-dir="$big" log --format='%H %s' main >"$work/big.ids"
+# two commits of row 0 (the 65,536 newest) whose ids share their first 6 hex digits
+pair=$(awk '$4 > 4464 {print substr($1, 1, 6), $1, $4}' "$work/big.ids" | sort |
+    awk '$1 == p && !done {print p, pid, pn, $2, $3; done = 1} {p = $1; pid = $2; pn = $3}')
+read -r six id_a n_a id_b n_b <<<"$pair"
+[ -n "$n_b" ] || { fail "no two ids of big.git share 6 hex digits"; exit 1; }
+nothing=ffffffffffff
+! grep -q "^$nothing" "$work/big.ids" || nothing=eeeeeeeeeeee
+step 17 big "$big" main
+next_date
+fix_big=$(git --git-dir="$big" commit-tree 'main^{tree}' -p main -m 'big: fix two changes' \
+    -m "$(printf 'Fixes: %s ("big: change 60000")\nFixes: %s ("big: change %s")' "$nothing" "$six" "$n_a")")
+git --git-dir="$big" update-ref refs/heads/grown "$fix_big"
+step 18 big "$big" grown
+[ $FULL = no ] || fail "step 18 reloaded in full"
+check "a Fixes line naming nothing, by the subject of a commit of row 0" \
+    "$(edge_at big "$fix_big" 3)" "resolved subject 0 $(awk '$4 == 60000 {print $1}' "$work/big.ids")"
+check "a 6-hex abbrev of two commits of row 0, with the subject of one" \
+    "$(edge_at big "$fix_big" 4)" "resolved hash+subject 2 $id_a"
+
 # the 20000-commit make-history repository, by tags
 if [ -f "$mh" ]; then
     repo=$(make_history_repo $commits)
@@ -719,6 +763,13 @@ SQL
     tail=$(q <<<"SELECT commits FROM fixes_per_release WHERE repository = 'mh' AND release = 'v99.0'")
     check "make-history: updates of fixes_commits when v99.0 releases the tail, and the HOT ones" \
         "$(hot_of "$work/mh.$n")" "$tail $tail"
+    # and the edges of the tail's commits were kept apart too (load_write_edges.c)
+    read -r eupd ehot <<<"$(ehot_of "$work/mh.$n")"
+    if [ "${eupd:-0}" -gt 0 ] && [ "$eupd" = "$ehot" ]; then
+        echo "    ok: make-history: $eupd updates of fixes_edges when v99.0 releases the tail, all HOT"
+    else
+        fail "make-history: updates of fixes_edges when v99.0 releases the tail: $eupd, HOT: $ehot"
+    fi
     # the stored graph damaged (chunk 0 four bytes short of its parent links): a refresh (a new
     # tag) says so, loads in full, and equals a fresh load
     n=$((n + 1))
