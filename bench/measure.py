@@ -1037,8 +1037,26 @@ def gather_meta(a, pg, t_start, load_start):
     settings = safe(lambda: pg.run("SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) "
                       "FROM pg_settings WHERE name IN ('shared_buffers', 'work_mem', 'maintenance_work_mem', "
                       "'fsync', 'synchronous_commit', 'full_page_writes', 'max_wal_size', 'wal_level');").strip())
-    meta['server settings'] = settings + ' (scripts/sandbox defaults)'
+    meta['server settings'] = settings + ' (scripts/sandbox defaults); ' + huge_pages_info()
     return meta
+
+
+def huge_pages_info():
+    """whether the server's shared memory is on huge pages (bench/run --huge-pages reserves them)"""
+    info = {}
+    try:
+        with open('/proc/meminfo') as f:
+            for line in f:
+                k, _, v = line.partition(':')
+                info[k] = int(v.split()[0])
+    except (OSError, ValueError, IndexError):
+        return 'huge pages: unknown'
+    total = info.get('HugePages_Total', 0)
+    used = total - info.get('HugePages_Free', 0) + info.get('HugePages_Rsvd', 0)
+    if total == 0 or used == 0:
+        return 'shared memory on 4-kB pages (no huge pages reserved: vm.nr_hugepages = %d)' % total
+    return ('shared memory on huge pages: %d of %d reserved 2-MB pages (vm.nr_hugepages, bench/run --huge-pages)'
+            % (used, total))
 
 
 def file_id(path):
