@@ -39,9 +39,12 @@ fixes_arena_add(FixesArena *a, const char *s, Size len)
 void
 fixes_arena_reserve(FixesArena *a, Size len)
 {
-	if (a->len + len <= a->cap)
+	Size		cap = a->cap;
+
+	if (a->len + len <= cap)
 		return;
-	while (a->len + len > a->cap)
-		a->cap *= 2;
-	a->data = fixes_huge_pages(repalloc_huge(a->data, a->cap), a->cap);
+	while (a->len + len > cap)
+		cap *= 2;
+	a->data = fixes_repalloc_big(a->data, a->cap, cap);
+	a->cap = cap;
 }

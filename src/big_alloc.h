@@ -6,6 +6,8 @@
 #define FIXES_BIG_ALLOC_H
 
 extern void *fixes_huge_pages(void *p, Size len);
+extern void *fixes_alloc_big(MemoryContext cxt, Size size, int flags);
 extern void *fixes_palloc_big(Size size, int flags);
+extern void *fixes_repalloc_big(void *p, Size old_size, Size size);
 
 #endif							/* FIXES_BIG_ALLOC_H */

@@ -63,22 +63,17 @@ fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 static void
 grow_to(FixesGraph *g, uint32 cap)
 {
+	g->oids = fixes_repalloc_big(g->oids, sizeof(FixesOid) * (Size) g->cap, sizeof(FixesOid) * (Size) cap);
+	g->par_start = fixes_repalloc_big(g->par_start, sizeof(uint32) * (Size) g->cap, sizeof(uint32) * (Size) cap);
+	g->par_end = fixes_repalloc_big(g->par_end, sizeof(uint32) * (Size) g->cap, sizeof(uint32) * (Size) cap);
 	g->cap = cap;
-	g->oids = fixes_huge_pages(repalloc_huge(g->oids, sizeof(FixesOid) * (Size) cap),
-							   sizeof(FixesOid) * (Size) cap);
-	g->par_start = fixes_huge_pages(repalloc_huge(g->par_start, sizeof(uint32) * (Size) cap),
-									sizeof(uint32) * (Size) cap);
-	g->par_end = fixes_huge_pages(repalloc_huge(g->par_end, sizeof(uint32) * (Size) cap),
-								  sizeof(uint32) * (Size) cap);
 }
 
 static void
 rehash_to(FixesGraph *g, uint32 mask)
 {
-	uint32	   *slots = fixes_huge_pages(MemoryContextAllocHuge(g->cxt, sizeof(uint32) * ((Size) mask + 1)),
-										 sizeof(uint32) * ((Size) mask + 1));
-
-	memset(slots, 0, sizeof(uint32) * ((Size) mask + 1));
+	uint32	   *slots = fixes_alloc_big(g->cxt, sizeof(uint32) * ((Size) mask + 1),
+										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	for (uint32 idx = 0; idx < g->n; idx++)
 	{
@@ -165,10 +160,12 @@ reserve_parents(FixesGraph *g, uint64 extra)
 {
 	if (g->npar + extra > g->par_cap)
 	{
-		while (g->npar + extra > g->par_cap)
-			g->par_cap *= 2;
-		g->parents = fixes_huge_pages(repalloc_huge(g->parents, sizeof(uint32) * g->par_cap),
-									  sizeof(uint32) * g->par_cap);
+		uint64		cap = g->par_cap;
+
+		while (g->npar + extra > cap)
+			cap *= 2;
+		g->parents = fixes_repalloc_big(g->parents, sizeof(uint32) * g->par_cap, sizeof(uint32) * cap);
+		g->par_cap = cap;
 	}
 }
 
@@ -212,7 +209,7 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 		bits++;
 	shift = Max(bits - 16, 0);
 	bucket_start = palloc0(sizeof(uint32) * (65536 + 1));
-	order = palloc_extended(sizeof(uint32) * Max(count, 1), MCXT_ALLOC_HUGE);
+	order = fixes_palloc_big(sizeof(uint32) * Max(count, 1), MCXT_ALLOC_HUGE);
 	for (uint32 idx = first; idx < first + count; idx++)
 		bucket_start[((oid_hash(&g->oids[idx]) & g->mask) >> shift) + 1]++;
 	for (int b = 0; b < 65536; b++)
