@@ -51,7 +51,7 @@ big_request(Size size)
  * on that boundary: its headers take the rest), the 2 MB pages of the whole
  * block, from that boundary to its end.
  */
-static void *
+static void
 advise(void *p, Size len, Size block)
 {
 #if defined(MADV_HUGEPAGE)
@@ -59,7 +59,7 @@ advise(void *p, Size len, Size block)
 	uintptr_t	end;
 
 	if ((uintptr_t) p - start < 4096 && block > len)
-		end = TYPEALIGN(HUGE_PAGE, (uintptr_t) p + block);
+		end = start + TYPEALIGN(HUGE_PAGE, block + HEADERS_ROOM);
 	else
 	{
 		start = TYPEALIGN(HUGE_PAGE, (uintptr_t) p);
@@ -68,17 +68,6 @@ advise(void *p, Size len, Size block)
 	if (len >= HUGE_PAGE && end > start)
 		(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
 #endif
-	return p;
-}
-
-/*
- * Ask the kernel to back the 2 MB-aligned middle of a large allocation with
- * huge pages, before it is first written.  Returns p.
- */
-void *
-fixes_huge_pages(void *p, Size len)
-{
-	return advise(p, len, len);
 }
 
 /*

@@ -5,7 +5,6 @@
 #ifndef FIXES_BIG_ALLOC_H
 #define FIXES_BIG_ALLOC_H
 
-extern void *fixes_huge_pages(void *p, Size len);
 extern void *fixes_alloc_big(MemoryContext cxt, Size size, int flags);
 extern void *fixes_palloc_big(Size size, int flags);
 extern void *fixes_repalloc_big(void *p, Size old_size, Size size);
