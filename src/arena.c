@@ -45,6 +45,6 @@ fixes_arena_reserve(FixesArena *a, Size len)
 		return;
 	while (a->len + len > cap)
 		cap *= 2;
-	a->data = fixes_repalloc_big(a->data, a->cap, cap);
+	a->data = fixes_repalloc_big(a->cxt, a->data, a->cap, cap);
 	a->cap = cap;
 }

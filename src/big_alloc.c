@@ -98,19 +98,20 @@ fixes_palloc_big(Size size, int flags)
 }
 
 /*
- * An array of old_size bytes at p, grown (or shrunk) to size in the same
- * memory context, as repalloc_huge() would, but placed as fixes_alloc_big()
+ * An array of old_size bytes at p in cxt (or none yet: p NULL), grown (or
+ * shrunk) to size, as repalloc_huge() would, but placed as fixes_alloc_big()
  * places a new one: a new array, with p's bytes copied and p freed.
  */
 void *
-fixes_repalloc_big(void *p, Size old_size, Size size)
+fixes_repalloc_big(MemoryContext cxt, void *p, Size old_size, Size size)
 {
-	void	   *q;
+	void	   *q = fixes_alloc_big(cxt, size, MCXT_ALLOC_HUGE);
 
-	if (p == NULL)
-		return fixes_alloc_big(CurrentMemoryContext, size, MCXT_ALLOC_HUGE);
-	q = fixes_alloc_big(GetMemoryChunkContext(p), size, MCXT_ALLOC_HUGE);
-	memcpy(q, p, Min(old_size, size));
-	pfree(p);
+	if (p != NULL)
+	{
+		Assert(GetMemoryChunkContext(p) == cxt);
+		memcpy(q, p, Min(old_size, size));
+		pfree(p);
+	}
 	return q;
 }

@@ -7,6 +7,6 @@
 
 extern void *fixes_alloc_big(MemoryContext cxt, Size size, int flags);
 extern void *fixes_palloc_big(Size size, int flags);
-extern void *fixes_repalloc_big(void *p, Size old_size, Size size);
+extern void *fixes_repalloc_big(MemoryContext cxt, void *p, Size old_size, Size size);
 
 #endif							/* FIXES_BIG_ALLOC_H */

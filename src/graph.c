@@ -63,9 +63,11 @@ fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 static void
 grow_to(FixesGraph *g, uint32 cap)
 {
-	g->oids = fixes_repalloc_big(g->oids, sizeof(FixesOid) * (Size) g->cap, sizeof(FixesOid) * (Size) cap);
-	g->par_start = fixes_repalloc_big(g->par_start, sizeof(uint32) * (Size) g->cap, sizeof(uint32) * (Size) cap);
-	g->par_end = fixes_repalloc_big(g->par_end, sizeof(uint32) * (Size) g->cap, sizeof(uint32) * (Size) cap);
+	g->oids = fixes_repalloc_big(g->cxt, g->oids, sizeof(FixesOid) * (Size) g->cap, sizeof(FixesOid) * (Size) cap);
+	g->par_start = fixes_repalloc_big(g->cxt, g->par_start, sizeof(uint32) * (Size) g->cap,
+									  sizeof(uint32) * (Size) cap);
+	g->par_end = fixes_repalloc_big(g->cxt, g->par_end, sizeof(uint32) * (Size) g->cap,
+									sizeof(uint32) * (Size) cap);
 	g->cap = cap;
 }
 
@@ -164,7 +166,7 @@ reserve_parents(FixesGraph *g, uint64 extra)
 
 		while (g->npar + extra > cap)
 			cap *= 2;
-		g->parents = fixes_repalloc_big(g->parents, sizeof(uint32) * g->par_cap, sizeof(uint32) * cap);
+		g->parents = fixes_repalloc_big(g->cxt, g->parents, sizeof(uint32) * g->par_cap, sizeof(uint32) * cap);
 		g->par_cap = cap;
 	}
 }

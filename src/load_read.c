@@ -257,9 +257,8 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 	{
 		uint32		cap = Max(g->n, Max(ld->walk_release_cap * 2, 1024));
 
-		ld->walk_release = ld->walk_release == NULL ?
-			fixes_alloc_big(ld->cxt, sizeof(int32) * cap, MCXT_ALLOC_HUGE) :
-			fixes_repalloc_big(ld->walk_release, sizeof(int32) * ld->walk_release_cap, sizeof(int32) * cap);
+		ld->walk_release = fixes_repalloc_big(ld->cxt, ld->walk_release,
+											  sizeof(int32) * ld->walk_release_cap, sizeof(int32) * cap);
 		memset(ld->walk_release + ld->walk_release_cap, 0,
 			   sizeof(int32) * (cap - ld->walk_release_cap));
 		ld->walk_release_cap = cap;

@@ -26,20 +26,12 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 		cap = 1024;
 	while (idx >= cap)
 		cap *= 2;
-	if (ld->subj_hash == NULL)
-	{
-		ld->subj_hash = fixes_alloc_big(ld->cxt, sizeof(uint64) * cap, MCXT_ALLOC_HUGE);
-		ld->committed_at = fixes_alloc_big(ld->cxt, sizeof(TimestampTz) * cap, MCXT_ALLOC_HUGE);
-		ld->committed_null = fixes_alloc_big(ld->cxt, sizeof(bool) * cap, MCXT_ALLOC_HUGE);
-	}
-	else
-	{
-		ld->subj_hash = fixes_repalloc_big(ld->subj_hash, sizeof(uint64) * ld->cap, sizeof(uint64) * cap);
-		ld->committed_at = fixes_repalloc_big(ld->committed_at, sizeof(TimestampTz) * ld->cap,
-											  sizeof(TimestampTz) * cap);
-		ld->committed_null = fixes_repalloc_big(ld->committed_null, sizeof(bool) * ld->cap,
-												sizeof(bool) * cap);
-	}
+	ld->subj_hash = fixes_repalloc_big(ld->cxt, ld->subj_hash, sizeof(uint64) * ld->cap,
+									   sizeof(uint64) * cap);
+	ld->committed_at = fixes_repalloc_big(ld->cxt, ld->committed_at, sizeof(TimestampTz) * ld->cap,
+										  sizeof(TimestampTz) * cap);
+	ld->committed_null = fixes_repalloc_big(ld->cxt, ld->committed_null, sizeof(bool) * ld->cap,
+											sizeof(bool) * cap);
 	ld->cap = cap;
 }
 
@@ -47,10 +39,8 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 static void
 edges_grow_to(FixesLoad *ld, int64 cap)
 {
-	if (ld->edges == NULL)
-		ld->edges = fixes_alloc_big(ld->cxt, sizeof(FixesEdge) * cap, MCXT_ALLOC_HUGE);
-	else
-		ld->edges = fixes_repalloc_big(ld->edges, sizeof(FixesEdge) * ld->edges_cap, sizeof(FixesEdge) * cap);
+	ld->edges = fixes_repalloc_big(ld->cxt, ld->edges, sizeof(FixesEdge) * ld->edges_cap,
+								   sizeof(FixesEdge) * cap);
 	ld->edges_cap = cap;
 }
 

@@ -125,16 +125,8 @@ fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
 
 		while (idx >= cap)
 			cap *= 2;
-		if (k->off == NULL)
-		{
-			k->off = fixes_alloc_big(ld->cxt, sizeof(uint64) * cap, MCXT_ALLOC_HUGE);
-			k->cnt = fixes_alloc_big(ld->cxt, sizeof(uint32) * cap, MCXT_ALLOC_HUGE);
-		}
-		else
-		{
-			k->off = fixes_repalloc_big(k->off, sizeof(uint64) * k->cap, sizeof(uint64) * cap);
-			k->cnt = fixes_repalloc_big(k->cnt, sizeof(uint32) * k->cap, sizeof(uint32) * cap);
-		}
+		k->off = fixes_repalloc_big(ld->cxt, k->off, sizeof(uint64) * k->cap, sizeof(uint64) * cap);
+		k->cnt = fixes_repalloc_big(ld->cxt, k->cnt, sizeof(uint32) * k->cap, sizeof(uint32) * cap);
 		/* commits not read by this load (old ones) have no keys here */
 		memset(k->cnt + k->cap, 0, sizeof(uint32) * (cap - k->cap));
 		k->cap = cap;
@@ -150,8 +142,7 @@ fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
 
 		while (k->nids + n > cap)
 			cap *= 2;
-		k->ids = k->ids == NULL ? fixes_alloc_big(ld->cxt, sizeof(uint32) * cap, MCXT_ALLOC_HUGE)
-			: fixes_repalloc_big(k->ids, sizeof(uint32) * k->ids_cap, sizeof(uint32) * cap);
+		k->ids = fixes_repalloc_big(ld->cxt, k->ids, sizeof(uint32) * k->ids_cap, sizeof(uint32) * cap);
 		k->ids_cap = cap;
 	}
 	memcpy(k->ids + k->nids, k->scratch, sizeof(uint32) * n);

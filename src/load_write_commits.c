@@ -202,16 +202,7 @@ update_releases(FixesLoad *ld, uint32 *list, int64 n)
 	else
 		probe_row_ids(ld, list, n, tids);
 	elems = fixes_palloc_big(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
-	args[0] = Int32GetDatum(ld->repository_id);
-
-	/*
-	 * No "AND repository_id = $1": it would be planned as an index scan of
-	 * the repository.  A generic plan: with the array's size known, a plan
-	 * for thousands of row ids of a small table is a sequential scan.
-	 */
-	set_plan = fixes_spi_prepare_generic(psprintf("UPDATE %s.fixes_commits SET release = $3 "
-												  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
-										 3, set_types);
+	set_plan = fixes_spi_prepare_row_id_update(ld->schema, "fixes_commits", "release = $3", 3, set_types);
 	while (i < n)
 	{
 		int32		rank = ld->mark[list[i]];
@@ -223,14 +214,10 @@ update_releases(FixesLoad *ld, uint32 *list, int64 n)
 			elems[j - i] = PointerGetDatum(&tids[j]);
 			j++;
 		}
-		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
-												  false, TYPALIGN_SHORT));
 		args[2] = fixes_release_of(ld, list[i], &isnull);
 		nulls[2] = isnull ? 'n' : ' ';
-		fixes_spi_execute_plan(set_plan, args, nulls, SPI_OK_UPDATE);
-		if (SPI_processed != (uint64) (j - i))
-			elog(ERROR, "updated %llu of %lld commits of repository %d",
-				 (unsigned long long) SPI_processed, (long long) (j - i), ld->repository_id);
+		fixes_spi_update_row_ids(set_plan, args, nulls, elems, (int) (j - i), "fixes_commits",
+								 ld->repository_id);
 		i = j;
 	}
 	SPI_freeplan(set_plan);

@@ -154,14 +154,14 @@ update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
 {
 	Oid			types[4] = {INT4OID, TIDARRAYOID, TEXTOID, TEXTOID};
 	SPIPlanPtr	plan;
-	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	Datum	   *elems;
 
 	if (n == 0)
 		return;
+	elems = palloc(sizeof(Datum) * n);
 	qsort_arg(list, n, sizeof(int64), release_pair_cmp, ld);
-	plan = fixes_spi_prepare_generic(psprintf("UPDATE %s.fixes_edges SET fixing_release = $3, target_release = $4 "
-											  "WHERE ctid = ANY ($2) AND $1 IS NOT NULL", ld->schema),
-									 4, types);
+	plan = fixes_spi_prepare_row_id_update(ld->schema, "fixes_edges",
+										   "fixing_release = $3, target_release = $4", 4, types);
 	for (int64 i = 0, j; i < n; i = j)
 	{
 		const FixesEdge *first = &ld->edges[list[i]];
@@ -173,9 +173,6 @@ update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
 		CHECK_FOR_INTERRUPTS();
 		for (j = i; j < n && release_pair(ld, &ld->edges[list[j]]) == pair; j++)
 			elems[j - i] = PointerGetDatum(&ld->edges[list[j]].tid);
-		args[0] = Int32GetDatum(ld->repository_id);
-		args[1] = PointerGetDatum(construct_array(elems, (int) (j - i), TIDOID, sizeof(ItemPointerData),
-												  false, TYPALIGN_SHORT));
 		args[2] = fixes_release_of(ld, first->fixing, &isnull);
 		nulls[2] = isnull ? 'n' : ' ';
 		args[3] = (Datum) 0;
@@ -185,10 +182,7 @@ update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
 			args[3] = fixes_release_of(ld, first->now.target, &isnull);
 			nulls[3] = isnull ? 'n' : ' ';
 		}
-		fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
-		if (SPI_processed != (uint64) (j - i))
-			elog(ERROR, "updated %llu of %lld edges of repository %d",
-				 (unsigned long long) SPI_processed, (long long) (j - i), ld->repository_id);
+		fixes_spi_update_row_ids(plan, args, nulls, elems, (int) (j - i), "fixes_edges", ld->repository_id);
 	}
 	SPI_freeplan(plan);
 	pfree(elems);

@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/plancache.h"
 
 #include "spi_call.h"
@@ -141,4 +142,40 @@ fixes_spi_cursor_close(Portal portal)
 
 	SPI_cursor_close(portal);
 	MemoryContextSwitchTo(cxt);
+}
+
+/*
+ * An UPDATE of table's rows of a repository by row id, a group at a time:
+ * "UPDATE schema.table SET set WHERE ctid = ANY ($2) AND $1 IS NOT NULL",
+ * $1 the repository, $2 the row ids, the other parameters set's.  A TID
+ * scan whatever the statistics say: no "AND repository_id = $1", which would
+ * be planned as an index scan of the repository, and a generic plan, since
+ * a plan for thousands of row ids of a small table is a sequential scan.
+ */
+SPIPlanPtr
+fixes_spi_prepare_row_id_update(const char *schema, const char *table, const char *set,
+								int nargs, Oid *types)
+{
+	Assert(nargs >= 2 && types[0] == INT4OID && types[1] == TIDARRAYOID);
+	return fixes_spi_prepare_generic(psprintf("UPDATE %s.%s SET %s WHERE ctid = ANY ($2) AND $1 IS NOT NULL",
+											  schema, table, set),
+									 nargs, types);
+}
+
+/*
+ * Run such a plan for the n row ids that row_ids point at (args[1] is set
+ * here), and check that it updated each of them.
+ */
+void
+fixes_spi_update_row_ids(SPIPlanPtr plan, Datum *args, const char *nulls, Datum *row_ids, int n,
+						 const char *table, int32 repository_id)
+{
+	args[0] = Int32GetDatum(repository_id);
+	args[1] = PointerGetDatum(construct_array(row_ids, n, TIDOID, sizeof(ItemPointerData),
+											  false, TYPALIGN_SHORT));
+	fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
+	if (SPI_processed != (uint64) n)
+		elog(ERROR, "updated %llu of %d rows of %s of repository %d",
+			 (unsigned long long) SPI_processed, n, table, repository_id);
+	pfree(DatumGetPointer(args[1]));
 }

@@ -16,5 +16,9 @@ extern Portal fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datu
 extern uint64 fixes_spi_cursor_fetch(Portal portal, long count);
 extern void fixes_spi_cursor_close(Portal portal);
 extern uint64 fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id);
+extern SPIPlanPtr fixes_spi_prepare_row_id_update(const char *schema, const char *table, const char *set,
+												  int nargs, Oid *types);
+extern void fixes_spi_update_row_ids(SPIPlanPtr plan, Datum *args, const char *nulls, Datum *row_ids,
+									 int n, const char *table, int32 repository_id);
 
 #endif							/* FIXES_SPI_CALL_H */
