@@ -39,9 +39,9 @@ fixes_arena_add(FixesArena *a, const char *s, Size len)
 void
 fixes_arena_reserve(FixesArena *a, Size len)
 {
-	Size		cap = a->cap;
+	Size		cap = Max(a->cap, 1024);
 
-	if (a->len + len <= cap)
+	if (a->data != NULL && a->len + len <= a->cap)
 		return;
 	while (a->len + len > cap)
 		cap *= 2;

@@ -26,6 +26,7 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
+#include <sys/resource.h>
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -213,6 +214,7 @@ start_full_load(FixesLoad *ld)
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->nedges = 0;
+	ld->edge_text.len = 0;
 	ld->missing_parents = 0;
 	if (ld->commit_rows != NULL)
 		tuplestore_end(ld->commit_rows);
@@ -220,6 +222,8 @@ start_full_load(FixesLoad *ld)
 	ld->trailer_keys = NULL;
 	ld->ncs = 0;
 	ld->prefixes = NULL;
+	ld->kept_groups = NULL;
+	ld->old_edges_read = false;
 	ld->missing_blobs = 0;
 	ld->missing_trees = 0;
 }
@@ -277,6 +281,22 @@ read_previous_graph(FixesLoad *ld)
 	if (ld->incremental)
 		fixes_load_read_old_releases(ld);
 	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
+}
+
+/*
+ * A refresh whose reader walks already: what the previous load left that the
+ * new commits do not change (its edges, the subsystems and path prefixes of
+ * its commits) is read now, while the reader compares trees and buffers its
+ * records (out.c, out_ahead()), rather than after the walk.  With files on,
+ * the backend waited for the reader for most of the walk.
+ */
+static void
+read_previous_rows(FixesLoad *ld)
+{
+	fixes_load_read_old_edges(ld);
+	ld->old_edges_read = true;
+	fixes_load_read_kept_groups(ld);
+	fixes_load_phase(ld, "edges and groups of the previous load read");
 }
 
 /*
@@ -345,6 +365,8 @@ read_repository(FixesLoad *ld)
 				read_previous_graph(ld);
 			if (!ld->incremental)
 				start_full_load(ld);
+			else if (ld->ahead != NULL)
+				read_previous_rows(ld);
 			fixes_load_read(ld);
 			fixes_load_phase(ld, "history read");
 			if (ld->incremental && !fixes_load_graph_covers_scope(ld))
@@ -382,7 +404,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "releases of commits corrected");
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
-	if (ld->incremental)
+	if (ld->incremental && !ld->old_edges_read)
 		fixes_load_read_old_edges(ld);
 	fixes_load_phase(ld, "old edges read");
 
@@ -520,18 +542,33 @@ fixes_load(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
+/* the backend's CPU time (user and system) so far, in seconds */
+static double
+cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /*
- * Report at DEBUG1 how long the phase that just ended took
+ * Report at DEBUG1 how long the phase that just ended took, and how much of
+ * it the backend was on a CPU: the rest it waited, mostly for the reader
  * (SET client_min_messages = debug1 to see them).
  */
 void
 fixes_load_phase(FixesLoad *ld, const char *done)
 {
 	TimestampTz now = GetCurrentTimestamp();
+	double		cpu = message_level_is_interesting(DEBUG1) ? cpu_seconds() : 0;
 
 	if (ld->phase_start != 0)
-		elog(DEBUG1, "fixes_load %s: %s in %.3f s", ld->name, done,
-			 (double) (now - ld->phase_start) / USECS_PER_SEC);
+		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->name, done,
+			 (double) (now - ld->phase_start) / USECS_PER_SEC, cpu - ld->phase_cpu);
 	ld->phase_start = now;
+	ld->phase_cpu = cpu;
 	fixes_progress_phase(&ld->progress, done);
 }

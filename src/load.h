@@ -217,6 +217,7 @@ typedef struct FixesLoad
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
 	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
+	double		phase_cpu;		/* the backend's CPU seconds then */
 	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
@@ -333,6 +334,8 @@ typedef struct FixesLoad
 	int64		ncs;
 	int64		cs_cap;
 	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
+	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
+	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */
@@ -429,6 +432,7 @@ extern int	fixes_load_nsections(FixesLoad *ld);
 #define FIXES_PREFIX_DEPTHS 4
 extern void fixes_load_prefixes_begin(FixesLoad *ld);
 extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
+extern void fixes_load_read_kept_groups(FixesLoad *ld);
 extern void fixes_load_subsystem_counts(FixesLoad *ld);
 extern void fixes_load_delete_subsystem_counts(FixesLoad *ld);
 

@@ -204,6 +204,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load old edge",
 												 ALLOCSET_DEFAULT_SIZES);
 	uint64		n = 0;
+	int64		room;
 	int			natts;
 
 	c.fixing_idx = fixes_attnum(desc, "fixing_idx");
@@ -218,9 +219,13 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	c.kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
 	c.introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
 
-	fixes_load_reserve_edges(ld, ld->old_edges);
+	if (ld->edge_text.data == NULL)
+		fixes_arena_init(&ld->edge_text, ld->cxt);
+	/* and room for the new commits' edges, when they are read after these */
+	room = Max(ld->old_edges, 0) + Max(ld->old_edges, 0) / 16 + 1024;
+	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
-	fixes_arena_reserve(&ld->edge_text, (Size) Min(Max(ld->old_edges, 0), (int64) 1 << 24) * 48);
+	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);
 	/* the columns read are the first natts */
 	natts = Max(Max(Max(c.fixing_idx, c.line), Max(c.abbrev, c.quoted_subject)),
 				Max(Max(Max(c.status, c.method), Max(c.target_idx, c.candidates)),
@@ -237,7 +242,9 @@ fixes_load_read_old_edges(FixesLoad *ld)
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		slot_getsomeattrs(slot, natts);
-		add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
+		/* the stable scope's rows go before the refresh writes (fixes_load_delete_stable) */
+		if (!ld->has_stable || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
+			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)
 		{

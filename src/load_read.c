@@ -310,7 +310,9 @@ read_commits(FixesLoad *ld)
 		fixes_load_delete_all(ld);
 	else if (ld->known)
 		fixes_load_delete_stable(ld);
-	fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
+	/* a refresh may have read its old edges into it already (load.c) */
+	if (ld->edge_text.data == NULL)
+		fixes_arena_init(&ld->edge_text, CurrentMemoryContext);
 	fixes_load_files_begin(ld);
 
 	if (ld->empty)

@@ -109,6 +109,15 @@ typedef struct OldGroups
 	bool		valid;
 } OldGroups;
 
+/* the groups of the old commits as fixes_commit_groups keeps them, per kind */
+typedef struct FixesKeptGroups
+{
+	OldGroups	p;				/* path prefixes */
+	OldGroups	s;				/* MAINTAINERS sections */
+	bool		p_ok;			/* they cover the old commits, with ids that hold */
+	bool		s_ok;
+} FixesKeptGroups;
+
 /* the counts of one group */
 typedef struct GroupCounts
 {
@@ -442,6 +451,38 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 	o->valid = ok && next == ld->n_old;
 	o->ncommits = o->valid ? ld->n_old : 0;
 	return o->valid;
+}
+
+/*
+ * The rows of fixes_commit_groups of a refresh, when they hold: those of
+ * the prefixes, with the ids of the stored dictionary, and those of the
+ * sections, unless MAINTAINERS changed
+ */
+static void
+read_kept_groups(FixesLoad *ld, FixesKeptGroups *k)
+{
+	FixesPrefixes *px;
+
+	memset(k, 0, sizeof(*k));
+	fixes_load_prefixes_begin(ld);
+	px = ld->prefixes;
+	k->p_ok = ld->incremental && !px->dict_bad &&
+		read_segments(ld, "prefixes", px->nstored, &k->p);
+	k->s_ok = ld->subsys != NULL && ld->incremental && !ld->reattribute &&
+		read_segments(ld, "subsystems", (uint32) fixes_load_nsections(ld), &k->s);
+}
+
+/*
+ * A refresh with files, while the reader walks the new commits (load.c):
+ * the groups of the old commits, which do not depend on them
+ */
+void
+fixes_load_read_kept_groups(FixesLoad *ld)
+{
+	if (!ld->v11 || !ld->files || !ld->incremental)
+		return;
+	ld->kept_groups = palloc(sizeof(FixesKeptGroups));
+	read_kept_groups(ld, ld->kept_groups);
 }
 
 /*
@@ -792,13 +833,13 @@ set_counts(Datum *v, bool *n, TupleDesc desc, const GroupCounts *c)
 void
 fixes_load_subsystem_counts(FixesLoad *ld)
 {
-	FixesPrefixes *px = ld->prefixes;
+	FixesPrefixes *px;
 	uint32		n = ld->graph->n;
-	Pairs		old_s = {0},
-				old_p = {0},
+	Pairs		old_p = {0},
+				old_s = {0},
 				new_s = {0};
-	OldGroups	kept_s = {0},
-				kept_p = {0};
+	FixesKeptGroups local;
+	FixesKeptGroups *k = ld->kept_groups;
 	bool		rewrite_s,
 				rewrite_p;
 	Groups		gs,
@@ -812,37 +853,35 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	if (!ld->v11 || !ld->files)
 		return;
 	fixes_load_phase(ld, "per-release counts and lifetimes computed");
-	if (px == NULL)
+	/* the groups of the old commits: kept (read already, or now), or read again */
+	if (k == NULL)
 	{
-		/* no commit read (a refresh that only re-resolves): the stored dictionary */
-		fixes_load_prefixes_begin(ld);
-		px = ld->prefixes;
+		k = &local;
+		read_kept_groups(ld, k);
 	}
-
-	/* the groups of the old commits: kept, or read again */
-	rewrite_p = !ld->incremental || px->dict_bad ||
-		!read_segments(ld, "prefixes", px->nstored, &kept_p);
+	ld->kept_groups = NULL;
+	px = ld->prefixes;
+	rewrite_p = !k->p_ok;
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
-	else if (kept_p.nsegments >= MAX_SEGMENTS)
-		rewrite_p = true;		/* kept_p holds them all: one row again */
+	else if (k->p.nsegments >= MAX_SEGMENTS)
+		rewrite_p = true;		/* k->p holds them all: one row again */
 	rewrite_s = false;
 	if (ld->subsys != NULL)
 	{
 		uint32		nsec = (uint32) fixes_load_nsections(ld);
 
-		rewrite_s = !ld->incremental || ld->reattribute ||
-			!read_segments(ld, "subsystems", nsec, &kept_s);
+		rewrite_s = !k->s_ok;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
-		else if (kept_s.nsegments >= MAX_SEGMENTS)
-			rewrite_s = true;	/* kept_s holds them all: one row again */
+		else if (k->s.nsegments >= MAX_SEGMENTS)
+			rewrite_s = true;	/* k->s holds them all: one row again */
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
 		new_s.v = ld->cs_pairs;
 		new_s.n = ld->ncs;
-		build_groups(&gs, n, nsec, &kept_s, &old_s, &new_s);
+		build_groups(&gs, n, nsec, &k->s, &old_s, &new_s);
 	}
-	build_groups(&gp, n, px->nnames, &kept_p, &old_p, &px->pairs);
+	build_groups(&gp, n, px->nnames, &k->p, &old_p, &px->pairs);
 	/* the pairs are in the groups now */
 	if (px->pairs.v)
 		pfree(px->pairs.v);
@@ -852,14 +891,17 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		pfree(old_p.v);
 	if (old_s.v)
 		pfree(old_s.v);
-	if (kept_s.counts)
-		pfree(kept_s.counts);
-	if (kept_s.ids)
-		pfree(kept_s.ids);
-	if (kept_p.counts)
-		pfree(kept_p.counts);
-	if (kept_p.ids)
-		pfree(kept_p.ids);
+	for (int kind = 0; kind < 2; kind++)
+	{
+		OldGroups  *o = kind == 0 ? &k->p : &k->s;
+
+		if (o->counts)
+			pfree(o->counts);
+		if (o->ids)
+			pfree(o->ids);
+	}
+	if (k != &local)
+		pfree(k);
 	fixes_load_phase(ld, "groups of the old commits read");
 
 	/* the answers, all of them again */
