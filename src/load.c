@@ -10,7 +10,10 @@
  * load kept (load_graph.c), walk only the commits it does not hold (in
  * reader processes, stopped in PG_FINALLY: see reader_proc.c) and write
  * them as they come, assign releases and correct the rows that need it,
- * resolve the Fixes lines, write what changed.  When the previous load's
+ * resolve the Fixes lines, write what changed.  A refresh's reader starts
+ * first and walks ahead, buffering its records, while the backend reads
+ * back what the new commits do not change: the graph, the old edges, the
+ * groups of the old commits.  When the previous load's
  * commits are not all reachable any more (a rewritten history, another ref)
  * or there is no previous load, the repository is loaded in full.  A second load of the same name waits for
  * the first to commit; loads of different names run in parallel.

@@ -22,8 +22,10 @@
  * the ids, as uint32 in the server's byte order), as fixes_trailer_keys
  * keeps trailer keys.  A full load writes one row per kind; a refresh adds
  * one; a refresh under another MAINTAINERS writes the sections' again.
- * Should those rows not cover the old commits, the groups are read from
- * fixes_commit_subsystems and fixes_commit_files (a scan of each).
+ * A refresh reads those rows while the reader walks the new commits
+ * (fixes_load_read_kept_groups(), load.c).  Should they not cover the old
+ * commits, the groups are read from fixes_commit_subsystems and
+ * fixes_commit_files (a scan of each).
  *
  * The lifetimes are those SQL's percentile_cont over EXTRACT(epoch FROM
  * fixed_at - committed_at) / 86400 gives, to the last bit (lifetime_days.c).
