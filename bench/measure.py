@@ -387,10 +387,13 @@ class Bench:
                    edges=int(row[3]), resolved=int(row[4]), seconds=float(row[5]),
                    hwm=st.get('VmHWM'), rss_end=st.get('VmRSS'), anon_peak=peaks['RssAnon'],
                    rss_peak=peaks['VmRSS'], samples=peaks['samples'],
-                   reader_kb=max([int(k) for k in re.findall(r'used (\d+) kB at most', err or '')] or [0]))
+                   reader_kb=max([int(k) for k in re.findall(r'used (\d+) kB at most', err or '')] or [0]),
+                   phases=load_phases(err))
         log('%-28s %8.2f s  (%d commits, %d releases, %d edges, %d resolved; VmHWM %s, peak RssAnon %s)' % (
             what, out['sec'], out['commits'], out['releases'], out['edges'], out['resolved'],
             mib(out['hwm']), mib(out['anon_peak'])))
+        if 'refresh' in what and out['phases']:
+            log('  phases (elapsed/CPU s): ' + fmt_phases(out['phases']))
         return out
 
     def check_refresh(self, label, grown):
@@ -706,6 +709,32 @@ def verdict(ok):
     return '' if ok is None else (' **PASS**' if ok else ' **MISS**')
 
 
+def load_phases(err):
+    """the DEBUG1 lines of fixes_load: [(phase, elapsed s, backend CPU s)] in order"""
+    return [(m.group(1), float(m.group(2)), float(m.group(3)))
+            for m in re.finditer(r'fixes_load [^:\n]+: ([^\n]+?) in ([\d.]+) s \(CPU ([\d.]+) s\)', err or '')]
+
+
+def fmt_phases(phases):
+    return ', '.join('%s %.2f/%.2f' % (name, wall, cpu) for name, wall, cpu in phases if wall >= 0.005)
+
+
+def phase_lines(results):
+    """the phases of the first refresh of each kind, at each size"""
+    lines = []
+    for r in results:
+        for key, kind in (('refresh_rows', 'refresh'), ('files_refresh_rows', 'refresh with files')):
+            rows = r.get(key) or []
+            if rows and rows[0].get('phases'):
+                g = rows[0]
+                wall = sum(p[1] for p in g['phases'])
+                cpu = sum(p[2] for p in g['phases'])
+                lines.append('%s, %s (%.2f s; the phases %.2f s elapsed, %.2f s on the backend\'s CPU; '
+                             'elapsed/CPU per phase): %s' % (r['label'], kind, g['sec'], wall, cpu,
+                                                               fmt_phases(g['phases'])))
+    return lines
+
+
 def report(results, a, meta, notes, loader_errors, stable=None):
     cols = [r['label'] for r in results]
     rows = []
@@ -927,6 +956,13 @@ def report(results, a, meta, notes, loader_errors, stable=None):
     md.append('## Figures\n')
     md.append(table)
     md.append('')
+    phases = phase_lines(results)
+    if phases:
+        md.append('## Where the refreshes spent their time\n')
+        md.append('From the DEBUG1 lines of `fixes_load` (`SET client_min_messages = debug1`); where a '
+                  'phase\'s CPU time is below its elapsed time, the backend waited, mostly for the reader.\n')
+        md += ['- ' + l for l in phases]
+        md.append('')
     if stable_lines:
         md.append('## Stable branches (issue 13)\n')
         md += ['- ' + l for l in stable_lines]
