@@ -217,6 +217,7 @@ main(int argc, char **argv)
 		if (found && old_found)
 		{
 			memcpy(hide.id, old.id, FIXES_OID_RAWSZ);
+			files_pool_workers = 1;
 			walk_hidden(&r, &head, 1, &hide, 1, strcmp(mode, "refresh-files") == 0);
 		}
 	}

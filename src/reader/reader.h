@@ -104,6 +104,7 @@ extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid
 extern bool commit_tree(Repo *r, const git_oid *id, git_oid *out);
 
 /* files_pool.c */
+extern int	files_pool_workers;
 extern bool files_pool_queue(Repo *r, const git_oid *tree, int nparents,
 							 const git_oid *parent_tree, bool parent_unreadable);
 extern bool files_pool_hold(const unsigned char *header, const void *payload, size_t len);
