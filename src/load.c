@@ -566,7 +566,7 @@ void
 fixes_load_phase(FixesLoad *ld, const char *done)
 {
 	TimestampTz now = GetCurrentTimestamp();
-	double		cpu = message_level_is_interesting(DEBUG1) ? cpu_seconds() : 0;
+	double		cpu = cpu_seconds();
 
 	if (ld->phase_start != 0)
 		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->name, done,

@@ -456,16 +456,21 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 }
 
 /*
- * The rows of fixes_commit_groups of a refresh, when they hold: those of
- * the prefixes, with the ids of the stored dictionary, and those of the
- * sections, unless MAINTAINERS changed
+ * The rows of fixes_commit_groups, when they hold, into ld->kept_groups
+ * (once): those of the prefixes, with the ids of the stored dictionary, and
+ * those of the sections, unless MAINTAINERS changed.  A refresh reads them
+ * while the reader walks the new commits (load.c); they do not depend on
+ * them.  A full load keeps none.
  */
-static void
-read_kept_groups(FixesLoad *ld, FixesKeptGroups *k)
+void
+fixes_load_read_kept_groups(FixesLoad *ld)
 {
+	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	memset(k, 0, sizeof(*k));
+	if (!ld->v11 || !ld->files || ld->kept_groups != NULL)
+		return;
+	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
 	px = ld->prefixes;
 	k->p_ok = ld->incremental && !px->dict_bad &&
@@ -474,17 +479,13 @@ read_kept_groups(FixesLoad *ld, FixesKeptGroups *k)
 		read_segments(ld, "subsystems", (uint32) fixes_load_nsections(ld), &k->s);
 }
 
-/*
- * A refresh with files, while the reader walks the new commits (load.c):
- * the groups of the old commits, which do not depend on them
- */
-void
-fixes_load_read_kept_groups(FixesLoad *ld)
+static void
+old_groups_free(OldGroups *o)
 {
-	if (!ld->v11 || !ld->files || !ld->incremental)
-		return;
-	ld->kept_groups = palloc(sizeof(FixesKeptGroups));
-	read_kept_groups(ld, ld->kept_groups);
+	if (o->counts)
+		pfree(o->counts);
+	if (o->ids)
+		pfree(o->ids);
 }
 
 /*
@@ -840,8 +841,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	Pairs		old_p = {0},
 				old_s = {0},
 				new_s = {0};
-	FixesKeptGroups local;
-	FixesKeptGroups *k = ld->kept_groups;
+	FixesKeptGroups *k;
 	bool		rewrite_s,
 				rewrite_p;
 	Groups		gs,
@@ -856,11 +856,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		return;
 	fixes_load_phase(ld, "per-release counts and lifetimes computed");
 	/* the groups of the old commits: kept (read already, or now), or read again */
-	if (k == NULL)
-	{
-		k = &local;
-		read_kept_groups(ld, k);
-	}
+	fixes_load_read_kept_groups(ld);
+	k = ld->kept_groups;
 	ld->kept_groups = NULL;
 	px = ld->prefixes;
 	rewrite_p = !k->p_ok;
@@ -893,17 +890,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		pfree(old_p.v);
 	if (old_s.v)
 		pfree(old_s.v);
-	for (int kind = 0; kind < 2; kind++)
-	{
-		OldGroups  *o = kind == 0 ? &k->p : &k->s;
-
-		if (o->counts)
-			pfree(o->counts);
-		if (o->ids)
-			pfree(o->ids);
-	}
-	if (k != &local)
-		pfree(k);
+	old_groups_free(&k->p);
+	old_groups_free(&k->s);
+	pfree(k);
 	fixes_load_phase(ld, "groups of the old commits read");
 
 	/* the answers, all of them again */
