@@ -165,6 +165,16 @@ typedef struct FixesReleaseStats
 	double		introduced_median_days;
 } FixesReleaseStats;
 
+/* a commit that resolved Fixes edges point at (load_counts.c) */
+typedef struct FixesFixedCommit
+{
+	uint32		commit;			/* its graph index */
+	int32		fixes;			/* the resolved edges pointing at it */
+	bool		dated;			/* first and last are set: a fixing commit has a date */
+	TimestampTz first;			/* the earliest and latest fixing commits' dates */
+	TimestampTz last;
+} FixesFixedCommit;
+
 /*
  * What of version 1.1 the extension's tables hold: a database still at 1.0
  * SQL (before ALTER EXTENSION fixes UPDATE) is loaded as 1.0 loaded it.
@@ -305,10 +315,8 @@ typedef struct FixesLoad
 
 	/* phase counts (load_counts.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
-	int32	   *fixes;			/* by index: resolved edges pointing at the commit */
-	TimestampTz *first_fixed;	/* by index, when fixes > 0 */
-	TimestampTz *last_fixed;
-	bool	   *fixed_dates;	/* by index: first/last_fixed are set */
+	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, by index */
+	int64		nfixed;
 
 	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
 	bool		v11;			/* the tables of 1.1 are there */
@@ -407,6 +415,7 @@ extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);
 extern void fixes_load_stats(FixesLoad *ld);
+extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 extern void fixes_load_lifetimes(FixesLoad *ld);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);

@@ -33,6 +33,65 @@
 #define TAGGED			0x04	/* it has a Fixes line that counts */
 #define FIXING_EARLIER	0x08	/* one of its resolved edges points at an earlier release */
 
+/*
+ * The commits that resolved Fixes edges point at, from the keys
+ * (target << 32 | edge) of those edges, sorted: one entry per target, in
+ * index order.  Sparse (a tenth of the commits at most, in practice), where
+ * arrays by index would take 24 bytes for every commit.
+ */
+static void
+fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
+{
+	int64		n = 0;
+
+	fixes_sort_uint64(keys, nkeys);
+	ld->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
+	for (int64 p = 0; p < nkeys; p++)
+	{
+		uint32		t = (uint32) (keys[p] >> 32);
+		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
+		FixesFixedCommit *c;
+
+		if (n > 0 && ld->fixed[n - 1].commit == t)
+			c = &ld->fixed[n - 1];
+		else
+		{
+			c = &ld->fixed[n++];
+			c->commit = t;
+			c->fixes = 0;
+			c->dated = false;
+		}
+		c->fixes++;
+		if (e->fixed_at_null)
+			continue;
+		if (!c->dated || e->fixed_at < c->first)
+			c->first = e->fixed_at;
+		if (!c->dated || e->fixed_at > c->last)
+			c->last = e->fixed_at;
+		c->dated = true;
+	}
+	ld->nfixed = n;
+}
+
+/* the entry of commit t among ld->fixed, NULL if no resolved edge points at it */
+const FixesFixedCommit *
+fixes_load_fixed_commit(const FixesLoad *ld, uint32 t)
+{
+	int64		lo = 0,
+				hi = ld->nfixed;
+
+	while (lo < hi)
+	{
+		int64		mid = lo + (hi - lo) / 2;
+
+		if (ld->fixed[mid].commit < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ld->nfixed && ld->fixed[lo].commit == t ? &ld->fixed[lo] : NULL;
+}
+
 void
 fixes_load_stats(FixesLoad *ld)
 {
@@ -41,13 +100,14 @@ fixes_load_stats(FixesLoad *ld)
 	/* per commit: FIXING, INTRODUCED, TAGGED, FIXING_EARLIER */
 	uint8	   *flags = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
 	int64		npairs = 0;
+	int64		nkeys = 0;
 
+	/* an edge's position goes in the low half of its key */
+	if (ld->nedges > (int64) PG_UINT32_MAX)
+		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
 	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
-	ld->fixes = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	ld->first_fixed = fixes_palloc_big(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
-	ld->last_fixed = fixes_palloc_big(sizeof(TimestampTz) * Max(n, 1), MCXT_ALLOC_HUGE);
-	ld->fixed_dates = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
@@ -75,15 +135,7 @@ fixes_load_stats(FixesLoad *ld)
 			continue;
 		}
 		flags[f] |= FIXING;
-		ld->fixes[t]++;
-		if (!e->fixed_at_null)
-		{
-			if (!ld->fixed_dates[t] || e->fixed_at < ld->first_fixed[t])
-				ld->first_fixed[t] = e->fixed_at;
-			if (!ld->fixed_dates[t] || e->fixed_at > ld->last_fixed[t])
-				ld->last_fixed[t] = e->fixed_at;
-			ld->fixed_dates[t] = true;
-		}
+		target_keys[nkeys++] = ((uint64) t << 32) | (uint64) k;
 		if (fr > 0 && tr > 0 && tr < fr)
 		{
 			ld->stats[fr].bugs_fixed++;
@@ -119,4 +171,6 @@ fixes_load_stats(FixesLoad *ld)
 
 	pfree(fixed_pairs);
 	pfree(flags);
+	fixed_commits(ld, target_keys, nkeys);
+	pfree(target_keys);
 }

@@ -948,15 +948,11 @@ fixes_load_stable(FixesLoad *ld)
 	old = MemoryContextSwitchTo(ld->cxt);
 	pairs = mainline_pairs(ld, &npairs);
 	/* the mainline's per-commit counts are written: room for the stable scope */
-	if (ld->fixes != NULL)
+	if (ld->fixed != NULL)
 	{
-		pfree(ld->fixes);
-		pfree(ld->first_fixed);
-		pfree(ld->last_fixed);
-		pfree(ld->fixed_dates);
-		ld->fixes = NULL;
-		ld->first_fixed = ld->last_fixed = NULL;
-		ld->fixed_dates = NULL;
+		pfree(ld->fixed);
+		ld->fixed = NULL;
+		ld->nfixed = 0;
 	}
 
 	/* the mainline's edges and their text are written, and their pairs kept */

@@ -165,16 +165,16 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 }
 
 static void
-fixed_commit_values(FixesLoad *ld, uint32 t, Datum *values, char *nulls)
+fixed_commit_values(FixesLoad *ld, const FixesFixedCommit *c, Datum *values, char *nulls)
 {
 	values[0] = Int32GetDatum(ld->repository_id);
-	values[1] = Int32GetDatum((int32) t);
-	values[2] = PointerGetDatum(fixes_oid_text(&ld->graph->oids[t]));
-	values[3] = Int64GetDatum(ld->fixes[t]);
-	values[4] = TimestampTzGetDatum(ld->first_fixed[t]);
-	values[5] = TimestampTzGetDatum(ld->last_fixed[t]);
+	values[1] = Int32GetDatum((int32) c->commit);
+	values[2] = PointerGetDatum(fixes_oid_text(&ld->graph->oids[c->commit]));
+	values[3] = Int64GetDatum(c->fixes);
+	values[4] = TimestampTzGetDatum(c->first);
+	values[5] = TimestampTzGetDatum(c->last);
 	memset(nulls, ' ', 6);
-	nulls[4] = nulls[5] = ld->fixed_dates[t] ? ' ' : 'n';
+	nulls[4] = nulls[5] = c->dated ? ' ' : 'n';
 }
 
 /* a full load: every row */
@@ -194,16 +194,14 @@ insert_all(FixesLoad *ld)
 	fixes_bulk_sort_index(b, "fixes_fixed_commits_rank_idx");	/* by fixes: random order */
 	for (int c = 0; c < 6; c++)
 		col[c] = fixes_attnum(desc, names[c]);
-	for (uint32 t = 0; t < ld->graph->n; t++)
+	for (int64 f = 0; f < ld->nfixed; f++)
 	{
 		Datum		v[6];
 		char		nl[6];
 		MemoryContext old;
 
-		if (ld->fixes[t] == 0)
-			continue;
 		old = MemoryContextSwitchTo(rowcxt);
-		fixed_commit_values(ld, t, v, nl);
+		fixed_commit_values(ld, &ld->fixed[f], v, nl);
 		memset(isnull, true, sizeof(bool) * desc->natts);
 		for (int c = 0; c < 6; c++)
 		{
@@ -244,13 +242,15 @@ update_affected(FixesLoad *ld)
 	{
 		Datum		values[6];
 		char		nulls[6];
+		const FixesFixedCommit *c;
 
 		if (!affected[t])
 			continue;
 		CHECK_FOR_INTERRUPTS();
-		fixed_commit_values(ld, t, values, nulls);
-		if (ld->fixes[t] > 0)
+		c = fixes_load_fixed_commit(ld, t);
+		if (c != NULL)
 		{
+			fixed_commit_values(ld, c, values, nulls);
 			if (upsert == NULL)
 				upsert = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_fixed_commits AS f "
 											  "(repository_id, commit_idx, commit_id, fixes, first_fixed_at, last_fixed_at) "
@@ -262,6 +262,9 @@ update_affected(FixesLoad *ld)
 		}
 		else
 		{
+			values[0] = Int32GetDatum(ld->repository_id);
+			values[1] = Int32GetDatum((int32) t);
+			memset(nulls, ' ', 2);
 			if (delete == NULL)
 				delete = fixes_spi_prepare(psprintf("DELETE FROM %s.fixes_fixed_commits "
 											  "WHERE repository_id = $1 AND commit_idx = $2", nsp), 2, types);
