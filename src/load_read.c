@@ -218,6 +218,8 @@ walk_releases_begin(FixesLoad *ld)
 	ld->release_tags = t;
 	ld->walk_release = NULL;
 	ld->walk_release_cap = 0;
+	/* a refresh walks the new commits only: their indexes follow the old ones */
+	ld->walk_release_base = ld->n_old;
 }
 
 /*
@@ -243,7 +245,8 @@ start_mainline(FixesLoad *ld)
  * on to its parents that have not been walked.  ld->walk_release holds,
  * for a commit waiting to be walked, the first release its walked children
  * gave it (>= 0); for a walked one, the release its row was written with,
- * as -1 - release (< 0), for load_releases.c to check.
+ * as -1 - release (< 0), for load_releases.c to check.  By index less
+ * ld->walk_release_base: a refresh walks only the commits after the old ones.
  */
 static int32
 walk_release(FixesLoad *ld, const FixesCommit *c)
@@ -252,10 +255,12 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 	FixesTagRelease key;
 	FixesTagRelease *t;
 	int32		rel;
+	uint32		base = ld->walk_release_base;
 
-	if (g->n > ld->walk_release_cap)
+	Assert(c->idx >= base);
+	if (g->n - base > ld->walk_release_cap)
 	{
-		uint32		cap = Max(g->n, Max(ld->walk_release_cap * 2, 1024));
+		uint32		cap = Max(g->n - base, Max(ld->walk_release_cap * 2, 1024));
 
 		ld->walk_release = fixes_repalloc_big(ld->cxt, ld->walk_release,
 											  sizeof(int32) * ld->walk_release_cap, sizeof(int32) * cap);
@@ -263,19 +268,22 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 			   sizeof(int32) * (cap - ld->walk_release_cap));
 		ld->walk_release_cap = cap;
 	}
-	rel = ld->walk_release[c->idx];
+	rel = ld->walk_release[c->idx - base];
 	Assert(rel >= 0);
 	key.commit = *c->oid;
 	t = ld->nrelease_tags == 0 ? NULL :
 		bsearch(&key, ld->release_tags, ld->nrelease_tags, sizeof(FixesTagRelease), tag_commit_cmp);
 	if (t != NULL && (rel == 0 || t->pos < rel))
 		rel = t->pos;
-	ld->walk_release[c->idx] = -1 - rel;
+	ld->walk_release[c->idx - base] = -1 - rel;
 	if (rel != 0)
 		for (uint32 p = g->par_start[c->idx]; p < g->par_end[c->idx]; p++)
 		{
-			int32	   *q = &ld->walk_release[g->parents[p]];
+			int32	   *q;
 
+			if (g->parents[p] < base)
+				continue;		/* an old commit: not walked again */
+			q = &ld->walk_release[g->parents[p] - base];
 			if (*q == 0 || (*q > 0 && rel < *q))
 				*q = rel;
 		}

@@ -140,7 +140,8 @@ find_corrected(FixesLoad *ld)
 	{
 		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
 
-		if (ld->walk_release[i] == -1 - now)
+		if (i - ld->walk_release_base < ld->walk_release_cap &&
+			ld->walk_release[i - ld->walk_release_base] == -1 - now)
 			continue;
 		if (ld->corrected == NULL)
 			ld->corrected = fixes_palloc_big(sizeof(uint32) * (ld->graph->n - ld->n_old),
