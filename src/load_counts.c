@@ -73,23 +73,20 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 	ld->nfixed = n;
 }
 
+static int
+fixed_commit_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = ((const FixesFixedCommit *) b)->commit;
+
+	return x < y ? -1 : x > y;
+}
+
 /* the entry of commit t among ld->fixed, NULL if no resolved edge points at it */
 const FixesFixedCommit *
 fixes_load_fixed_commit(const FixesLoad *ld, uint32 t)
 {
-	int64		lo = 0,
-				hi = ld->nfixed;
-
-	while (lo < hi)
-	{
-		int64		mid = lo + (hi - lo) / 2;
-
-		if (ld->fixed[mid].commit < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ld->nfixed && ld->fixed[lo].commit == t ? &ld->fixed[lo] : NULL;
+	return bsearch(&t, ld->fixed, ld->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
 }
 
 void
