@@ -316,7 +316,7 @@ typedef struct FixesLoad
 
 	/* phase counts (load_counts.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
-	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, by index */
+	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
 	int64		nfixed;
 
 	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
