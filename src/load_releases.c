@@ -165,9 +165,13 @@ fixes_load_releases(FixesLoad *ld)
 	ld->nreleases = 0;
 	for (int t = 0; t < ld->ntags; t++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+		uint32		idx;
 
-		if (idx == FIXES_NO_IDX || !fixes_load_is_release(ld, ld->tags[t].name))
+		/* the name first: a lookup may probe an index (load_find_old.c) */
+		if (!fixes_load_is_release(ld, ld->tags[t].name))
+			continue;
+		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+		if (idx == FIXES_NO_IDX)
 			continue;
 		ld->release_tag[ld->nreleases] = t;
 		ld->release_commit[ld->nreleases] = idx;
