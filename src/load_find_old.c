@@ -20,13 +20,11 @@
 #include "postgres.h"
 
 #include "access/genam.h"
-#include "access/htup_details.h"
 #include "access/relscan.h"
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/pg_am_d.h"
-#include "catalog/pg_index.h"
 #include "executor/tuptable.h"
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
@@ -102,7 +100,6 @@ fixes_load_find_old_begin(FixesLoad *ld)
 	TupleDesc	desc;
 	MemoryContext old;
 
-	fixes_load_find_old_end(ld);
 	if (!OidIsValid(index_oid))
 		return false;
 	heap = table_open(fixes_table_oid(ld->nsp, "fixes_commits"), AccessShareLock);
