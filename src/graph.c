@@ -3,9 +3,7 @@
  *
  * The id -> index map is open addressing with linear probing over the first
  * four bytes of the id (SHA-1 output is uniform), kept at most half full.
- * It may leave out a prefix of the commits (n_unhashed), which a lookup
- * that misses asks find_unhashed() for.  All memory belongs to one memory
- * context, so an error frees it all.
+ * All memory belongs to one memory context, so an error frees it all.
  */
 #include "postgres.h"
 
@@ -44,32 +42,8 @@ fixes_graph_create(MemoryContext parent)
 	return g;
 }
 
-static void rehash(FixesGraph *g);
-
-/*
- * A commit that the map left out (n_unhashed), found by find_unhashed(),
- * put in the empty slot i where the lookup of its id ended; FIXES_NO_IDX if
- * there is none
- */
-static uint32
-add_unhashed(FixesGraph *g, const FixesOid *oid, uint32 i)
-{
-	uint32		idx;
-
-	if (g->n_unhashed == 0)
-		return FIXES_NO_IDX;
-	idx = g->find_unhashed(g->find_arg, oid);
-	if (idx >= g->n_unhashed || !fixes_oid_equal(&g->oids[idx], oid))
-		return FIXES_NO_IDX;
-	g->slots[i] = idx + 1;
-	g->nhashed++;
-	if ((uint64) g->nhashed * 2 > (uint64) g->mask + 1)
-		rehash(g);
-	return idx;
-}
-
 uint32
-fixes_graph_lookup(FixesGraph *g, const FixesOid *oid)
+fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid)
 {
 	uint32		i = oid_hash(oid) & g->mask;
 
@@ -78,7 +52,7 @@ fixes_graph_lookup(FixesGraph *g, const FixesOid *oid)
 		uint32		s = g->slots[i];
 
 		if (s == 0)
-			return add_unhashed(g, oid, i);
+			return FIXES_NO_IDX;
 		if (fixes_oid_equal(&g->oids[s - 1], oid))
 			return s - 1;
 		i = (i + 1) & g->mask;
@@ -103,18 +77,13 @@ rehash_to(FixesGraph *g, uint32 mask)
 	uint32	   *slots = fixes_alloc_big(g->cxt, sizeof(uint32) * ((Size) mask + 1),
 										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
-	/* what the map holds, not every commit (n_unhashed) */
-	for (uint64 k = 0; k <= g->mask; k++)
+	for (uint32 idx = 0; idx < g->n; idx++)
 	{
-		uint32		s = g->slots[k];
-		uint32		i;
+		uint32		i = oid_hash(&g->oids[idx]) & mask;
 
-		if (s == 0)
-			continue;
-		i = oid_hash(&g->oids[s - 1]) & mask;
 		while (slots[i] != 0)
 			i = (i + 1) & mask;
-		slots[i] = s;
+		slots[i] = idx + 1;
 	}
 	pfree(g->slots);
 	g->slots = slots;
@@ -140,38 +109,10 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
 	{
 		grow_to(g, n);
 	}
-	while ((uint64) (n - g->n_unhashed) * 2 > (uint64) mask + 1)
+	while ((uint64) n * 2 > (uint64) mask + 1)
 		mask = mask * 2 + 1;
 	if (mask != g->mask)
 		rehash_to(g, mask);
-}
-
-/*
- * Room for n commits, of which the map will take only those looked up:
- * before fixes_graph_append_unhashed() on an empty graph
- */
-void
-fixes_graph_reserve_unhashed(FixesGraph *g, uint32 n)
-{
-	Assert(g->n == 0);
-	if (n > g->cap)
-		grow_to(g, n);
-}
-
-/*
- * Append count commits whose ids are in place already (the oids of commits
- * 0 .. count - 1, after fixes_graph_reserve_unhashed()), known distinct,
- * without putting them in the map: a lookup that misses asks
- * g->find_unhashed(), which the caller sets, for them.
- */
-void
-fixes_graph_append_unhashed(FixesGraph *g, uint32 count)
-{
-	Assert(g->n == 0 && g->nhashed == 0);
-	for (uint32 idx = 0; idx < count; idx++)
-		g->par_start[idx] = g->par_end[idx] = 0;
-	g->n = count;
-	g->n_unhashed = count;
 }
 
 /*
@@ -196,10 +137,7 @@ fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 		}
 		i = (i + 1) & g->mask;
 	}
-	idx = add_unhashed(g, oid, i);
-	*found = idx != FIXES_NO_IDX;
-	if (*found)
-		return idx;
+	*found = false;
 
 	if (g->n == PG_UINT32_MAX - 1)
 		ereport(ERROR,
@@ -213,8 +151,7 @@ fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 	g->oids[idx] = *oid;
 	g->par_start[idx] = g->par_end[idx] = 0;
 	g->slots[i] = idx + 1;
-	g->nhashed++;
-	if ((uint64) g->nhashed * 2 > (uint64) g->mask + 1)
+	if ((uint64) g->n * 2 > (uint64) g->mask + 1)
 		rehash(g);
 	return idx;
 }
@@ -250,21 +187,26 @@ fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
  * without comparing ids.  raw_ids may be where they go already (the oids
  * of commits n .. n + count - 1, after fixes_graph_reserve()).
  */
-/*
- * Put commits first .. first + count - 1, whose ids are distinct and not in
- * the map, in the map (which has room for them), in the order of the slots
- * the ids hash to (a counting sort on the top 16 bits of the slot number):
- * the slot table is then written front to back instead of at random, which
- * is several times faster for a table of millions.
- */
-static void
-hash_range(FixesGraph *g, uint32 first, uint32 count)
+void
+fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
 {
+	uint32		first = g->n;
 	int			bits = 0;
 	int			shift;
 	uint32	   *bucket_start;
 	uint32	   *order;
+	bool		in_place = raw_ids == (const unsigned char *) (g->oids + first);
 
+	fixes_graph_reserve(g, g->n + count);
+	if (!in_place)
+		memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
+
+	/*
+	 * Insert in the order of the slots the ids hash to (a counting sort on
+	 * the top 16 bits of the slot number): the slot table is then written
+	 * front to back instead of at random, which is several times faster
+	 * for a table of millions.
+	 */
 	while (bits < 32 && ((uint64) 1 << bits) <= g->mask)
 		bits++;
 	shift = Max(bits - 16, 0);
@@ -279,50 +221,17 @@ hash_range(FixesGraph *g, uint32 first, uint32 count)
 
 	for (uint32 k = 0; k < count; k++)
 	{
-		uint32		i = oid_hash(&g->oids[order[k]]) & g->mask;
+		uint32		idx = order[k];
+		uint32		i = oid_hash(&g->oids[idx]) & g->mask;
 
 		while (g->slots[i] != 0)
 			i = (i + 1) & g->mask;
-		g->slots[i] = order[k] + 1;
+		g->slots[i] = idx + 1;
+		g->par_start[idx] = g->par_end[idx] = 0;
 	}
-	g->nhashed += count;
 	pfree(order);
 	pfree(bucket_start);
-}
-
-/*
- * Append count commits whose ids (raw, 20 bytes each) are known to be new
- * and distinct (a snapshot of an earlier load): a copy and a slot each,
- * without comparing ids.  raw_ids may be where they go already (the oids
- * of commits n .. n + count - 1, after fixes_graph_reserve()).
- */
-void
-fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
-{
-	uint32		first = g->n;
-
-	fixes_graph_reserve(g, g->n + count);
-	if (raw_ids != (const unsigned char *) (g->oids + first))
-		memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
-	for (uint32 idx = first; idx < first + count; idx++)
-		g->par_start[idx] = g->par_end[idx] = 0;
-	hash_range(g, first, count);
 	g->n += count;
-}
-
-/*
- * Put the commits that fixes_graph_append_unhashed() left out in the map,
- * when nothing finds them otherwise; before any lookup.
- */
-void
-fixes_graph_hash_all(FixesGraph *g)
-{
-	uint32		n = g->n_unhashed;
-
-	Assert(g->nhashed == 0);
-	g->n_unhashed = 0;
-	fixes_graph_reserve(g, g->n);
-	hash_range(g, 0, n);
 }
 
 /*

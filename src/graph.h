@@ -14,12 +14,6 @@
 
 #define FIXES_NO_IDX PG_UINT32_MAX
 
-/*
- * Finds a commit of the graph that is not in its map: its index, or
- * FIXES_NO_IDX (see n_unhashed)
- */
-typedef uint32 (*FixesGraphFind) (void *arg, const FixesOid *oid);
-
 typedef struct FixesGraph
 {
 	MemoryContext cxt;
@@ -28,16 +22,6 @@ typedef struct FixesGraph
 	FixesOid    *oids;			/* [cap] by index */
 	uint32	   *slots;			/* hash map: index + 1, 0 = empty */
 	uint32		mask;			/* slots has mask + 1 entries */
-	uint32		nhashed;		/* entries in slots */
-
-	/*
-	 * Commits 0 .. n_unhashed - 1 are in the map only once looked up: a
-	 * lookup that misses asks find_unhashed() (a refresh reads the previous
-	 * load's ids back, but looks up a few of them only: load_graph.c).
-	 */
-	uint32		n_unhashed;
-	FixesGraphFind find_unhashed;
-	void	   *find_arg;
 	/* parents of commit i: parents[par_start[i] .. par_end[i]) */
 	uint32	   *par_start;
 	uint32	   *par_end;
@@ -48,13 +32,10 @@ typedef struct FixesGraph
 
 extern FixesGraph *fixes_graph_create(MemoryContext parent);
 extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
-extern uint32 fixes_graph_lookup(FixesGraph *g, const FixesOid *oid);
+extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);
 extern uint32 fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found);
 extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
 extern void fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count);
-extern void fixes_graph_reserve_unhashed(FixesGraph *g, uint32 n);
-extern void fixes_graph_append_unhashed(FixesGraph *g, uint32 count);
-extern void fixes_graph_hash_all(FixesGraph *g);
 extern uint32 *fixes_graph_parents_room(FixesGraph *g, uint64 total);
 extern void fixes_graph_append_parents(FixesGraph *g, uint32 first, const uint32 *counts,
 									   const uint32 *parents, uint32 count);

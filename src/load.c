@@ -524,7 +524,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	seconds = secs + usecs / 1000000.0;
 	fixes_load_finish(ld, seconds);
 	fixes_load_finish_files(ld);
-	fixes_load_find_old_end(ld);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 	fixes_progress_end(&ld->progress);

@@ -314,9 +314,6 @@ typedef struct FixesLoad
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
-	/* the previous load's commits found by id (load_find_old.c) */
-	struct FixesFindOld *find_old;
-
 	/* phase counts (load_counts.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
 	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
@@ -418,8 +415,6 @@ extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);
-extern bool fixes_load_find_old_begin(FixesLoad *ld);
-extern void fixes_load_find_old_end(FixesLoad *ld);
 extern void fixes_load_stats(FixesLoad *ld);
 extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 extern void fixes_load_lifetimes(FixesLoad *ld);

@@ -94,9 +94,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	if ((uint64) first + ncommits >= PG_UINT32_MAX / 4 || nparents >= PG_UINT32_MAX)
 		return false;
 
-	Assert(first == 0);
-	fixes_graph_reserve_unhashed(g, (uint32) ncommits);
-	fixes_load_ensure_room(ld, (uint32) ncommits - 1);
+	fixes_graph_reserve(g, first + (uint32) ncommits);
+	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
 	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
 	parents = fixes_graph_parents_room(g, nparents);
 	copies = palloc(sizeof(FixesToastCopy) * 4 * nrows);
@@ -121,8 +120,6 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		p += parents_len / sizeof(uint32);
 	}
 	fixes_toast_copy(copies, ncopies);
-	/* the ids are in place; the map takes those looked up (load_find_old.c) */
-	fixes_graph_append_unhashed(g, (uint32) ncommits);
 
 	/* each row's parent counts must add up to its parent links */
 	c = p = 0;
@@ -136,7 +133,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 			total += counts[c + i];
 		if (total * sizeof(uint32) != fixes_chunk_length(tt->vals[r], desc, 7))
 			return false;
-		fixes_graph_append_parents(g, (uint32) c, counts + c, NULL, commits);
+		fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
+		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);
 		c += commits;
 	}
 	pfree(counts);
@@ -174,7 +172,7 @@ fixes_load_read_graph(FixesLoad *ld)
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 		uint32		n = (uint32) Min(ld->old_commits + ld->old_commits / 16 + 1024, PG_UINT32_MAX / 4);
 
-		fixes_graph_reserve_unhashed(g, n);
+		fixes_graph_reserve(g, n);
 		fixes_load_ensure_room(ld, n - 1);
 		MemoryContextSwitchTo(old);
 	}
@@ -198,8 +196,6 @@ fixes_load_read_graph(FixesLoad *ld)
 		return false;
 	}
 	ld->n_old = g->n;
-	if (!fixes_load_find_old_begin(ld))
-		fixes_graph_hash_all(g);
 	return true;
 }
 
