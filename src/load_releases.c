@@ -167,7 +167,7 @@ fixes_load_releases(FixesLoad *ld)
 	{
 		uint32		idx;
 
-		/* the name first: a lookup may probe an index (load_find_old.c) */
+		/* the name first: most tags are not releases */
 		if (!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		idx = fixes_graph_lookup(g, &ld->tags[t].commit);

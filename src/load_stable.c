@@ -223,7 +223,7 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 	{
 		uint32		idx;
 
-		/* the name first: a lookup may probe an index (load_find_old.c) */
+		/* the name first: most tags are not releases */
 		if (!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
