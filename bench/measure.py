@@ -273,8 +273,8 @@ def time_git_numstat(path, revs='HEAD'):
     return time.perf_counter() - t0
 
 
-def new_revs(path, grown):
-    """git's range of the commits a refresh of grown adds to a load of path: OLD..HEAD"""
+def new_revs(path):
+    """git's range of the commits that a refresh from a load of path adds: OLD..HEAD"""
     old = subprocess.run(['git', '-C', path, 'rev-parse', 'HEAD'], capture_output=True, text=True,
                          check=True).stdout.strip()
     return '%s..HEAD' % old
@@ -654,7 +654,7 @@ class Bench:
                     frefresh.errors.append(str(e))
                 if it == 0:
                     # git's own work for the refresh's new commits: the reader's floor
-                    R['numstat_new'] = time_git_numstat(grown, new_revs(path, grown))
+                    R['numstat_new'] = time_git_numstat(grown, new_revs(path))
                     log('git log --numstat --no-renames of the new commits %6.2f s' % R['numstat_new'])
             if c['sec'] >= LONG:
                 break

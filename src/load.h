@@ -301,9 +301,8 @@ typedef struct FixesLoad
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
-	int32	   *walk_release;	/* by index: tag position + 1 (0: none), as -1 - that once walked */
+	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
 	uint32		walk_release_cap;
-	uint32		walk_release_base;	/* the index of walk_release[0] */
 	Datum	   *walk_release_name; /* tag position + 1 -> its name as text */
 	struct FixesTagRelease *release_tags;	/* the releases' commits, sorted */
 	int			nrelease_tags;

@@ -218,8 +218,6 @@ walk_releases_begin(FixesLoad *ld)
 	ld->release_tags = t;
 	ld->walk_release = NULL;
 	ld->walk_release_cap = 0;
-	/* a refresh walks the new commits only: their indexes follow the old ones */
-	ld->walk_release_base = ld->n_old;
 }
 
 /*
@@ -246,7 +244,7 @@ start_mainline(FixesLoad *ld)
  * for a commit waiting to be walked, the first release its walked children
  * gave it (>= 0); for a walked one, the release its row was written with,
  * as -1 - release (< 0), for load_releases.c to check.  By index less
- * ld->walk_release_base: a refresh walks only the commits after the old ones.
+ * ld->n_old: a refresh walks only the commits after the old ones.
  */
 static int32
 walk_release(FixesLoad *ld, const FixesCommit *c)
@@ -255,7 +253,7 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 	FixesTagRelease key;
 	FixesTagRelease *t;
 	int32		rel;
-	uint32		base = ld->walk_release_base;
+	uint32		base = ld->n_old;
 
 	Assert(c->idx >= base);
 	if (g->n - base > ld->walk_release_cap)

@@ -140,8 +140,8 @@ find_corrected(FixesLoad *ld)
 	{
 		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
 
-		if (i - ld->walk_release_base < ld->walk_release_cap &&
-			ld->walk_release[i - ld->walk_release_base] == -1 - now)
+		if (i - ld->n_old < ld->walk_release_cap &&
+			ld->walk_release[i - ld->n_old] == -1 - now)
 			continue;
 		if (ld->corrected == NULL)
 			ld->corrected = fixes_palloc_big(sizeof(uint32) * (ld->graph->n - ld->n_old),
@@ -165,13 +165,9 @@ fixes_load_releases(FixesLoad *ld)
 	ld->nreleases = 0;
 	for (int t = 0; t < ld->ntags; t++)
 	{
-		uint32		idx;
+		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
 
-		/* the name first: most tags are not releases */
-		if (!fixes_load_is_release(ld, ld->tags[t].name))
-			continue;
-		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
-		if (idx == FIXES_NO_IDX)
+		if (idx == FIXES_NO_IDX || !fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[ld->nreleases] = t;
 		ld->release_commit[ld->nreleases] = idx;

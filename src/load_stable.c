@@ -221,13 +221,10 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 	st->nmain = ld->nreleases;
 	for (int t = 0; t < ld->ntags; t++)
 	{
-		uint32		idx;
+		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
 
-		/* the name first: most tags are not releases */
-		if (!fixes_load_is_release(ld, ld->tags[t].name))
-			continue;
-		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
-		if (idx == FIXES_NO_IDX || idx < ld->n_mainline)
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
+			!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[ld->nreleases] = t;
 		ld->release_commit[ld->nreleases] = idx;
