@@ -13,10 +13,11 @@
 EXTENSION  = fixes
 MODULE_big = fixes
 OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
-# fixes--1.1.sql installs 1.1 (fixes.control's default_version); an older
-# version's script stays, so CREATE EXTENSION fixes VERSION '1.0' works, and
-# each update script takes a database one version up (ALTER EXTENSION UPDATE)
-DATA       = fixes--1.0.sql fixes--1.1.sql fixes--1.0--1.1.sql
+# No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
+# the update scripts after it (1.0 -> 1.1 -> 1.2, fixes.control's
+# default_version), so no line of SQL is written twice; CREATE EXTENSION fixes
+# VERSION '1.0' or '1.1' stops on the way, and ALTER EXTENSION UPDATE goes on.
+DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat

@@ -181,6 +181,7 @@ typedef struct FixesFixedCommit
  */
 typedef struct FixesSchema
 {
+	int			version;		/* the installed SQL version: 10, 11 or 12 */
 	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
 	bool		edge_introduced_at; /* fixes_edges.introduced_at */
 	bool		release_v11;	/* fixes_releases.tagged_commits etc. */

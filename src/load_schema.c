@@ -9,7 +9,13 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/indexing.h"
+#include "catalog/pg_extension.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
@@ -24,9 +30,50 @@ has_column(Oid nsp, const char *relname, const char *column)
 	return get_attnum(relid, column) != InvalidAttrNumber;
 }
 
+/*
+ * The installed SQL version of the extension as major * 10 + minor (10, 11,
+ * 12): what ALTER EXTENSION fixes UPDATE last reached.  0 when the
+ * extension is not installed (not reached from fixes_load()).
+ */
+static int
+extension_version(void)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	int			version = 0;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber,
+				F_NAMEEQ, CStringGetDatum("fixes"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+		{
+			char	   *v = TextDatumGetCString(d);
+			int			major = 0,
+						minor = 0;
+
+			if (sscanf(v, "%d.%d", &major, &minor) == 2)
+				version = major * 10 + minor;
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
 void
 fixes_load_schema(FixesLoad *ld)
 {
+	ld->has.version = extension_version();
 	ld->has.edge_kind = has_column(ld->nsp, "fixes_edges", "kind");
 	ld->has.edge_introduced_at = has_column(ld->nsp, "fixes_edges", "introduced_at");
 	ld->has.release_v11 = has_column(ld->nsp, "fixes_releases", "tagged_commits");
