@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/guc.h"
 
 #include "progress.h"
 #include "reader_proc.h"
@@ -21,4 +22,10 @@ _PG_init(void)
 {
 	fixes_reader_define_gucs();
 	fixes_progress_define_gucs();
+	/*
+	 * Last: reserving the prefix drops the placeholders of every fixes.*
+	 * setting not defined yet, so a SET fixes.progress made before the
+	 * library was loaded (or by ALTER DATABASE ... SET) would be lost.
+	 */
+	MarkGUCPrefixReserved("fixes");
 }

@@ -64,7 +64,6 @@ fixes_reader_define_gucs(void)
 							3600, 1, INT_MAX / 2,
 							PGC_SUSET, GUC_UNIT_S,
 							NULL, NULL, NULL);
-	MarkGUCPrefixReserved("fixes");
 }
 
 /*
