@@ -518,7 +518,11 @@ fixes_load(PG_FUNCTION_ARGS)
 		ld->nreleases = ld->old_nreleases;
 	}
 	else
+	{
 		write_repository(ld);
+		fixes_load_analyze(ld);
+		fixes_load_phase(ld, "statistics of the changed tables");
+	}
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;

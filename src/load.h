@@ -40,6 +40,7 @@
  *   load_write_releases.c   fixes_releases, fixes_fixed_commits, and at the end
  *                           the repository's row
  *   load_graph.c            fixes_graph, for the next refresh
+ *   load_analyze.c          ANALYZE of the tables the load changed much
  *   load_stable.c           with stable_branches: the stable scope (its walk,
  *                           releases, series, backports, edges, fixes_affected)
  *
@@ -240,6 +241,7 @@ typedef struct FixesLoad
 	int32		old_nreleases;
 	bool		old_usable;		/* loaded, and missed no parents */
 	bool		unchanged;		/* same head, same tags: nothing to do */
+	int			analyzed;		/* tables ANALYZEd at the end (load_analyze.c) */
 	int64		tags_hash;		/* of this load's tags and release pattern */
 
 	/* incremental is false for a full load */
@@ -422,6 +424,9 @@ extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
+
+/* load_analyze.c */
+extern void fixes_load_analyze(FixesLoad *ld);
 
 /* load_files.c */
 struct WireFiles;

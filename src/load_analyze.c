@@ -1,0 +1,63 @@
+/*
+ * load_analyze.c — fixes_load(): the planner statistics of what it changed
+ *
+ * Right after a load the planner knows nothing of the new rows until
+ * autovacuum analyses the tables, after the commit: a join of a hundred ids
+ * with fixes_commits is then planned as a full scan (issue 31).  So the load
+ * runs ANALYZE itself, in its own transaction (ANALYZE sees the rows the
+ * transaction wrote), on each table of the extension that this transaction
+ * changed by more than autovacuum would wait for:
+ * autovacuum_analyze_threshold + autovacuum_analyze_scale_factor x the rows
+ * the statistics knew (all of them when the table was never analysed).  A
+ * refresh that adds 1% changes no large table that much and analyses none.
+ *
+ * Only the tables' owner may analyse them; a load by another role (the
+ * README's pg_cron role) leaves the statistics to autovacuum, as before.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "postmaster/autovacuum.h"
+#include "utils/builtins.h"
+
+#include "load.h"
+#include "spi_call.h"
+
+void
+fixes_load_analyze(FixesLoad *ld)
+{
+	Oid			argtypes[3] = {OIDOID, FLOAT8OID, INT4OID};
+	Datum		args[3];
+	uint64		n;
+	char	  **names;
+
+	args[0] = ObjectIdGetDatum(ld->nsp);
+	args[1] = Float8GetDatum(autovacuum_anl_scale);
+	args[2] = Int32GetDatum(autovacuum_anl_thresh);
+	n = fixes_spi_execute("SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) "
+						  "FROM pg_catalog.pg_class c "
+						  "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+						  "JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
+						  " AND d.objid = c.oid AND d.deptype = 'e' "
+						  " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
+						  "JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'fixes' "
+						  "WHERE c.relnamespace = $1 AND c.relkind = 'r' "
+						  "  AND pg_catalog.pg_has_role(c.relowner, 'USAGE') "
+						  "  AND pg_catalog.pg_stat_get_xact_tuples_inserted(c.oid) "
+						  "    + pg_catalog.pg_stat_get_xact_tuples_updated(c.oid) "
+						  "    + pg_catalog.pg_stat_get_xact_tuples_deleted(c.oid) "
+						  "    > $3 + $2 * CASE WHEN c.reltuples > 0 THEN c.reltuples ELSE 0 END "
+						  "ORDER BY c.relname",
+						  3, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	names = palloc(sizeof(char *) * (n + 1));
+	for (uint64 i = 0; i < n; i++)
+		names[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+	for (uint64 i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		fixes_spi_execute(psprintf("ANALYZE %s", names[i]), 0, NULL, NULL, NULL, 0, SPI_OK_UTILITY);
+	}
+	ld->analyzed = (int) n;
+}
