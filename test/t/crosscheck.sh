@@ -154,7 +154,7 @@ else
     echo "hidden-skew with files: FAILED, $got commits instead of 4 then 5"; rc=1
 fi
 rm -rf "$work"
-for r in article trailers; do
+for r in article trailers stablecc; do
     if [ -d "$fixtures/$r.git" ]; then
         check "$fixtures/$r.git" "$r" || rc=1
     else
