@@ -61,6 +61,12 @@ fixes_stable_cc_line(const char *line, size_t len)
 	return false;
 }
 
+/*
+ * The lines of a message are not read one by one: a Cc line holds "cc:", so
+ * only the colons are looked at (memchr), and the line of a colon that
+ * follows "cc" and blanks back to the start of its line is tested whole.
+ * Most messages hold a handful of colons, where they hold dozens of lines.
+ */
 bool
 fixes_stable_cc(const char *msg, size_t len)
 {
@@ -68,12 +74,28 @@ fixes_stable_cc(const char *msg, size_t len)
 
 	while (pos < len)
 	{
-		const char *nl = memchr(msg + pos, '\n', len - pos);
-		size_t		end = nl ? (size_t) (nl - msg) : len;
+		const char *colon = memchr(msg + pos, ':', len - pos);
+		size_t		c;
+		size_t		start;
+		const char *nl;
+		size_t		end;
 
-		if (fixes_stable_cc_line(msg + pos, end - pos))
+		if (colon == NULL)
+			break;
+		c = (size_t) (colon - msg);
+		pos = c + 1;
+		if (c < 2 || (msg[c - 1] | 0x20) != 'c' || (msg[c - 2] | 0x20) != 'c')
+			continue;
+		start = c - 2;
+		while (start > 0 && is_blank((unsigned char) msg[start - 1]))
+			start--;
+		if (start > 0 && msg[start - 1] != '\n')
+			continue;
+		nl = memchr(msg + c, '\n', len - c);
+		end = nl ? (size_t) (nl - msg) : len;
+		if (fixes_stable_cc_line(msg + start, end - start))
 			return true;
-		pos = end + 1;
+		pos = end;
 	}
 	return false;
 }
