@@ -216,6 +216,8 @@ start_full_load(FixesLoad *ld)
 	ld->subj_from = 0;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
+	ld->stable_cc = NULL;
+	ld->newest_set = false;
 	ld->nedges = 0;
 	ld->edge_text.len = 0;
 	ld->missing_parents = 0;
@@ -500,6 +502,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->graph = fixes_graph_create(ld->cxt);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
+	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
 	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)
@@ -527,6 +530,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;
 	fixes_load_finish(ld, seconds);
+	fixes_load_write_newest(ld);
 	fixes_load_finish_files(ld);
 	MemoryContextSwitchTo(old);
 	SPI_finish();

@@ -164,6 +164,11 @@ typedef struct FixesReleaseStats
 	double		fixed_median_days;
 	double		fixed_p90_days;
 	double		introduced_median_days;
+	/* 1.2 */
+	int64		stable_cc_commits;	/* commits with a Cc: stable line */
+	int64		stable_cc_fixing_commits;	/* ... and a resolved Fixes edge */
+	int64		found_within_365d;	/* edges of bugs_introduced with a lifetime */
+	int64		found_within_730d;	/* of at most 365 (730) days */
 } FixesReleaseStats;
 
 /* a commit that resolved Fixes edges point at (load_counts.c) */
@@ -267,6 +272,12 @@ typedef struct FixesLoad
 	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
+	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
+								 * old commits' from fixes_graph (1.2) */
+	bool		newest_set;		/* newest_at: the newest committer date of the */
+	TimestampTz newest_at;		/* new mainline commits (if any has one) */
+	bool		old_newest_set; /* the same of the previous load's (1.2) */
+	TimestampTz old_newest_at;
 	int64		missing_parents;	/* beyond a shallow clone's boundary */
 	FixesEdge  *edges;
 	int64		nedges;
@@ -393,6 +404,8 @@ extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
+extern void fixes_load_read_previous_newest(FixesLoad *ld);
+extern void fixes_load_write_newest(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld);
 extern void fixes_load_read_subject_hashes(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);

@@ -10,7 +10,8 @@
  * unreleased fixing commit counts as later than every release.  Every count
  * of 1.0 is a count of Fixes edges (kind 'fixes'); revert edges count in
  * reverts and reverted_introduced only, and an edge that fixes_overrides
- * ignores counts nowhere.
+ * ignores counts nowhere.  The commits with a Cc: stable line (1.2) are
+ * counted per release, and those of them with a resolved Fixes edge.
  */
 #include "postgres.h"
 
@@ -150,6 +151,13 @@ fixes_load_stats(FixesLoad *ld)
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
+		/* 1.2: the commits of a release with a Cc: stable line, and of those the fixing ones */
+		if (ld->stable_cc[i] && mark[i] > 0)
+		{
+			ld->stats[mark[i]].stable_cc_commits++;
+			if (flags[i] & FIXING)
+				ld->stats[mark[i]].stable_cc_fixing_commits++;
+		}
 		if (flags[i] == 0)
 			continue;
 		if ((flags[i] & FIXING) && mark[i] > 0)

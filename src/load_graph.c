@@ -8,8 +8,11 @@
  * that back from fixes_commits would scan the messages too, so the graph is
  * also kept compact in fixes_graph: one row per 65536 commits, with binary
  * columns of ids (20 bytes each), subject hashes (8), parent counts (4) and
- * parent indexes (4 each), in the server's byte order.  New commits only
- * append: a refresh rewrites the last chunk and adds new ones.
+ * parent indexes (4 each), in the server's byte order; from version 1.2 a
+ * bitmap of the commits whose message has a Cc: stable line (bit i % 8 of
+ * byte i / 8), which the per-release counts of every load need and a
+ * refresh reads nowhere else.  New commits only append: a refresh rewrites
+ * the last chunk and adds new ones.
  */
 #include "postgres.h"
 
@@ -50,6 +53,22 @@ fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, v
 	c->len = len;
 }
 
+/* the Cc: stable bits of a chunk row's commits, from first on (1.2) */
+static void
+read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint32 commits)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, 8, &isnull);
+	bytea	   *bits = DatumGetByteaPP(d);
+	const uint8 *b = (const uint8 *) VARDATA_ANY(bits);
+
+	Assert(!isnull && VARSIZE_ANY_EXHDR(bits) == (commits + 7) / 8);
+	for (uint32 i = 0; i < commits; i++)
+		ld->stable_cc[first + i] = (b[i / 8] >> (i % 8)) & 1;
+	if ((Pointer) bits != DatumGetPointer(d))
+		pfree(bits);
+}
+
 /*
  * The chunk rows into the graph; false if they do not fit together.  Their
  * columns are copied straight into the arrays where they go (ids, subject
@@ -87,6 +106,9 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
 			fixes_chunk_length(tup, desc, 6) != (Size) commits * sizeof(uint32) ||
 			parents_len % sizeof(uint32) != 0)
+			return false;
+		/* a graph written before 1.2 has no bitmap: the next load is a full one */
+		if (ld->has.version >= 12 && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
 			return false;
 		ncommits += commits;
 		nparents += parents_len / sizeof(uint32);
@@ -133,6 +155,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 			total += counts[c + i];
 		if (total * sizeof(uint32) != fixes_chunk_length(tt->vals[r], desc, 7))
 			return false;
+		if (ld->has.version >= 12)
+			read_stable_cc(ld, tt->vals[r], desc, first + (uint32) c, commits);
 		fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
 		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);
 		c += commits;
@@ -160,9 +184,9 @@ fixes_load_read_graph(FixesLoad *ld)
 	if (!ld->old_usable)
 		return false;
 
-	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents "
+	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
-				   ld->schema);
+				   ld->has.version >= 12 ? ", stable_cc" : "", ld->schema);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ok = false;
@@ -337,7 +361,9 @@ fixes_load_write_graph(FixesLoad *ld)
 	char	   *sql;
 	Oid			del_types[2] = {INT4OID, INT4OID};
 	Datum		del_args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum(first)};
-	Oid			ins_types[8] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID};
+	Oid			ins_types[9] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
+	BYTEAOID};
+	bool		v12 = ld->has.version >= 12;
 	SPIPlanPtr	plan;
 
 	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
@@ -345,9 +371,9 @@ fixes_load_write_graph(FixesLoad *ld)
 	fixes_spi_execute(sql, 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
 
 	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
-				   "subject_hashes, parent_counts, parents) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-				   ld->schema);
-	plan = fixes_spi_prepare(sql, 8, ins_types);
+				   "subject_hashes, parent_counts, parents%s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8%s)",
+				   ld->schema, v12 ? ", stable_cc" : "", v12 ? ", $9" : "");
+	plan = fixes_spi_prepare(sql, v12 ? 9 : 8, ins_types);
 
 	for (int32 chunk = first; (uint64) chunk * CHUNK_COMMITS < g->n; chunk++)
 	{
@@ -360,13 +386,16 @@ fixes_load_write_graph(FixesLoad *ld)
 		Size		npar = 0;
 		uint32	   *parents;
 		Size		p = 0;
-		Datum		args[8];
+		Datum		args[9];
+		uint8	   *bits = palloc0(((Size) n + 7) / 8);
 
 		for (uint32 i = lo; i < hi; i++)
 		{
 			memcpy(ids + (Size) (i - lo) * FIXES_OID_RAWSZ, g->oids[i].id, FIXES_OID_RAWSZ);
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
+			if (ld->stable_cc[i])
+				bits[(i - lo) / 8] |= (uint8) (1 << ((i - lo) % 8));
 		}
 		parents = fixes_palloc_big(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
 		for (uint32 i = lo; i < hi; i++)
@@ -381,12 +410,14 @@ fixes_load_write_graph(FixesLoad *ld)
 		args[5] = PointerGetDatum(fixes_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
+		args[8] = PointerGetDatum(fixes_bytea(bits, ((Size) n + 7) / 8));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		MemoryContextSwitchTo(old);
 		pfree(ids);
 		pfree(counts);
 		pfree(parents);
-		for (int a = 4; a < 8; a++)
+		pfree(bits);
+		for (int a = 4; a < 9; a++)
 			pfree(DatumGetPointer(args[a]));
 	}
 	SPI_freeplan(plan);

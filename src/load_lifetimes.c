@@ -10,7 +10,10 @@
  * at query time takes seconds at a million commits, so each load computes
  * them from the edges it holds and stores them in fixes_releases, exactly as
  * SQL's percentile_cont and EXTRACT(epoch FROM fixed_at - introduced_at) /
- * 86400 would give them, to the last bit (lifetime_days.c).
+ * 86400 would give them, to the last bit (lifetime_days.c).  With 1.2, per
+ * release R, the edges into R that the median counts whose lifetime is at
+ * most 365 (730) days: the view shows them once the newest commit is that
+ * many days past R's release, when every such fix can have been made.
  */
 #include "postgres.h"
 
@@ -20,6 +23,10 @@
 
 #include "lifetime_days.h"
 #include "load.h"
+
+/* the windows of found_within_365d and found_within_730d, in microseconds */
+#define WITHIN_365D ((int64) 365 * USECS_PER_DAY)
+#define WITHIN_730D ((int64) 730 * USECS_PER_DAY)
 
 /* for each rank: the percentiles of its group of v (sorted), into ld->stats */
 static void
@@ -103,6 +110,11 @@ fixes_load_lifetimes(FixesLoad *ld)
 		}
 		introduced[nintroduced].group = tr;
 		introduced[nintroduced++].days = days;
+		/* 1.2: the bugs of R found within a year, and two (NULL in the view until observable) */
+		if (e->fixed_at - t_at <= WITHIN_365D)
+			ld->stats[tr].found_within_365d++;
+		if (e->fixed_at - t_at <= WITHIN_730D)
+			ld->stats[tr].found_within_730d++;
 	}
 	per_release(ld, fixed, nfixed, true);
 	per_release(ld, introduced, nintroduced, false);

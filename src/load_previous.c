@@ -81,6 +81,29 @@ fixes_load_read_previous(FixesLoad *ld)
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/* 1.2: the newest committer date of the previous load's mainline commits */
+void
+fixes_load_read_previous_newest(FixesLoad *ld)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	bool		isnull;
+	Datum		d;
+
+	ld->old_newest_set = false;
+	if (!ld->known || ld->has.version < 12)
+		return;
+	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM %s.fixes_repositories "
+								   "WHERE repository_id = $1", ld->schema),
+						  1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
+		elog(ERROR, "repository %d vanished", ld->repository_id);
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	ld->old_newest_set = !isnull;
+	if (!isnull)
+		ld->old_newest_at = DatumGetTimestampTz(d);
+	SPI_freetuptable(SPI_tuptable);
+}
+
 /* a refresh: the mainline releases of the previous load, to tell which moved */
 void
 fixes_load_read_old_releases(FixesLoad *ld)

@@ -33,6 +33,7 @@
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load.h"
+#include "stable_cc.h"
 #include "trailer.h"
 #include "walk.h"
 
@@ -52,7 +53,8 @@ typedef struct CommitCols
 				release,
 				subject,
 				message,
-				mainline;		/* -1: a database still at version 1.0 */
+				mainline,		/* -1: a database still at version 1.0 */
+				stable_cc;		/* -1: before version 1.2 */
 } CommitCols;
 
 static void
@@ -72,10 +74,18 @@ commit_cols(TupleDesc desc, CommitCols *c)
 	c->subject = fixes_attnum(desc, "subject");
 	c->message = fixes_attnum(desc, "message");
 	c->mainline = -1;
+	c->stable_cc = -1;
 	for (int i = 0; i < desc->natts; i++)
-		if (!TupleDescAttr(desc, i)->attisdropped &&
-			strcmp(NameStr(TupleDescAttr(desc, i)->attname), "mainline") == 0)
+	{
+		const char *name = NameStr(TupleDescAttr(desc, i)->attname);
+
+		if (TupleDescAttr(desc, i)->attisdropped)
+			continue;
+		if (strcmp(name, "mainline") == 0)
 			c->mainline = i;
+		else if (strcmp(name, "stable_cc") == 0)
+			c->stable_cc = i;
+	}
 }
 
 /* the backport lines of a stable commit's message */
@@ -381,6 +391,10 @@ read_commits(FixesLoad *ld)
 			SET(committed_at, TimestampTzGetDatum(f.committed_at));
 		if (cols.mainline >= 0)
 			SET(mainline, BoolGetDatum(!ld->stable_phase));
+		/* a Cc: stable line anywhere in the message (1.2) */
+		ld->stable_cc[c.idx] = fixes_stable_cc(VARDATA_ANY(f.message), VARSIZE_ANY_EXHDR(f.message));
+		if (cols.stable_cc >= 0 && ld->has.version >= 12)
+			SET(stable_cc, BoolGetDatum(ld->stable_cc[c.idx]));
 		if (bulk != NULL)
 		{
 			int32		r = walk_release(ld, &c);
@@ -412,6 +426,12 @@ read_commits(FixesLoad *ld)
 
 		ld->committed_at[c.idx] = f.committed_at;
 		ld->committed_null[c.idx] = f.committed_null;
+		if (!ld->stable_phase && !f.committed_null &&
+			(!ld->newest_set || f.committed_at > ld->newest_at))
+		{
+			ld->newest_at = f.committed_at;
+			ld->newest_set = true;
+		}
 		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
 		add_edges(ld, c.idx, f.message, f.subject);

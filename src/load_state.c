@@ -32,6 +32,8 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 										  sizeof(TimestampTz) * cap);
 	ld->committed_null = fixes_repalloc_big(ld->cxt, ld->committed_null, sizeof(bool) * ld->cap,
 											sizeof(bool) * cap);
+	ld->stable_cc = fixes_repalloc_big(ld->cxt, ld->stable_cc, sizeof(bool) * ld->cap,
+									   sizeof(bool) * cap);
 	ld->cap = cap;
 }
 

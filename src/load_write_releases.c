@@ -48,6 +48,9 @@ fixes_load_write_releases(FixesLoad *ld)
 	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
 	"introduced_median_days"};
 	int			c_days[3] = {-1, -1, -1};
+	static const char *const v12_names[4] = {"stable_cc_commits", "stable_cc_fixing_commits",
+	"found_within_365d", "found_within_730d"};
+	int			c_v12[4] = {-1, -1, -1, -1};
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -73,6 +76,9 @@ fixes_load_write_releases(FixesLoad *ld)
 	if (ld->has.release_v11)
 		for (int c = 0; c < 3; c++)
 			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
+	if (ld->has.version >= 12)
+		for (int c = 0; c < 4; c++)
+			c_v12[c] = fixes_attnum(desc, v12_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -97,12 +103,20 @@ fixes_load_write_releases(FixesLoad *ld)
 
 			double		days[3] = {st->fixed_median_days, st->fixed_p90_days,
 			st->introduced_median_days};
+			int64		v12[4] = {st->stable_cc_commits, st->stable_cc_fixing_commits,
+			st->found_within_365d, st->found_within_730d};
 
 			for (int c = 0; c < nstats; c++)
 			{
 				values[c_stat[c]] = Int64GetDatum(v[c]);
 				nulls[c_stat[c]] = false;
 			}
+			for (int c = 0; c < 4; c++)
+				if (c_v12[c] >= 0)
+				{
+					values[c_v12[c]] = Int64GetDatum(v12[c]);
+					nulls[c_v12[c]] = false;
+				}
 			/* lifetimes (1.1): NULL where there is none */
 			for (int c = 0; c < 3; c++)
 				if (c_days[c] >= 0 && !isnan(days[c]))
@@ -162,6 +176,38 @@ fixes_load_finish(FixesLoad *ld, double seconds)
 	args[10] = Int64GetDatum(ld->missing_parents);
 	args[11] = Int64GetDatum(ld->tags_hash);
 	fixes_spi_execute(sql, 12, argtypes, args, nulls, 0, SPI_OK_UPDATE);
+}
+
+/*
+ * 1.2: the newest committer date of the mainline commits, from which
+ * fixes_lifetime_per_release measures how long each release has been
+ * observed.  A refresh keeps the previous load's commits, so it is the later
+ * of theirs and the new commits'; a full load reads them all.
+ */
+void
+fixes_load_write_newest(FixesLoad *ld)
+{
+	char	   *sql;
+	Oid			argtypes[2] = {INT4OID, TIMESTAMPTZOID};
+	Datum		args[2];
+	char		nulls[2] = {' ', 'n'};
+	bool		set = ld->newest_set;
+	TimestampTz at = ld->newest_at;
+
+	if (ld->has.version < 12 || ld->unchanged)
+		return;
+	if (ld->incremental && ld->old_newest_set && (!set || ld->old_newest_at > at))
+	{
+		at = ld->old_newest_at;
+		set = true;
+	}
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = TimestampTzGetDatum(at);
+	if (set)
+		nulls[1] = ' ';
+	sql = psprintf("UPDATE %s.fixes_repositories SET last_committed_at = $2 WHERE repository_id = $1",
+				   ld->schema);
+	fixes_spi_execute(sql, 2, argtypes, args, nulls, 0, SPI_OK_UPDATE);
 }
 
 static void

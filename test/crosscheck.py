@@ -42,6 +42,14 @@ The semantics (an independent statement of the specification):
   trailers   what git prints, one "key: value" line each (invalid UTF-8 replaced byte by byte
              with U+FFFD, as the database does); per release and lower-cased key, the commits
              with such a trailer and those of them with a resolved Fixes edge.
+  stable_cc  (1.2, issue 30) a commit whose message has a line matching, case-insensitively,
+             ^[ \t\r\f\v]*cc:([^#\n]*) whose group holds stable@[a-z0-9] not preceded by a
+             character of an address's local part ([a-z0-9.!#$%&'*+/=?^_`{|}~-] or non-ASCII);
+             per release, those commits and those of them with a resolved Fixes edge.
+  windows    (1.2) per release R: observed_days, the newest committer date of the commits in
+             scope minus R's tag date (the tagger's, else the commit's: git's creatordate) in
+             days; found_within_365d (730d): the edges the introduced median counts whose
+             lifetime is at most 365 (730) days, NULL while observed_days is below 365 (730).
 
 With --stable-branches RE (the expression the repository was loaded with), also the stable
 scope (issue 13), row for row: the stable commits and their releases, the stable releases and
@@ -65,6 +73,9 @@ import argparse, bisect, codecs, collections, hashlib, os, re, subprocess, sys, 
 
 FIXES_RE = re.compile(r'^\s*Fixes:\s*(commit\s+)?([0-9a-f]{6,40})\b', re.IGNORECASE | re.ASCII)
 REVERT_RE = re.compile(r'^\s*This reverts commit\s+([0-9a-f]{7,40})(?![0-9a-f])', re.IGNORECASE | re.ASCII)
+STABLE_CC_LINE_RE = re.compile(r'^[ \t\r\f\v]*cc:([^#\n]*)', re.IGNORECASE | re.ASCII | re.MULTILINE)
+STABLE_CC_ADDR_RE = re.compile(r"(?<![A-Za-z0-9.!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-])stable@[A-Za-z0-9]",
+                               re.IGNORECASE | re.ASCII)
 PRERELEASE_RE = re.compile(r'(rc|pre|alpha|beta)[0-9]*$', re.IGNORECASE)
 VERSION_RUN_RE = re.compile(r'[0-9]+|[^0-9]+')
 MAX_SHOWN = 10          # differences listed per kind
@@ -93,6 +104,11 @@ def pg_replace(err):
 
 
 codecs.register_error('pg_replace', pg_replace)
+
+
+def stable_cc(message):
+    """Does the message have a Cc: line naming an address whose local part is 'stable'?"""
+    return any(STABLE_CC_ADDR_RE.search(m.group(1)) for m in STABLE_CC_LINE_RE.finditer(message))
 
 
 def revert_subject(subject):
@@ -226,12 +242,21 @@ class Expected:
         self.ids = sorted(self.scope)
 
         # releases: tags peeled to commits in scope, pre-releases excluded, in version order
-        tags = [line[len('refs/tags/'):] for line in
-                git(repo, 'for-each-ref', '--format=%(refname)', 'refs/tags').decode('utf-8', errors='replace').splitlines()]
+        tags, created = [], []
+        for line in git(repo, 'for-each-ref', '--format=%(refname)%00%(creatordate:raw)',
+                        'refs/tags').decode('utf-8', errors='replace').splitlines():
+            name, _, date = line.partition('\0')
+            tags.append(name[len('refs/tags/'):])
+            created.append(int(date.split()[0]) if date.split() else None)
         peeled = git(repo, 'cat-file', '--batch-check=%(objectname) %(objecttype)',
                      stdin=''.join('refs/tags/%s^{commit}\n' % t for t in tags).encode()).decode().splitlines()
         assert len(peeled) == len(tags)
         self.tag_commit = {}
+        self.tag_time = {}      # tag -> its date: the tagger's, else the commit's (git's creatordate)
+        for t, line, when in zip(tags, peeled, created):
+            f = line.split()
+            if len(f) == 2 and f[1] == 'commit' and f[0] in self.scope:
+                self.tag_time[t] = when if when is not None else self.ctime[f[0]]
         self.dropped = collections.Counter()
         for t, line in zip(tags, peeled):
             f = line.split()
@@ -297,7 +322,7 @@ class Expected:
     def per_release(self):
         """release -> [rank, commits, fixing_commits, bugs_fixed, commits_fixed, bugs_introduced,
         buggy_commits_introduced, fixed_same_release, tagged_commits, fixing_earlier_commits,
-        reverts, reverted_introduced]"""
+        reverts, reverted_introduced, stable_cc_commits, stable_cc_fixing_commits]"""
         inf = len(self.releases) + 1            # unreleased: later than every release
         fixing = collections.defaultdict(set)
         bugs_fixed = collections.Counter()
@@ -337,9 +362,20 @@ class Expected:
                 buggy_intro[tr].add(t)
             if fr and fr == tr:
                 same[fr] += 1
+        cc = collections.Counter()
+        cc_fixing = collections.Counter()
+        any_fixing = {c for c, _, _, _, status, _, _ in self.edges if status == 'resolved'}
+        for c, yes in self.stable_cc().items():
+            if yes and self.release[c]:
+                cc[self.release[c]] += 1
+                cc_fixing[self.release[c]] += c in any_fixing
         return {r: [self.rank[r], self.release_commits[r], len(fixing[r]), bugs_fixed[r], len(commits_fixed[r]),
                     bugs_intro[r], len(buggy_intro[r]), same[r], len(tagged[r]), len(earlier[r]),
-                    reverts[r], reverted[r]] for r in self.releases}
+                    reverts[r], reverted[r], cc[r], cc_fixing[r]] for r in self.releases}
+
+    def stable_cc(self):
+        """commit -> has a Cc: stable line"""
+        return {c: stable_cc(m) for c, m in self.message.items()}
 
     def revert_counts(self):
         return collections.Counter((status, method) for _, _, _, _, status, method, _ in self.reverts)
@@ -365,9 +401,13 @@ class Expected:
         return rows
 
     def lifetime_per_release(self):
-        """release -> (fixed median, fixed p90, introduced median), in days"""
+        """release -> (fixed median, fixed p90, introduced median, observed days, found within 365
+        days, within 730 days), in days"""
         fixed = collections.defaultdict(list)
         introduced = collections.defaultdict(list)
+        introduced_secs = collections.defaultdict(list)
+        dated = [t for t in self.ctime.values() if t is not None]
+        newest = max(dated) if dated else None
         for c, _, _, _, status, _, t in self.edges:
             if status != 'resolved':
                 continue
@@ -379,8 +419,15 @@ class Expected:
                 fixed[fr].append(days)
             if not fr or self.rank[fr] > self.rank[tr]:
                 introduced[tr].append(days)
-        return {r: (percentile_cont(fixed[r], 0.5), percentile_cont(fixed[r], 0.9),
-                    percentile_cont(introduced[r], 0.5)) for r in self.releases}
+                introduced_secs[tr].append(self.ctime[c] - self.ctime[t])
+        out = {}
+        for r in self.releases:
+            seen = (newest - self.tag_time[r]) / 86400.0 if newest is not None else None
+            within = [None if seen is None or seen < n else sum(1 for x in introduced_secs[r] if x <= n * 86400)
+                      for n in (365, 730)]
+            out[r] = (percentile_cont(fixed[r], 0.5), percentile_cont(fixed[r], 0.9),
+                      percentile_cont(introduced[r], 0.5), seen, within[0], within[1])
+        return out
 
     def trailer_digests(self):
         """commit -> (number of trailers, md5 of its "key: value" lines joined by newlines)"""
@@ -544,7 +591,7 @@ def psql(queries, name):
 
 
 PER_RELEASE_COLS = ['rank', 'commits', 'fixing', 'bugs_fixed', 'commits_fixed', 'bugs_intro',
-                    'buggy_intro', 'same_rel', 'tagged', 'earlier', 'reverts', 'reverted']
+                    'buggy_intro', 'same_rel', 'tagged', 'earlier', 'reverts', 'reverted', 'cc', 'cc_fix']
 
 
 class Actual:
@@ -560,8 +607,9 @@ class Actual:
                        'WHERE repository_id = %s%s' % (rid, main),
             'per_release': 'SELECT release, release_rank, commits, fixing_commits, bugs_fixed, commits_fixed, '
                            'bugs_introduced, buggy_commits_introduced, fixed_same_release, tagged_commits, '
-                           'fixing_earlier_commits, reverts, reverted_introduced '
-                           'FROM fixes_per_release WHERE repository = $NAME$',
+                           'fixing_earlier_commits, reverts, reverted_introduced, stable_cc_commits, '
+                           'stable_cc_fixing_commits FROM fixes_per_release WHERE repository = $NAME$',
+            'stable_cc': 'SELECT commit_id, stable_cc FROM fixes_commits WHERE repository_id = %s%s' % (rid, main),
             'buggiest': 'SELECT commit_id, fixes, rank FROM fixes_buggiest_commits WHERE repository = $NAME$',
             'edges': 'SELECT status, coalesce(method, \'\'), count(*) FROM fixes_edges e '
                      'WHERE repository_id = %s AND kind = \'fixes\'%s GROUP BY 1, 2'
@@ -574,7 +622,8 @@ class Actual:
             'lifetimes': 'SELECT fixing_commit, target_commit, EXTRACT(epoch FROM lifetime)::bigint, '
                          'coalesce(introduced_in, \'\'), coalesce(fixed_in, \'\'), releases_shipped '
                          'FROM fixes_bug_lifetimes WHERE repository = $NAME$',
-            'lifetime_per_release': 'SELECT release, fixed_median_days, fixed_p90_days, introduced_median_days '
+            'lifetime_per_release': 'SELECT release, fixed_median_days, fixed_p90_days, introduced_median_days, '
+                                    'observed_days, found_within_365d, found_within_730d '
                                     'FROM fixes_lifetime_per_release WHERE repository = $NAME$',
             'trailers': 'SELECT c.commit_id, count(*), md5(string_agg(t.key || \': \' || t.value, E\'\\n\' '
                         'ORDER BY t.position)) FROM fixes_trailers t JOIN fixes_commits c '
@@ -625,6 +674,7 @@ class Actual:
         self.lifetime_per_release = {r: tuple(float(v) if v else None for v in rest)
                                      for r, *rest in q['lifetime_per_release']}
         self.trailers = {c: (int(n), md5) for c, n, md5 in q['trailers']}
+        self.stable_cc = {c: {'t': True, 'f': False}.get(v) for c, v in q['stable_cc']}
         self.trailers_per_release = {(r, k): [int(n), int(f)] for r, k, n, f in q['trailers_per_release']}
         self.seconds = time.monotonic() - t0
 
@@ -796,6 +846,13 @@ def main():
     if lines:
         differ('fixes_trailers_per_release (%d rows differ)' % len(lines), lines)
 
+    # stable_cc of every commit against the regular expressions over git log's messages
+    ecc = exp.stable_cc()
+    lines = ['%s: expected stable_cc %s, got %s' % (c, ecc.get(c), act.stable_cc.get(c))
+             for c in sorted(set(ecc) | set(act.stable_cc)) if ecc.get(c) != act.stable_cc.get(c)]
+    if lines:
+        differ('fixes_commits.stable_cc (%d commits differ)' % len(lines), lines)
+
     top = eb.most_common(1)
     res = sum(v for (s, _), v in ee.items() if s == 'resolved')
     print('%s: %d commits, %d releases (%d tags dropped: %s), %d Fixes lines (%d resolved: %s), '
@@ -807,11 +864,15 @@ def main():
     print('%s: %d revert lines (%d resolved), %d bug lifetimes, %d trailers in %d commits, %d (release, key) rows'
           % (a.name, len(exp.reverts), sum(v for (s, _), v in er.items() if s == 'resolved'),
              sum(el.values()), sum(len(p) for p in exp.trailers.values()), len(exp.trailers), len(etr)))
+    print('%s: %d commits with a Cc: stable line; %d releases observed 365 days or more, %d 730 days or more'
+          % (a.name, sum(ecc.values()), sum(1 for v in elr.values() if v[4] is not None),
+             sum(1 for v in elr.values() if v[5] is not None)))
     if problems:
         print('%s: FAILED, %d kinds of differences: %s' % (a.name, len(problems), '; '.join(problems)))
         return 1
     print('%s: commits, commit->release map, fixes_per_release, edge counts, fixes_buggiest_commits, '
-          'reverts, fixes_reverted_commits, lifetimes, trailers and trailers per release all agree' % a.name)
+          'reverts, fixes_reverted_commits, lifetimes, trailers and trailers per release, stable_cc and '
+          'the windowed lifetimes all agree' % a.name)
     return 0
 
 

@@ -8,8 +8,9 @@
 # when it exists.  Stable branches (issue 13): a 20000-commit make-history repository with
 # --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
 # ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
-# article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
-# values, a NUL byte, invalid UTF-8, latin-1) when they exist.  And skew.git, built here:
+# article.git (reverts, lifetimes, trailers), trailers.git (10,000 trailers, 1 MiB keys and
+# values, a NUL byte, invalid UTF-8, latin-1) and stablecc.git (Cc: stable above git's trailer
+# block, lifetimes at 365 and 730 days: issue 30) when they exist.  And skew.git, built here:
 # commits whose parents are newer than they are, so that the walk (newest first) reaches a
 # commit before the child through which its first release reaches it, which the load must
 # correct; loaded cold, and as a refresh from its root.  And hidden-skew.git, where clock skew
@@ -154,7 +155,7 @@ else
     echo "hidden-skew with files: FAILED, $got commits instead of 4 then 5"; rc=1
 fi
 rm -rf "$work"
-for r in article trailers; do
+for r in article trailers stablecc; do
     if [ -d "$fixtures/$r.git" ]; then
         check "$fixtures/$r.git" "$r" || rc=1
     else

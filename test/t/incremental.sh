@@ -119,7 +119,8 @@ compare() {
 CREATE TEMP VIEW v_per_release AS
 SELECT repository AS repo, release, release_rank, released_at, commits, fixing_commits, bugs_fixed,
        commits_fixed, bugs_introduced, buggy_commits_introduced, fixed_same_release,
-       tagged_commits, fixing_earlier_commits, reverts, reverted_introduced
+       tagged_commits, fixing_earlier_commits, reverts, reverted_introduced,
+       stable_cc_commits, stable_cc_fixing_commits
   FROM fixes_per_release;
 CREATE TEMP VIEW v_trailers AS
 SELECT p.name AS repo, c.commit_id, t.position, t.key, t.value
@@ -137,7 +138,7 @@ SELECT repository AS repo, fixing_commit, target_commit, introduced_at, fixed_at
   FROM fixes_bug_lifetimes;
 CREATE TEMP VIEW v_lifetime_per_release AS
 SELECT repository AS repo, release, release_rank, fixed_median_days, fixed_p90_days,
-       introduced_median_days
+       introduced_median_days, observed_days, found_within_365d, found_within_730d
   FROM fixes_lifetime_per_release;
 CREATE TEMP VIEW v_buggiest AS
 SELECT repository AS repo, rank, commit_id, abbrev, fixes, subject, release, author, authored_at,
@@ -149,7 +150,7 @@ SELECT repository AS repo, fixing_commit, fixing_subject, fixed_at, line, abbrev
   FROM fixes_unresolved;
 CREATE TEMP VIEW v_repositories AS
 SELECT name AS repo, path, ref, release_pattern, head_commit, commits, releases, edges, resolved,
-       missing_parents, stable_branches
+       missing_parents, stable_branches, last_committed_at
   FROM fixes_repositories;
 CREATE TEMP VIEW v_releases AS
 SELECT p.name AS repo, r.tag, r.commit_id, r.release_rank AS rank, r.annotated, r.released_at,
@@ -159,7 +160,7 @@ SELECT p.name AS repo, r.tag, r.commit_id, r.release_rank AS rank, r.annotated, 
 CREATE TEMP VIEW v_commits AS
 SELECT p.name AS repo, c.commit_id, c.release, c.subject, c.parent_ids, c.authored_at,
        c.committed_at, c.author_name, c.author_email, c.committer_name, c.committer_email,
-       md5(c.message) AS message_md5, c.mainline, c.files, c.added, c.deleted
+       md5(c.message) AS message_md5, c.mainline, c.files, c.added, c.deleted, c.stable_cc
   FROM fixes_commits c JOIN fixes_repositories p USING (repository_id);
 -- the answers a load stores (issue 14), depth 5 computed at query time
 CREATE TEMP VIEW v_per_subsystem AS
@@ -237,6 +238,11 @@ UNION ALL
 SELECT p.name, 'fixes_commit_groups (' || g.kind || ') holds ' || sum(g.commits) || ' commits, fixes_commits ' || p.commits
   FROM fixes_repositories p JOIN fixes_commit_groups g USING (repository_id)
  GROUP BY p.name, p.commits, g.kind HAVING sum(g.commits) <> p.commits
+UNION ALL
+SELECT p.name, 'commit_idx ' || c.commit_idx || ': stable_cc ' || c.stable_cc || ', not as in fixes_graph'
+  FROM fixes_commits c JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_graph g ON g.repository_id = c.repository_id AND g.chunk = c.commit_idx / 65536
+ WHERE c.mainline AND (get_bit(g.stable_cc, c.commit_idx % 65536) = 1) IS DISTINCT FROM c.stable_cc
 UNION ALL
 SELECT p.name, 'commit_idx not 0..n-1'
   FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
