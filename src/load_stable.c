@@ -873,6 +873,10 @@ write_stable_releases(FixesLoad *ld, Stable *st)
 	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
 	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
 	int			c_known = fixes_attnum(desc, "known_bugs");
+	int			c_v11[4] = {fixes_attnum_if_exists(desc, "tagged_commits"),
+		fixes_attnum_if_exists(desc, "fixing_earlier_commits"),
+		fixes_attnum_if_exists(desc, "reverts"),
+	fixes_attnum_if_exists(desc, "reverted_introduced")};
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -900,6 +904,14 @@ write_stable_releases(FixesLoad *ld, Stable *st)
 		SET(c_known, Int64GetDatum(st->known_bugs[k]));
 		if (fixes_time_to_timestamptz(tag->time, &at))
 			SET(c_at, TimestampTzGetDatum(at));
+		/*
+		 * The counters of fixes_per_release are the mainline's: NULL here,
+		 * but NOT NULL columns in a database still at 1.1 SQL, which gets 0
+		 * (the update to 1.2 makes them NULL).
+		 */
+		for (int c = 0; c < lengthof(c_v11); c++)
+			if (c_v11[c] >= 0 && TupleDescAttr(desc, c_v11[c])->attnotnull)
+				SET(c_v11[c], Int64GetDatum(0));
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 256);
 	}
