@@ -69,6 +69,7 @@ typedef struct Stable
 	int64	   *bugs_fixed;
 	int64	   *regressions;
 	int64	   *known_bugs;
+	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
 } Stable;
 
 
@@ -334,20 +335,56 @@ best_release_below(FixesLoad *ld, int nmainrel)
 }
 
 /*
- * The series of each stable release: the newest mainline release, in
- * version order (the highest rank), whose commit is an ancestor of the
- * stable release's commit: the best below the mainline parents met walking
- * down the stable scope from it (its fork points).
+ * The newest mainline release, in version order (the highest rank), whose
+ * commit is an ancestor of stable commit start: the best below the mainline
+ * parents met walking down the stable scope from it (its fork points).
+ * stamp[] marks the commits met in this round.
+ */
+static int32
+series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uint32 round,
+			 uint32 start)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		top = 0;
+	int32		b = 0;
+
+	stack[top++] = start;
+	stamp[start] = round;
+	while (top > 0)
+	{
+		uint32		c = stack[--top];
+
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+		{
+			uint32		q = g->parents[p];
+
+			if (stamp[q] == round)
+				continue;
+			stamp[q] = round;
+			if (q >= nmain)
+				stack[top++] = q;	/* stable: walk on */
+			else
+				b = Max(b, best[q]);	/* a fork point */
+		}
+	}
+	return b;
+}
+
+/*
+ * The series of each stable release (series_below its commit), and of each
+ * stable branch head, for the queued backports (queued_series()).
  */
 static void
 find_series(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
-	uint32		nmain = ld->n_mainline;
 	uint32	   *stamp;
 	uint32	   *stack;
 	int32	   *best;
+	uint32		round = 0;
 
+	st->head_series = palloc0(sizeof(int32) * Max(ld->nstable_heads, 1));
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
@@ -355,31 +392,17 @@ find_series(FixesLoad *ld, Stable *st)
 	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < st->n; k++)
 	{
-		uint32		top = 0;
-		int32		b = 0;
-		uint32		round = (uint32) k + 1;
+		CHECK_FOR_INTERRUPTS();
+		st->series[k] = series_below(ld, best, stamp, stack, ++round,
+									 ld->release_commit[st->nmain + k]);
+	}
+	for (int h = 0; h < ld->nstable_heads; h++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
 
 		CHECK_FOR_INTERRUPTS();
-		stack[top++] = ld->release_commit[st->nmain + k];
-		stamp[stack[0]] = round;
-		while (top > 0)
-		{
-			uint32		c = stack[--top];
-
-			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
-			{
-				uint32		q = g->parents[p];
-
-				if (stamp[q] == round)
-					continue;
-				stamp[q] = round;
-				if (q >= nmain)
-					stack[top++] = q;	/* stable: walk on */
-				else
-					b = Max(b, best[q]);	/* a fork point */
-			}
-		}
-		st->series[k] = b;
+		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
+			st->head_series[h] = series_below(ld, best, stamp, stack, ++round, idx);
 	}
 	pfree(stack);
 	pfree(stamp);
@@ -539,6 +562,7 @@ typedef struct SeriesList
 	int		   *rel;			/* k (rank - nmain - 1) of each stable release */
 	int		   *of;				/* by k: the series, -1 for none */
 	int		   *at;				/* by k: its place in rel */
+	int32	   *index;			/* by mainline rank: the series, -1 for none */
 } SeriesList;
 
 static void
@@ -597,7 +621,58 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
 			j++;
 		sl->lo_self[s] = j;
 	}
-	pfree(index);
+	sl->index = index;
+}
+
+/*
+ * The queued backports: by stable commit (index less n_mainline), the
+ * series of a commit that no stable release contains yet, -1 for none or a
+ * released commit.  Such a commit is on a branch after the branch's newest
+ * release; its series is the branch head's.  The walk from each head stops
+ * at mainline commits and at released ones (whose ancestors are released).
+ */
+static int *
+queued_series(FixesLoad *ld, Stable *st, SeriesList *sl)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		nstable = g->n - nmain;
+	int		   *of = fixes_palloc_big(sizeof(int) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	uint32	   *stack = fixes_palloc_big(sizeof(uint32) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	bool	   *seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	memset(of, -1, sizeof(int) * Max(nstable, 1));
+	for (int h = 0; h < ld->nstable_heads; h++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		int32		b = st->head_series[h];
+		int			s = b > 0 ? sl->index[b] : -1;
+		uint32		top = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (s < 0 || idx == FIXES_NO_IDX || idx < nmain || ld->mark[idx] != 0 || seen[idx - nmain])
+			continue;
+		seen[idx - nmain] = true;
+		stack[top++] = idx;
+		while (top > 0)
+		{
+			uint32		c = stack[--top];
+
+			of[c - nmain] = s;
+			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			{
+				uint32		q = g->parents[p];
+
+				if (q < nmain || ld->mark[q] != 0 || seen[q - nmain])
+					continue;
+				seen[q - nmain] = true;
+				stack[top++] = q;
+			}
+		}
+	}
+	pfree(seen);
+	pfree(stack);
+	return of;
 }
 
 /*
@@ -625,7 +700,9 @@ affected_add(AffectedRow *row, int32 series, int32 intro, const Shipped *fix)
 	row->elems[2][i] = Int32GetDatum(fix ? fix->rank : 0);
 	row->elems[3][i] = Int32GetDatum(fix ? (int32) fix->commit : 0);
 	row->nulls[0][i] = row->nulls[1][i] = false;
-	row->nulls[2][i] = row->nulls[3][i] = (fix == NULL);
+	/* a queued fix: its backport, no release yet */
+	row->nulls[2][i] = (fix == NULL || fix->rank == 0);
+	row->nulls[3][i] = (fix == NULL);
 }
 
 static Datum
@@ -660,6 +737,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	SeriesList	sl;
 	Shipped    *sh;
 	int64		nsh = 0;
+	int		   *queued;
 	int64	   *known;			/* by place in sl.rel, + 1: differences */
 	uint32	   *order;
 	uint64	   *anc;
@@ -683,23 +761,29 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	series_list(ld, st, &sl);
 	if (sl.n == 0 || npairs == 0)
 		return;
+	queued = queued_series(ld, st, &sl);
 
-	/* the released backports of each mainline commit, by series and version */
+	/*
+	 * The backports of each mainline commit, by series and version: the
+	 * released ones, then the queued ones (rank 0, after every release).
+	 */
 	sh = fixes_palloc_big(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
 		int32		rank = ld->mark[bp->commit];
+		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
-		if (bp->status != EDGE_RESOLVED || rank == 0 || sl.of[rank - st->nmain - 1] < 0)
+		if (bp->status != EDGE_RESOLVED || s < 0)
 			continue;
 		sh[nsh].upstream = bp->upstream;
 		sh[nsh].rank = rank;
-		sh[nsh].pos = release_pos(ld, rank);
-		sh[nsh].series = sl.of[rank - st->nmain - 1];
+		sh[nsh].pos = rank > 0 ? release_pos(ld, rank) : INT_MAX;
+		sh[nsh].series = s;
 		sh[nsh].commit = bp->commit;
 		nsh++;
 	}
+	pfree(queued);
 	qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
 
 	known = palloc0(sizeof(int64) * (sl.first[sl.n] + 1));
@@ -791,7 +875,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 					continue;	/* fixed before the series forked */
 				if (!(ta[w] & bit))
 				{
-					if (ti < tend && sh[ti].series == s)
+					if (ti < tend && sh[ti].series == s && sh[ti].rank > 0)
 						t = &sh[ti];	/* a regression the series imported */
 					else
 						continue;	/* the bug never shipped in B */
@@ -810,10 +894,10 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				 * fixed_in, places lo .. hi - 1 of sl.rel.
 				 */
 				lo = t ? sl.at[t->rank - st->nmain - 1] : sl.first[s] + sl.lo_self[s];
-				hi = f ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
+				hi = f && f->rank > 0 ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
 				known[lo]++;
 				known[hi]--;
-				if (f != NULL)
+				if (f != NULL && f->rank > 0)
 					st->bugs_fixed[f->rank - st->nmain - 1]++;
 				if (t != NULL)
 					st->regressions[t->rank - st->nmain - 1]++;

@@ -57,7 +57,10 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
                  among the mainline ids;
   stable edges   as mainline edges, against the commits of both scopes;
   fixes_affected and fixes_per_stable_release as README.md "## Stable branches" states them,
-                 with ancestry from `git rev-list <series tag>`.
+                 with ancestry from `git rev-list <series tag>`; a fix whose only backport in a
+                 series is on a branch after its newest release (`git rev-list <branch> --not
+                 HEAD <stable tags>`, the series of the branch as of a stable tag) is queued:
+                 fixed_in NULL, fix_backport that backport (the smallest id).
 
 Exits 0 when everything agrees, 1 on any difference (printed), 2 on a usage or tool error.
 """
@@ -453,6 +456,18 @@ class ExpectedStable:
             cands = [m for m in exp.releases if exp.tag_commit[m] in anc]
             self.series[r] = max(cands, key=version_key) if cands else None
 
+        # the series of each branch head, and its commits that no stable release has (queued)
+        stable_tags = [self.tag_commit[r] for r in self.releases]
+        self.queued = {}        # unreleased stable commit -> series of its (first) branch
+        for h in heads:
+            anc = set(git(repo, 'rev-list', h).decode('ascii').split())
+            cands = [m for m in exp.releases if exp.tag_commit[m] in anc]
+            b = max(cands, key=version_key) if cands else None
+            if b is None:
+                continue
+            for c in git(repo, 'rev-list', h, '--not', 'HEAD', *stable_tags).decode('ascii').split():
+                self.queued.setdefault(c, b)
+
         # backports, against the mainline
         self.backports = []     # (commit, line, status, upstream or None, abbrev)
         for c, msg in self.message.items():
@@ -494,6 +509,10 @@ class ExpectedStable:
                 old = first.get(up)
                 if old is None or (pos(r), c) < (pos(old[0]), old[1]):
                     first[up] = (r, c)
+            queued = {}         # upstream -> its queued backport in this series, the smallest id
+            for c, _, st, up, _ in self.backports:
+                if st == 'resolved' and self.release[c] is None and self.queued.get(c) == b:
+                    queued[up] = min(queued.get(up, c), c)
             for f, t in pairs:
                 if f in anc:
                     continue
@@ -506,7 +525,8 @@ class ExpectedStable:
                 fx = first.get(f)
                 if fx is not None and not pos(fx[0]) > pos(intro):
                     continue
-                self.affected.add((f, t, b, intro, fx[0] if fx else None, fx[1] if fx else None))
+                # a fix on the branch after its newest release: queued (fixed_in NULL, its backport)
+                self.affected.add((f, t, b, intro, fx[0] if fx else None, fx[1] if fx else queued.get(f)))
                 for r in mine:
                     if fx and fx[0] == r:
                         per[r]['bugs_fixed'] += 1
