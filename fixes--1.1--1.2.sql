@@ -57,6 +57,49 @@ COMMENT ON CONSTRAINT fixes_releases_mainline_counters_check ON @extschema@.fixe
 'the counters of fixes_per_release are set on mainline releases and NULL on stable releases';
 COMMENT ON CONSTRAINT fixes_releases_stable_counters_check ON @extschema@.fixes_releases IS
 'the counters of fixes_per_stable_release are set on stable releases and NULL on mainline releases';
+-- Backports that name no mainline id (src/load_backports.c): how the
+-- upstream of each row was found.  'id': the line's id, by unique prefix;
+-- 'subject': none of the stable commit's lines resolved (or it has none), and
+-- exactly one non-merge mainline commit has its subject; 'override': a row of
+-- fixes_backport_overrides.  The last two are rows of no line: line 0, abbrev
+-- and raw ''.  NULL: not resolved.
+ALTER TABLE @extschema@.fixes_backports
+    ADD COLUMN method text,
+    ADD CONSTRAINT fixes_backports_method_check
+        CHECK (method IN ('id', 'subject', 'override')),
+    ADD CONSTRAINT fixes_backports_method_resolved_check
+        CHECK ((status = 'resolved') = (method IS NOT NULL)),
+    ADD CONSTRAINT fixes_backports_line_check
+        CHECK (line >= 0
+               AND (line = 0) = (method IS NOT NULL AND method <> 'id')
+               AND (line > 0 OR (abbrev = '' AND raw = '')));
+
+UPDATE @extschema@.fixes_backports SET method = 'id' WHERE status = 'resolved';
+
+COMMENT ON COLUMN @extschema@.fixes_backports.method IS
+'how upstream_idx was found: id (the line''s id), subject (no line resolved: the one non-merge mainline commit with the same subject; line 0), override (a row of fixes_backport_overrides; line 0); NULL: not resolved';
+COMMENT ON TABLE @extschema@.fixes_backports IS
+'one row per backport line (commit <id> upstream, [ Upstream commit <id> ], (cherry picked from commit <id>)) of a stable commit, resolved against the mainline, and a row of line 0 for an upstream found by subject or by fixes_backport_overrides';
+
+-- Corrections of backports, written by users and applied by every
+-- fixes_load() of the repository of that name (like fixes_overrides): the
+-- stable commit is a backport of upstream_commit, whatever its lines say
+-- (they stay in fixes_backports, but count nowhere).  pg_dump keeps the
+-- rows; fixes_unload() leaves them; fixes_load() only reads them.
+CREATE TABLE @extschema@.fixes_backport_overrides (
+    repository      text NOT NULL,
+    stable_commit   text COLLATE "C" NOT NULL
+                    CHECK (stable_commit ~ '^[0-9a-f]{40}$'),
+    upstream_commit text COLLATE "C" NOT NULL
+                    CHECK (upstream_commit ~ '^[0-9a-f]{40}$'),
+    note            text,
+    PRIMARY KEY (repository, stable_commit)
+);
+
+COMMENT ON TABLE @extschema@.fixes_backport_overrides IS
+'corrections of backports, applied by every fixes_load of the repository (by name): the stable commit is a backport of the upstream commit (fixes_backports.method override), whatever its lines say';
+
+SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backport_overrides', '');
 -- ---- end of issue 29 ----
 
 -- ---- issue 30: statistics on real histories ----

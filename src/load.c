@@ -160,8 +160,8 @@ repository_id(FixesLoad *ld)
  * A load writes its tables in bulk (bulk_insert.c), below the executor's
  * privilege checks and row-level security: check the privileges here,
  * before anything is written, and refuse tables with row-level security,
- * whose policies the bulk path would not apply.  fixes_overrides is the
- * users' table: a load only reads it.
+ * whose policies the bulk path would not apply.  fixes_overrides and
+ * fixes_backport_overrides are the users' tables: a load only reads them.
  */
 static void
 check_write_privileges(void)
@@ -175,7 +175,7 @@ check_write_privileges(void)
 		"       AND d.objid = c.oid AND d.deptype = 'e' "
 		"  JOIN pg_catalog.pg_extension e ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
 		"       AND d.refobjid = e.oid AND e.extname = 'fixes' "
-		" WHERE c.relkind = 'r' AND c.relname <> 'fixes_overrides' "
+		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides') "
 		" ORDER BY c.relname";
 
 	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
@@ -197,7 +197,7 @@ check_write_privileges(void)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("permission denied for table %s", name),
-					 errdetail("fixes_load() needs INSERT, UPDATE and DELETE on every table of extension fixes but fixes_overrides."),
+					 errdetail("fixes_load() needs INSERT, UPDATE and DELETE on every table of extension fixes but fixes_overrides and fixes_backport_overrides."),
 					 errhint("Grant them: GRANT INSERT, UPDATE, DELETE ON %s TO the role that loads.",
 							 quote_identifier(name))));
 	}
@@ -501,6 +501,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	fixes_load_read_overrides(ld);
+	fixes_load_read_backport_overrides(ld);
 	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)
 		fixes_load_settings(ld, !PG_ARGISNULL(5), !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),

@@ -450,6 +450,7 @@ resolve_backports(FixesLoad *ld)
 		}
 		b->status = candidates == 1 ? EDGE_RESOLVED :
 			candidates > 1 ? EDGE_AMBIGUOUS : EDGE_NOT_FOUND;
+		b->method = candidates == 1 ? BACKPORT_ID : BACKPORT_NONE;
 		if (candidates != 1)
 			b->upstream = FIXES_NO_IDX;
 	}
@@ -468,6 +469,7 @@ write_backports(FixesLoad *ld)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
+	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */
@@ -490,8 +492,13 @@ write_backports(FixesLoad *ld)
 		if (bp->status == EDGE_RESOLVED)
 			SET(c_up, Int32GetDatum((int32) bp->upstream));
 		SET(c_status, CStringGetTextDatum(fixes_edge_status_names[bp->status]));
-		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(base + bp->abbrev_off, bp->abbrev_len)));
-		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
+		/* a row of no line (line 0): abbrev and raw '' */
+		SET(c_abbrev, PointerGetDatum(bp->line == 0 ? cstring_to_text("") :
+									  cstring_to_text_with_len(base + bp->abbrev_off, bp->abbrev_len)));
+		SET(c_raw, PointerGetDatum(bp->line == 0 ? cstring_to_text("") :
+								   cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
+		if (c_method >= 0 && bp->method != BACKPORT_NONE)
+			SET(c_method, CStringGetTextDatum(fixes_backport_method_names[bp->method]));
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 128 + bp->raw_len);
 		MemoryContextSwitchTo(old);
@@ -774,7 +781,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 		int32		rank = ld->mark[bp->commit];
 		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
-		if (bp->status != EDGE_RESOLVED || s < 0)
+		if (bp->status != EDGE_RESOLVED || bp->superseded || s < 0)
 			continue;
 		sh[nsh].upstream = bp->upstream;
 		sh[nsh].rank = rank;
@@ -1002,24 +1009,29 @@ write_stable_releases(FixesLoad *ld, Stable *st)
 	fixes_bulk_end(b);
 }
 
-/* per stable release: its commits with a resolved backport line */
+/*
+ * Per stable release: its commits with a resolved row of fixes_backports
+ * (by id, subject or override; not those an override superseded).
+ */
 static void
 count_backports(FixesLoad *ld, Stable *st)
 {
-	uint32		last = FIXES_NO_IDX;
+	uint32		nstable = ld->graph->n - ld->n_mainline;
+	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
 
-	/* the lines of a commit are consecutive */
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
 		int32		rank = ld->mark[bp->commit];
 
-		if (bp->status != EDGE_RESOLVED || bp->commit == last)
+		if (bp->status != EDGE_RESOLVED || bp->superseded ||
+			counted[bp->commit - ld->n_mainline])
 			continue;
-		last = bp->commit;
+		counted[bp->commit - ld->n_mainline] = true;
 		if (rank > 0)
 			st->backports[rank - st->nmain - 1]++;
 	}
+	pfree(counted);
 }
 
 /*
@@ -1096,6 +1108,8 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable edges resolved and written");
 	resolve_backports(ld);
+	fixes_load_apply_backport_overrides(ld);
+	fixes_load_backports_by_subject(ld);
 	write_backports(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");
