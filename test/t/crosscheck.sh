@@ -7,7 +7,8 @@
 # once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
 # when it exists.  Stable branches (issue 13): a 20000-commit make-history repository with
 # --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
-# ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
+# ${FIXES_FIXTURES}/stable.git and backports.git (backports by subject, a queued fix: issue 29),
+# every view of both scopes cross-checked (--stable-branches);
 # article.git (reverts, lifetimes, trailers) and trailers.git (10,000 trailers, 1 MiB keys and
 # values, a NUL byte, invalid UTF-8, latin-1) when they exist.  And skew.git, built here:
 # commits whose parents are newer than they are, so that the walk (newest first) reaches a
@@ -123,6 +124,12 @@ if [ -d "$fixtures/stable.git" ]; then
     check "$fixtures/stable.git" stable '^refs/(heads|remotes/origin)/stable-' || rc=1
 else
     echo "note: $fixtures/stable.git not found, not cross-checked"
+fi
+if [ -d "$fixtures/backports.git" ]; then
+    # backports found by subject, a queued fix (issue 29)
+    check "$fixtures/backports.git" backports '^refs/heads/stable-' || rc=1
+else
+    echo "note: $fixtures/backports.git not found, not cross-checked"
 fi
 work=$(mktemp -d /tmp/fixes-t-crosscheck.XXXXXX)
 chmod a+rx "$work"
