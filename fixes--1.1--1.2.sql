@@ -100,6 +100,38 @@ COMMENT ON TABLE @extschema@.fixes_backport_overrides IS
 'corrections of backports, applied by every fixes_load of the repository (by name): the stable commit is a backport of the upstream commit (fixes_backports.method override), whatever its lines say';
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backport_overrides', '');
+-- stable_branches is remembered per repository, like files and maintainers
+-- (src/load_stable.c): its default, '*keep*' (an invalid expression, so no
+-- real one can mean it), keeps the previous load's; NULL turns the stable
+-- scope off; another expression replaces it, with a NOTICE.  A new default
+-- is a new definition: the function goes, with what was granted on it.
+DROP FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text);
+
+CREATE FUNCTION @extschema@.fixes_load(
+    path text,
+    ref text DEFAULT 'HEAD',
+    release_pattern text DEFAULT NULL,
+    name text DEFAULT NULL,
+    stable_branches text DEFAULT '*keep*',
+    files boolean DEFAULT NULL,
+    maintainers text DEFAULT NULL,
+    OUT repository text,
+    OUT commits bigint,
+    OUT releases integer,
+    OUT edges bigint,
+    OUT resolved bigint,
+    OUT seconds double precision)
+RETURNS record
+AS 'MODULE_PATHNAME', 'fixes_load'
+LANGUAGE C CALLED ON NULL INPUT VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off;
+
+COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) IS
+'read the repository at path into the fixes_* tables (replacing an earlier load of the same name); stable_branches: a regular expression over full branch ref names whose commits not on ref form the stable scope (the default keeps the repository''s, NULL turns it off); files => true records the changed files of each commit, maintainers names the MAINTAINERS file of the ref''s tree (NULL keeps the current setting)';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) TO pg_read_server_files;
 -- ---- end of issue 29 ----
 
 -- ---- issue 30: statistics on real histories ----

@@ -97,6 +97,34 @@ SELECT repository, stable_commit, repeat('ef', 20), NULL FROM fixes_backport_ove
 SELECT fixes_unload('bp');
 SELECT count(*) AS overrides_kept FROM fixes_backport_overrides WHERE repository = 'bp';
 
+-- stable_branches is remembered per repository (like files and
+-- maintainers): a reload without it keeps it, another expression or NULL
+-- replaces it with a NOTICE, and NULL turns the stable scope off
+CREATE VIEW scope AS
+SELECT r.stable_branches,
+       (SELECT count(*) FROM fixes_commits c
+         WHERE c.repository_id = r.repository_id AND NOT c.mainline) AS stable_commits,
+       (SELECT count(*) FROM fixes_releases l
+         WHERE l.repository_id = r.repository_id AND NOT l.mainline) AS stable_releases
+  FROM fixes_repositories r WHERE r.name = 'scope';
+SELECT pg_get_function_arguments('fixes_load(text, text, text, text, text, boolean, text)'::regprocedure);
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope', stable_branches => 'stable-');
+SELECT * FROM scope;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope');
+SELECT * FROM scope;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope', stable_branches => '^refs/heads/stable-1\.');
+SELECT * FROM scope;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope', stable_branches => NULL);
+SELECT * FROM scope;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope');
+SELECT * FROM scope;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'scope', stable_branches => 'stable-');
+SELECT * FROM scope;
+-- an invalid expression is still an error, whatever was remembered
+SELECT repository FROM fixes_load(:'bp', name => 'scope', stable_branches => '(');
+SELECT fixes_unload('scope');
+DROP VIEW scope;
+
 -- Every row a load writes satisfies its table's constraints: the bulk path
 -- checks NOT NULL and CHECK on each row.  A constraint that the rows of a
 -- load break (added here by hand) is an ERROR, not a row pg_restore refuses.

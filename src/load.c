@@ -455,6 +455,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	int			usecs;
 	double		seconds;
 	int			i = 0;
+	bool		stable_keep = false;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -476,8 +477,16 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
 	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
-	/* the 1.0 definition has four arguments */
+	/*
+	 * The 1.0 definition has four arguments.  1.2's stable_branches defaults
+	 * to FIXES_STABLE_KEEP, the repository's setting; NULL turns it off.
+	 */
 	ld->stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
+	if (ld->stable_re != NULL && strcmp(ld->stable_re, FIXES_STABLE_KEEP) == 0)
+	{
+		stable_keep = true;
+		ld->stable_re = NULL;
+	}
 	if (ld->name[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -488,7 +497,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_schema(ld);
 	fixes_load_check_pattern(ld);
-	fixes_load_stable_check(ld);
 
 	SPI_connect();
 	check_write_privileges();
@@ -509,6 +517,8 @@ fixes_load(PG_FUNCTION_ARGS)
 							PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6)));
 	else
 		fixes_load_settings(ld, false, false, false, NULL);
+	fixes_load_stable_setting(ld, stable_keep);
+	fixes_load_stable_check(ld);
 
 	read_repository(ld);
 	if (ld->unchanged)

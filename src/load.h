@@ -435,6 +435,9 @@ extern uint32 fixes_load_old_head(FixesLoad *ld);
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
 extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
+/* stable_branches' default in 1.2: keep the repository's setting (an invalid expression) */
+#define FIXES_STABLE_KEEP "*keep*"
+extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
 extern void fixes_load_stable_check(FixesLoad *ld);
 extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_delete_stable(FixesLoad *ld);

@@ -82,6 +82,53 @@ branch_matches(const FixesLoad *ld, const char *name)
 }
 
 /*
+ * stable_branches is remembered per repository (fixes_repositories.
+ * stable_branches), like files and maintainers: with 1.2's default
+ * (FIXES_STABLE_KEEP) a load keeps the previous load's expression; a value,
+ * or NULL (none), replaces it, with a NOTICE when it changes.  A database
+ * at 1.1 SQL has no such default: there, no stable_branches is none.
+ */
+void
+fixes_load_stable_setting(FixesLoad *ld, bool keep)
+{
+	char	   *old = NULL;
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	if (ld->known && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	{
+		char	   *sql = psprintf("SELECT stable_branches FROM %s.fixes_repositories "
+								   "WHERE repository_id = $1", ld->schema);
+
+		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
+		{
+			char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+			old = v ? MemoryContextStrdup(ld->cxt, v) : NULL;
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	if (keep)
+	{
+		ld->stable_re = old;
+		return;
+	}
+	if (ld->stable_re != NULL && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
+	if (ld->known && (old == NULL) != (ld->stable_re == NULL))
+		ereport(NOTICE,
+				(errmsg(old == NULL ? "repository \"%s\" gains a stable scope"
+						: "the stable scope of repository \"%s\" is dropped", ld->name),
+				 old == NULL ? errdetail("stable_branches is now \"%s\"; the previous load had none.",
+										 ld->stable_re)
+				 : errdetail("stable_branches was \"%s\"; stable_branches => NULL removes it.", old)));
+	else if (ld->known && old != NULL && strcmp(old, ld->stable_re) != 0)
+		ereport(NOTICE,
+				(errmsg("the stable branches of repository \"%s\" change", ld->name),
+				 errdetail("stable_branches was \"%s\" and is now \"%s\".", old, ld->stable_re)));
+}
+
+/*
  * Before anything is read: is this database at version 1.1 (the stable
  * tables exist), and does stable_branches compile?
  */
