@@ -22,8 +22,9 @@
 #     every row of every table and view (test/lib/ext-rows.sql: all columns except the timing
 #     of a load, fixes_repositories.loaded_at and load_seconds; repository ids as names) equal
 #     the source's, and so do the repository ids themselves;
-#   - in each restored database, a reload of 'mhs' and 'bports' without arguments (their
-#     stable_branches, files and maintainers remembered) works and changes no row;
+#   - in each restored database (and in the source, whose id sequence must go on alike), a reload
+#     of 'mhs' and 'bports' without arguments (their stable_branches, files and maintainers
+#     remembered) works and changes no row;
 #   - then, in the source and in each restored database alike: a new repository first (it
 #     takes the next id of the restored sequence: without it, an id in use), a reload that
 #     changes nothing (the override still applied: 17 resolved), the refresh of 'grow' to HEAD (an incremental refresh that reads the
@@ -220,7 +221,8 @@ done
 
 if [ -n "${mhs:-}" ] && [ -d "$fixtures/backports.git" ]; then
     echo "== a reload of the restored stable repositories, without arguments: it works and changes nothing"
-    for db in "${dbs[@]}"; do
+    # in the source too: a load takes an id of the sequence even for a known name
+    for db in "${dbs[@]}" "$src"; do
         q "$db" -v mhs="$mhs" -v bp="$fixtures/backports.git" <<'SQL' | sed 's/^/    /'
 SET client_min_messages = warning;
 SELECT 'reloaded', repository, commits, releases, edges, resolved FROM fixes_load(:'mhs', name => 'mhs');
