@@ -44,6 +44,8 @@
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
 # are compared too, through every kind of change above.
 #
+# After every step, no row of any table of the extension breaks a NOT NULL or CHECK constraint
+# (test/lib/ext-constraints.sql, issue 29).
 # Own scratch database fixes_t_incremental, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (no releases.git fixture).
 set -euo pipefail
@@ -370,6 +372,10 @@ SQL
     [ "$(counts_of "$work/$name.$n")" = "$(counts_of "$work/$fresh")" ] ||
         fail "step $n: fixes_load returned other counts for $name than for $fresh"
     compare "$name" "$fresh" || fail "step $n: $name differs from a fresh load ($fresh)"
+    # no row of any table breaks a NOT NULL or CHECK constraint (issue 29), whatever the load was
+    local broken
+    broken=$(psql_q -At -F ' ' -f "$top/test/lib/ext-constraints.sql" | grep -v '^checked' || true)
+    [ -z "$broken" ] || fail "step $n: rows break their table's constraints: $broken"
     FULL=$full
 }
 
