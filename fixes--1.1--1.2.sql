@@ -64,7 +64,12 @@ COMMENT ON CONSTRAINT fixes_releases_stable_counters_check ON @extschema@.fixes_
 -- fixes_backport_overrides.  The last two are rows of no line: line 0, abbrev
 -- and raw ''.  NULL: not resolved.
 ALTER TABLE @extschema@.fixes_backports
-    ADD COLUMN method text,
+    ADD COLUMN method text;
+
+-- the rows of 1.1: resolved by their id
+UPDATE @extschema@.fixes_backports SET method = 'id' WHERE status = 'resolved';
+
+ALTER TABLE @extschema@.fixes_backports
     ADD CONSTRAINT fixes_backports_method_check
         CHECK (method IN ('id', 'subject', 'override')),
     ADD CONSTRAINT fixes_backports_method_resolved_check
@@ -74,7 +79,12 @@ ALTER TABLE @extschema@.fixes_backports
                AND (line = 0) = (method IS NOT NULL AND method <> 'id')
                AND (line > 0 OR (abbrev = '' AND raw = '')));
 
-UPDATE @extschema@.fixes_backports SET method = 'id' WHERE status = 'resolved';
+-- The stable scope of a repository loaded before the update lacks what 1.2
+-- finds (backports by subject, queued fixes): its next load must not be a
+-- no-op.  Another tags hash makes it a refresh (no full load: the graph and
+-- the mainline rows are kept), which writes the stable scope again.
+UPDATE @extschema@.fixes_repositories SET tags_hash = tags_hash # 1
+ WHERE stable_branches IS NOT NULL AND tags_hash IS NOT NULL;
 
 COMMENT ON COLUMN @extschema@.fixes_backports.method IS
 'how upstream_idx was found: id (the line''s id), subject (no line resolved: the one non-merge mainline commit with the same subject; line 0), override (a row of fixes_backport_overrides; line 0); NULL: not resolved';

@@ -147,3 +147,25 @@ SELECT fixes_unload('bp');
 DELETE FROM fixes_backport_overrides WHERE repository = 'bp';
 DROP VIEW bp_rows;
 DROP VIEW bp_affected;
+
+-- A database still at 1.1 SQL, loaded by the 1.2 library: its NOT NULL
+-- counters of stable rows get 0 (no subject matches, no method: 1.1 has no
+-- column for them); the update to 1.2 makes them NULL, and the CHECKs hold
+SET client_min_messages = warning;
+DROP EXTENSION fixes CASCADE;
+CREATE EXTENSION fixes VERSION '1.1';
+RESET client_min_messages;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'bp11', stable_branches => 'stable-');
+SELECT tag, mainline, fixing_commits, tagged_commits, fixing_earlier_commits, reverts,
+       reverted_introduced, backports
+  FROM fixes_releases ORDER BY release_rank;
+SELECT count(*) AS backport_rows, count(*) FILTER (WHERE line = 0) AS line_0 FROM fixes_backports;
+ALTER EXTENSION fixes UPDATE TO '1.2';
+SELECT tag, mainline, fixing_commits, tagged_commits, fixing_earlier_commits, reverts,
+       reverted_introduced, backports
+  FROM fixes_releases ORDER BY release_rank;
+SELECT line, status, method FROM fixes_backports ORDER BY commit_idx, line;
+-- the next load writes what 1.2 writes
+SELECT repository, commits FROM fixes_load(:'bp', name => 'bp11');
+SELECT line, status, method FROM fixes_backports ORDER BY commit_idx, line;
+SELECT fixes_unload('bp11');
