@@ -125,6 +125,32 @@ SELECT repository FROM fixes_load(:'bp', name => 'scope', stable_branches => '('
 SELECT fixes_unload('scope');
 DROP VIEW scope;
 
+-- who may write fixes_backport_overrides: as fixes_overrides, a load only
+-- reads it, so a loader needs no write privilege on it, and row-level
+-- security may be enabled on it (the load reads it as the loader)
+SET client_min_messages = warning;
+DROP ROLE IF EXISTS regress_fixes_bp_loader;      -- left by a run that stopped half-way
+RESET client_min_messages;
+CREATE ROLE regress_fixes_bp_loader;
+GRANT pg_read_server_files TO regress_fixes_bp_loader;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO regress_fixes_bp_loader;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO regress_fixes_bp_loader;
+REVOKE INSERT, UPDATE, DELETE ON fixes_backport_overrides FROM regress_fixes_bp_loader;
+ALTER TABLE fixes_backport_overrides ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bp_loader_reads ON fixes_backport_overrides FOR SELECT
+    TO regress_fixes_bp_loader USING (repository = 'bp');
+SET ROLE regress_fixes_bp_loader;
+SELECT repository, commits FROM fixes_load(:'bp', name => 'bp', stable_branches => 'stable-');
+SELECT stable, line, method, upstream FROM bp_rows WHERE method = 'override';
+INSERT INTO fixes_backport_overrides VALUES ('bp', repeat('ab', 20), repeat('cd', 20), NULL);
+RESET ROLE;
+DROP POLICY bp_loader_reads ON fixes_backport_overrides;
+ALTER TABLE fixes_backport_overrides DISABLE ROW LEVEL SECURITY;
+SELECT fixes_unload('bp');
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM regress_fixes_bp_loader;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM regress_fixes_bp_loader;
+DROP ROLE regress_fixes_bp_loader;
+
 -- Every row a load writes satisfies its table's constraints: the bulk path
 -- checks NOT NULL and CHECK on each row.  A constraint that the rows of a
 -- load break (added here by hand) is an ERROR, not a row pg_restore refuses.
