@@ -11,6 +11,8 @@
  *   load_schema.c           what of version 1.1 the tables hold
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
+ *   load_backports.c        the rows of fixes_backport_overrides (1.2)
+ *   load_stable.c           the stable_branches setting (1.2: remembered)
  *   load_files.c            the files and maintainers settings
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones
@@ -41,7 +43,8 @@
  *                           the repository's row
  *   load_graph.c            fixes_graph, for the next refresh
  *   load_stable.c           with stable_branches: the stable scope (its walk,
- *                           releases, series, backports, edges, fixes_affected)
+ *                           releases, series, backports, edges, fixes_affected);
+ *                           load_backports.c: backports by override and subject
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
  * commit index (graph.c), grown by load_state.c (large arrays on huge pages:

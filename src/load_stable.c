@@ -17,9 +17,15 @@
  * rule accepts, in version order, ranked after the mainline releases) and
  * their series; the release of each stable commit (the one-pass marking,
  * stopped at mainline commits); the backport lines, resolved against the
- * mainline by unique prefix; the Fixes lines of stable commits, resolved
+ * mainline by unique prefix (1.2: then by fixes_backport_overrides and by
+ * subject, load_backports.c); the Fixes lines of stable commits, resolved
  * against both scopes (load_resolve.c); the series rows of fixes_affected
- * and the counters of fixes_per_stable_release.
+ * and the counters of fixes_per_stable_release.  A backport on a branch
+ * after the branch's newest release is queued (1.2): its series row names it
+ * (fix_backport_idxs) with no fixed release, and no counter counts it.
+ *
+ * stable_branches is a setting of the repository, kept by a load that does
+ * not give it (1.2, fixes_load_stable_setting).
  */
 #include "postgres.h"
 
