@@ -142,6 +142,11 @@ COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) TO pg_read_server_files;
+-- Queued fixes (src/load_stable.c): a backport of the fix on a stable branch
+-- after the branch's newest release is recorded in fix_backport_idxs, its
+-- fixed_ranks element NULL.
+COMMENT ON TABLE @extschema@.fixes_affected_series IS
+'per resolved mainline Fixes pair, the stable series that shipped the bug (series_ranks), and in each the release ranks where it came in and where the fix landed, and the commit index of that fix (fixed_ranks NULL: not fixed in a release there yet; fix_backport_idxs then names a backport queued on the branch after its newest release, or is NULL); fixes_affected unnests them';
 -- ---- end of issue 29 ----
 
 -- ---- issue 30: statistics on real histories ----
