@@ -553,7 +553,8 @@ if [ -d "$fixtures/stable.git" ]; then
     git --git-dir="$st" update-ref refs/heads/stable-1.0 "$bp"
     step s1 st "$st" main
     [ $FULL = no ] || fail "step s1 reloaded in full"
-    check "M15's row in series v1.0 (backport unreleased)" "$(stq "SELECT coalesce(fixed_in, '-') || ' ' || coalesce(fix_backport, '-') FROM fixes_affected WHERE repository = 'st' AND series = 'v1.0' AND fixing_commit = '$(sid M15)'")" "- -"
+    # queued (issue 29): no release has the backport yet, the row names it
+    check "M15's row in series v1.0 (backport unreleased: queued)" "$(stq "SELECT coalesce(fixed_in, '-') || ' ' || coalesce(fix_backport, '-') FROM fixes_affected WHERE repository = 'st' AND series = 'v1.0' AND fixing_commit = '$(sid M15)'")" "- $bp"
     # s2: a stable tag on it
     git --git-dir="$st" tag v1.0.3 "$bp"
     step s2 st "$st" main
