@@ -57,6 +57,7 @@ COMMENT ON CONSTRAINT fixes_releases_mainline_counters_check ON @extschema@.fixe
 'the counters of fixes_per_release are set on mainline releases and NULL on stable releases';
 COMMENT ON CONSTRAINT fixes_releases_stable_counters_check ON @extschema@.fixes_releases IS
 'the counters of fixes_per_stable_release are set on stable releases and NULL on mainline releases';
+
 -- Backports that name no mainline id (src/load_backports.c): how the
 -- upstream of each row was found.  'id': the line's id, by unique prefix;
 -- 'subject': none of the stable commit's lines resolved (or it has none), and
