@@ -132,9 +132,10 @@ SELECT count(*) AS stable_commits
   FROM fixes_commits c JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st' AND NOT c.mainline;
 SELECT count(*) AS series_rows FROM fixes_affected WHERE repository = 'st' AND series IS NOT NULL;
 
--- and back to the mainline only: every stable row is gone
+-- and back to the mainline only (NULL: no stable scope; 1.2 remembers the
+-- expression otherwise): every stable row is gone
 SELECT repository, commits FROM fixes_load(:'stable', name => 'st', stable_branches => :'re');
-SELECT repository, commits FROM fixes_load(:'stable', name => 'st');
+SELECT repository, commits FROM fixes_load(:'stable', name => 'st', stable_branches => NULL);
 SELECT (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st' AND NOT c.mainline) AS stable_commits,
        (SELECT count(*) FROM fixes_backports b JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st') AS backports,
        (SELECT count(*) FROM fixes_affected_series a JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'st') AS series_rows,

@@ -4,8 +4,11 @@
  * What COPY FROM does for a plain table: tuples are buffered in slots and
  * written with table_multi_insert() through a BulkInsertState (one WAL
  * record per page, not per row), then each is added to every index of the
- * table.  Only the loader writes these tables, so no triggers or
- * constraints other than the indexes' (unique keys) are checked.
+ * table.  Only the loader writes these tables, so no triggers are fired;
+ * the table's constraints are checked as the executor checks them
+ * (ExecConstraints): NOT NULL and CHECK on each row, the unique keys by the
+ * indexes.  A row that breaks one is an ERROR, never a row that pg_restore
+ * would refuse later (issue 29).
  *
  * Indexes whose keys come in random order (commit ids: an id is a hash)
  * can instead be filled at the end, their entries sorted first as CREATE
@@ -31,6 +34,8 @@
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
+#include "nodes/readfuncs.h"
+#include "optimizer/optimizer.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
@@ -40,6 +45,69 @@
 #include "utils/tuplesort.h"
 
 #include "bulk_insert.h"
+
+/* the NOT NULL columns and the CHECK constraints of b's table */
+static void
+prepare_constraints(FixesBulk *b)
+{
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	TupleConstr *constr = desc->constr;
+
+	b->notnull = palloc(sizeof(AttrNumber) * Max(desc->natts, 1));
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (att->attnotnull && !att->attisdropped)
+			b->notnull[b->nnotnull++] = (AttrNumber) i;
+	}
+	if (constr == NULL || constr->num_check == 0)
+		return;
+	b->checks = palloc(sizeof(ExprState *) * constr->num_check);
+	b->check_names = palloc(sizeof(char *) * constr->num_check);
+	for (int i = 0; i < constr->num_check; i++)
+	{
+		Expr	   *expr = (Expr *) stringToNode(constr->check[i].ccbin);
+
+		/* as ExecRelCheck: evaluated in the per-tuple context of b->estate */
+		b->checks[b->nchecks] = ExecPrepareExpr(expression_planner(expr), b->estate);
+		b->check_names[b->nchecks] = pstrdup(constr->check[i].ccname);
+		b->nchecks++;
+	}
+}
+
+/*
+ * The row in slot satisfies the table's NOT NULL and CHECK constraints, or
+ * this is an ERROR with the executor's errcode and message.
+ */
+static void
+check_constraints(FixesBulk *b, TupleTableSlot *slot)
+{
+	ExprContext *econtext;
+
+	for (int i = 0; i < b->nnotnull; i++)
+		if (slot->tts_isnull[b->notnull[i]])
+			ereport(ERROR,
+					(errcode(ERRCODE_NOT_NULL_VIOLATION),
+					 errmsg("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+							NameStr(TupleDescAttr(RelationGetDescr(b->rel), b->notnull[i])->attname),
+							RelationGetRelationName(b->rel)),
+					 errdetail("fixes_load() wrote this row in bulk; this is a bug of the loader."),
+					 errtablecol(b->rel, b->notnull[i] + 1)));
+	if (b->nchecks == 0)
+		return;
+	econtext = GetPerTupleExprContext(b->estate);
+	econtext->ecxt_scantuple = slot;
+	for (int i = 0; i < b->nchecks; i++)
+		if (!ExecCheck(b->checks[i], econtext))
+			ereport(ERROR,
+					(errcode(ERRCODE_CHECK_VIOLATION),
+					 errmsg("new row for relation \"%s\" violates check constraint \"%s\"",
+							RelationGetRelationName(b->rel), b->check_names[i]),
+					 errdetail("fixes_load() wrote this row in bulk; this is a bug of the loader."),
+					 errtableconstraint(b->rel, b->check_names[i])));
+	ResetPerTupleExprContext(b->estate);
+}
 
 FixesBulk *
 fixes_bulk_begin(Oid relid)
@@ -54,6 +122,7 @@ fixes_bulk_begin(Oid relid)
 	ExecOpenIndices(b->rri, false);
 	b->bis = GetBulkInsertState();
 	b->cid = GetCurrentCommandId(true);
+	prepare_constraints(b);
 	return b;
 }
 
@@ -213,6 +282,7 @@ store(FixesBulk *b, const Datum *values, const bool *nulls)
 	memcpy(slot->tts_values, values, sizeof(Datum) * natts);
 	memcpy(slot->tts_isnull, nulls, sizeof(bool) * natts);
 	ExecStoreVirtualTuple(slot);
+	check_constraints(b, slot);
 	ExecMaterializeSlot(slot);
 	return slot;
 }

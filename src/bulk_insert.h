@@ -35,6 +35,12 @@ typedef struct FixesBulk
 	Relation	sorted_index[FIXES_BULK_MAX_SORTED];
 	struct IndexInfo *sorted_info[FIXES_BULK_MAX_SORTED];
 	struct Tuplesortstate *sort[FIXES_BULK_MAX_SORTED];
+	/* the table's constraints, checked on every row queued (fixes_bulk_begin) */
+	int			nnotnull;
+	AttrNumber *notnull;		/* 0-based positions of the NOT NULL columns */
+	int			nchecks;
+	ExprState **checks;			/* its CHECK constraints */
+	const char **check_names;
 } FixesBulk;
 
 extern FixesBulk *fixes_bulk_begin(Oid relid);

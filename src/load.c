@@ -160,8 +160,8 @@ repository_id(FixesLoad *ld)
  * A load writes its tables in bulk (bulk_insert.c), below the executor's
  * privilege checks and row-level security: check the privileges here,
  * before anything is written, and refuse tables with row-level security,
- * whose policies the bulk path would not apply.  fixes_overrides is the
- * users' table: a load only reads it.
+ * whose policies the bulk path would not apply.  fixes_overrides and
+ * fixes_backport_overrides are the users' tables: a load only reads them.
  */
 static void
 check_write_privileges(void)
@@ -175,7 +175,7 @@ check_write_privileges(void)
 		"       AND d.objid = c.oid AND d.deptype = 'e' "
 		"  JOIN pg_catalog.pg_extension e ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
 		"       AND d.refobjid = e.oid AND e.extname = 'fixes' "
-		" WHERE c.relkind = 'r' AND c.relname <> 'fixes_overrides' "
+		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides') "
 		" ORDER BY c.relname";
 
 	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
@@ -197,7 +197,7 @@ check_write_privileges(void)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 					 errmsg("permission denied for table %s", name),
-					 errdetail("fixes_load() needs INSERT, UPDATE and DELETE on every table of extension fixes but fixes_overrides."),
+					 errdetail("fixes_load() needs INSERT, UPDATE and DELETE on every table of extension fixes but fixes_overrides and fixes_backport_overrides."),
 					 errhint("Grant them: GRANT INSERT, UPDATE, DELETE ON %s TO the role that loads.",
 							 quote_identifier(name))));
 	}
@@ -457,6 +457,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	int			usecs;
 	double		seconds;
 	int			i = 0;
+	bool		stable_keep = false;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -478,8 +479,16 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
 	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
 	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
-	/* the 1.0 definition has four arguments */
+	/*
+	 * The 1.0 definition has four arguments.  1.2's stable_branches defaults
+	 * to FIXES_STABLE_KEEP, the repository's setting; NULL turns it off.
+	 */
 	ld->stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
+	if (ld->stable_re != NULL && strcmp(ld->stable_re, FIXES_STABLE_KEEP) == 0)
+	{
+		stable_keep = true;
+		ld->stable_re = NULL;
+	}
 	if (ld->name[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -490,7 +499,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_schema(ld);
 	fixes_load_check_pattern(ld);
-	fixes_load_stable_check(ld);
 
 	SPI_connect();
 	check_write_privileges();
@@ -504,6 +512,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	fixes_load_read_previous(ld);
 	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
+	fixes_load_read_backport_overrides(ld);
 	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)
 		fixes_load_settings(ld, !PG_ARGISNULL(5), !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
@@ -511,6 +520,8 @@ fixes_load(PG_FUNCTION_ARGS)
 							PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6)));
 	else
 		fixes_load_settings(ld, false, false, false, NULL);
+	fixes_load_stable_setting(ld, stable_keep);
+	fixes_load_stable_check(ld);
 
 	read_repository(ld);
 	if (ld->unchanged)

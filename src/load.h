@@ -11,6 +11,8 @@
  *   load_schema.c           what of version 1.1 the tables hold
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
+ *   load_backports.c        the rows of fixes_backport_overrides (1.2)
+ *   load_stable.c           the stable_branches setting (1.2: remembered)
  *   load_files.c            the files and maintainers settings
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones
@@ -42,7 +44,8 @@
  *   load_graph.c            fixes_graph, for the next refresh
  *   load_analyze.c          ANALYZE of the tables the load changed much
  *   load_stable.c           with stable_branches: the stable scope (its walk,
- *                           releases, series, backports, edges, fixes_affected)
+ *                           releases, series, backports, edges, fixes_affected);
+ *                           load_backports.c: backports by override and subject
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
  * commit index (graph.c), grown by load_state.c (large arrays on huge pages:
@@ -133,13 +136,27 @@ typedef struct FixesEdge
 	Size		raw_off;
 } FixesEdge;
 
+/* fixes_backports.method (1.2): how a stable commit's upstream was found */
+typedef enum FixesBackportMethod
+{
+	BACKPORT_NONE,				/* not resolved */
+	BACKPORT_ID,				/* the line's id, by unique prefix */
+	BACKPORT_SUBJECT,			/* no line resolved: the one mainline commit
+								 * with the same subject (line 0) */
+	BACKPORT_OVERRIDE			/* a row of fixes_backport_overrides (line 0) */
+} FixesBackportMethod;
+
+extern const char *const fixes_backport_method_names[4];
+
 /* a backport line of a stable commit (fixes_backports) */
 typedef struct FixesBackportLine
 {
 	uint32		commit;			/* the stable commit's index */
-	int32		line;
+	int32		line;			/* 0: a row of no line (subject, override) */
 	uint32		upstream;		/* FIXES_NO_IDX unless resolved */
 	uint8		status;			/* FixesEdgeStatus */
+	uint8		method;			/* FixesBackportMethod */
+	bool		superseded;		/* an override of its commit says otherwise */
 	uint8		abbrev_len;
 	uint32		raw_len;
 	Size		abbrev_off;		/* in edge_text, lower-cased */
@@ -194,6 +211,8 @@ typedef struct FixesSchema
 	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers,
 								 * fixes_trailer_keys */
 	bool		overrides;		/* table fixes_overrides */
+	bool		backport_method;	/* 1.2: fixes_backports.method, table
+									 * fixes_backport_overrides */
 } FixesSchema;
 
 /* a row of fixes_overrides for the repository being loaded */
@@ -207,6 +226,13 @@ typedef struct FixesOverride
 	uint32		fixing_idx;		/* FIXES_NO_IDX: not in scope */
 	int64		matched;		/* edges it applied to */
 } FixesOverride;
+
+/* a row of fixes_backport_overrides for the repository being loaded (1.2) */
+typedef struct FixesBackportOverride
+{
+	FixesOid	stable;
+	FixesOid	upstream;
+} FixesBackportOverride;
 
 /* a release of the previous load, as fixes_releases holds it */
 typedef struct FixesOldRelease
@@ -289,6 +315,8 @@ typedef struct FixesLoad
 	/* fixes_overrides (load_overrides.c) */
 	FixesOverride *overrides;
 	int			noverrides;
+	FixesBackportOverride *bp_overrides;	/* fixes_backport_overrides (1.2) */
+	int			nbp_overrides;
 
 	/* the branches that stable_branches matches (load_stable.c) */
 	FixesBranch *branches;
@@ -391,6 +419,12 @@ extern void fixes_load_read_overrides(FixesLoad *ld);
 extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);
 extern void fixes_load_apply_overrides(FixesLoad *ld);
 
+/* load_backports.c */
+extern void fixes_load_read_backport_overrides(FixesLoad *ld);
+extern uint64 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h);
+extern void fixes_load_backports_by_subject(FixesLoad *ld);
+extern void fixes_load_apply_backport_overrides(FixesLoad *ld);
+
 extern void fixes_load_trailers_begin(FixesLoad *ld);
 extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
 extern void fixes_load_trailers_end(FixesLoad *ld);
@@ -419,6 +453,9 @@ extern uint32 fixes_load_old_head(FixesLoad *ld);
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
 extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
+/* stable_branches' default in 1.2: keep the repository's setting (an invalid expression) */
+#define FIXES_STABLE_KEEP "*keep*"
+extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
 extern void fixes_load_stable_check(FixesLoad *ld);
 extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_delete_stable(FixesLoad *ld);

@@ -90,7 +90,8 @@ fixes_load_read_overrides(FixesLoad *ld)
 }
 
 /*
- * The tags hash with the overrides folded in; unchanged when there are none,
+ * The tags hash with the overrides (and the backport overrides) folded in;
+ * unchanged when there are none,
  * so that a repository without overrides keeps the hash 1.0 gave it.
  */
 int64
@@ -98,8 +99,10 @@ fixes_overrides_hash(FixesLoad *ld, int64 tags_hash)
 {
 	uint64		h = (uint64) tags_hash;
 
+	/* the rows of fixes_backport_overrides too (load_backports.c) */
+	h = fixes_backport_overrides_hash(ld, h);
 	if (ld->noverrides == 0)
-		return tags_hash;
+		return (int64) h;
 	h = hash_bytes_extended((const unsigned char *) "fixes_overrides", 15, h);
 	for (int i = 0; i < ld->noverrides; i++)
 	{

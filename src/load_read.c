@@ -114,6 +114,8 @@ add_backports(FixesLoad *ld, uint32 idx, const text *message)
 		b->line = bp.line;
 		b->upstream = FIXES_NO_IDX;
 		b->status = EDGE_NOT_FOUND;
+		b->method = BACKPORT_NONE;
+		b->superseded = false;
 		for (size_t i = 0; i < bp.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[bp.hex_off + i]);
 		b->abbrev_len = (uint8) bp.hex_len;

@@ -80,6 +80,10 @@ fixes_load_schema(FixesLoad *ld)
 	ld->has.trailers = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailers")) &&
 		OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_trailer_keys"));
 	ld->has.overrides = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_overrides"));
+	ld->has.backport_method = ld->has.version >= 12 &&
+		OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_backports")) &&
+		has_column(ld->nsp, "fixes_backports", "method") &&
+		OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_backport_overrides"));
 	/* files and subsystems (load_files.c) */
 	ld->v11 = OidIsValid(fixes_table_oid_if_exists(ld->nsp, "fixes_commit_files"));
 }

@@ -17,9 +17,15 @@
  * rule accepts, in version order, ranked after the mainline releases) and
  * their series; the release of each stable commit (the one-pass marking,
  * stopped at mainline commits); the backport lines, resolved against the
- * mainline by unique prefix; the Fixes lines of stable commits, resolved
+ * mainline by unique prefix (1.2: then by fixes_backport_overrides and by
+ * subject, load_backports.c); the Fixes lines of stable commits, resolved
  * against both scopes (load_resolve.c); the series rows of fixes_affected
- * and the counters of fixes_per_stable_release.
+ * and the counters of fixes_per_stable_release.  A backport on a branch
+ * after the branch's newest release is queued (1.2): its series row names it
+ * (fix_backport_idxs) with no fixed release, and no counter counts it.
+ *
+ * stable_branches is a setting of the repository, kept by a load that does
+ * not give it (1.2, fixes_load_stable_setting).
  */
 #include "postgres.h"
 
@@ -69,6 +75,7 @@ typedef struct Stable
 	int64	   *bugs_fixed;
 	int64	   *regressions;
 	int64	   *known_bugs;
+	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
 } Stable;
 
 
@@ -78,6 +85,53 @@ branch_matches(const FixesLoad *ld, const char *name)
 	return DatumGetBool(DirectFunctionCall2Coll(textregexeq, C_COLLATION_OID,
 												CStringGetTextDatum(name),
 												CStringGetTextDatum(ld->stable_re)));
+}
+
+/*
+ * stable_branches is remembered per repository (fixes_repositories.
+ * stable_branches), like files and maintainers: with 1.2's default
+ * (FIXES_STABLE_KEEP) a load keeps the previous load's expression; a value,
+ * or NULL (none), replaces it, with a NOTICE when it changes.  A database
+ * at 1.1 SQL has no such default: there, no stable_branches is none.
+ */
+void
+fixes_load_stable_setting(FixesLoad *ld, bool keep)
+{
+	char	   *old = NULL;
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	if (ld->known && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	{
+		char	   *sql = psprintf("SELECT stable_branches FROM %s.fixes_repositories "
+								   "WHERE repository_id = $1", ld->schema);
+
+		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
+		{
+			char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+			old = v ? MemoryContextStrdup(ld->cxt, v) : NULL;
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	if (keep)
+	{
+		ld->stable_re = old;
+		return;
+	}
+	if (ld->stable_re != NULL && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
+	if (ld->known && (old == NULL) != (ld->stable_re == NULL))
+		ereport(NOTICE,
+				(errmsg(old == NULL ? "repository \"%s\" gains a stable scope"
+						: "the stable scope of repository \"%s\" is dropped", ld->name),
+				 old == NULL ? errdetail("stable_branches is now \"%s\"; the previous load had none.",
+										 ld->stable_re)
+				 : errdetail("stable_branches was \"%s\"; stable_branches => NULL removes it.", old)));
+	else if (ld->known && old != NULL && strcmp(old, ld->stable_re) != 0)
+		ereport(NOTICE,
+				(errmsg("the stable branches of repository \"%s\" change", ld->name),
+				 errdetail("stable_branches was \"%s\" and is now \"%s\".", old, ld->stable_re)));
 }
 
 /*
@@ -334,20 +388,56 @@ best_release_below(FixesLoad *ld, int nmainrel)
 }
 
 /*
- * The series of each stable release: the newest mainline release, in
- * version order (the highest rank), whose commit is an ancestor of the
- * stable release's commit: the best below the mainline parents met walking
- * down the stable scope from it (its fork points).
+ * The newest mainline release, in version order (the highest rank), whose
+ * commit is an ancestor of stable commit start: the best below the mainline
+ * parents met walking down the stable scope from it (its fork points).
+ * stamp[] marks the commits met in this round.
+ */
+static int32
+series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uint32 round,
+			 uint32 start)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		top = 0;
+	int32		b = 0;
+
+	stack[top++] = start;
+	stamp[start] = round;
+	while (top > 0)
+	{
+		uint32		c = stack[--top];
+
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+		{
+			uint32		q = g->parents[p];
+
+			if (stamp[q] == round)
+				continue;
+			stamp[q] = round;
+			if (q >= nmain)
+				stack[top++] = q;	/* stable: walk on */
+			else
+				b = Max(b, best[q]);	/* a fork point */
+		}
+	}
+	return b;
+}
+
+/*
+ * The series of each stable release (series_below its commit), and of each
+ * stable branch head, for the queued backports (queued_series()).
  */
 static void
 find_series(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
-	uint32		nmain = ld->n_mainline;
 	uint32	   *stamp;
 	uint32	   *stack;
 	int32	   *best;
+	uint32		round = 0;
 
+	st->head_series = palloc0(sizeof(int32) * Max(ld->nstable_heads, 1));
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
@@ -355,31 +445,17 @@ find_series(FixesLoad *ld, Stable *st)
 	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
 	for (int k = 0; k < st->n; k++)
 	{
-		uint32		top = 0;
-		int32		b = 0;
-		uint32		round = (uint32) k + 1;
+		CHECK_FOR_INTERRUPTS();
+		st->series[k] = series_below(ld, best, stamp, stack, ++round,
+									 ld->release_commit[st->nmain + k]);
+	}
+	for (int h = 0; h < ld->nstable_heads; h++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
 
 		CHECK_FOR_INTERRUPTS();
-		stack[top++] = ld->release_commit[st->nmain + k];
-		stamp[stack[0]] = round;
-		while (top > 0)
-		{
-			uint32		c = stack[--top];
-
-			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
-			{
-				uint32		q = g->parents[p];
-
-				if (stamp[q] == round)
-					continue;
-				stamp[q] = round;
-				if (q >= nmain)
-					stack[top++] = q;	/* stable: walk on */
-				else
-					b = Max(b, best[q]);	/* a fork point */
-			}
-		}
-		st->series[k] = b;
+		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
+			st->head_series[h] = series_below(ld, best, stamp, stack, ++round, idx);
 	}
 	pfree(stack);
 	pfree(stamp);
@@ -427,6 +503,7 @@ resolve_backports(FixesLoad *ld)
 		}
 		b->status = candidates == 1 ? EDGE_RESOLVED :
 			candidates > 1 ? EDGE_AMBIGUOUS : EDGE_NOT_FOUND;
+		b->method = candidates == 1 ? BACKPORT_ID : BACKPORT_NONE;
 		if (candidates != 1)
 			b->upstream = FIXES_NO_IDX;
 	}
@@ -445,6 +522,7 @@ write_backports(FixesLoad *ld)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
+	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */
@@ -467,8 +545,13 @@ write_backports(FixesLoad *ld)
 		if (bp->status == EDGE_RESOLVED)
 			SET(c_up, Int32GetDatum((int32) bp->upstream));
 		SET(c_status, CStringGetTextDatum(fixes_edge_status_names[bp->status]));
-		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(base + bp->abbrev_off, bp->abbrev_len)));
-		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
+		/* a row of no line (line 0): abbrev and raw '' */
+		SET(c_abbrev, PointerGetDatum(bp->line == 0 ? cstring_to_text("") :
+									  cstring_to_text_with_len(base + bp->abbrev_off, bp->abbrev_len)));
+		SET(c_raw, PointerGetDatum(bp->line == 0 ? cstring_to_text("") :
+								   cstring_to_text_with_len(base + bp->raw_off, bp->raw_len)));
+		if (c_method >= 0 && bp->method != BACKPORT_NONE)
+			SET(c_method, CStringGetTextDatum(fixes_backport_method_names[bp->method]));
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 128 + bp->raw_len);
 		MemoryContextSwitchTo(old);
@@ -539,6 +622,7 @@ typedef struct SeriesList
 	int		   *rel;			/* k (rank - nmain - 1) of each stable release */
 	int		   *of;				/* by k: the series, -1 for none */
 	int		   *at;				/* by k: its place in rel */
+	int32	   *index;			/* by mainline rank: the series, -1 for none */
 } SeriesList;
 
 static void
@@ -597,7 +681,58 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
 			j++;
 		sl->lo_self[s] = j;
 	}
-	pfree(index);
+	sl->index = index;
+}
+
+/*
+ * The queued backports: by stable commit (index less n_mainline), the
+ * series of a commit that no stable release contains yet, -1 for none or a
+ * released commit.  Such a commit is on a branch after the branch's newest
+ * release; its series is the branch head's.  The walk from each head stops
+ * at mainline commits and at released ones (whose ancestors are released).
+ */
+static int *
+queued_series(FixesLoad *ld, Stable *st, SeriesList *sl)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		nstable = g->n - nmain;
+	int		   *of = fixes_palloc_big(sizeof(int) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	uint32	   *stack = fixes_palloc_big(sizeof(uint32) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	bool	   *seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	memset(of, -1, sizeof(int) * Max(nstable, 1));
+	for (int h = 0; h < ld->nstable_heads; h++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		int32		b = st->head_series[h];
+		int			s = b > 0 ? sl->index[b] : -1;
+		uint32		top = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (s < 0 || idx == FIXES_NO_IDX || idx < nmain || ld->mark[idx] != 0 || seen[idx - nmain])
+			continue;
+		seen[idx - nmain] = true;
+		stack[top++] = idx;
+		while (top > 0)
+		{
+			uint32		c = stack[--top];
+
+			of[c - nmain] = s;
+			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			{
+				uint32		q = g->parents[p];
+
+				if (q < nmain || ld->mark[q] != 0 || seen[q - nmain])
+					continue;
+				seen[q - nmain] = true;
+				stack[top++] = q;
+			}
+		}
+	}
+	pfree(seen);
+	pfree(stack);
+	return of;
 }
 
 /*
@@ -625,7 +760,9 @@ affected_add(AffectedRow *row, int32 series, int32 intro, const Shipped *fix)
 	row->elems[2][i] = Int32GetDatum(fix ? fix->rank : 0);
 	row->elems[3][i] = Int32GetDatum(fix ? (int32) fix->commit : 0);
 	row->nulls[0][i] = row->nulls[1][i] = false;
-	row->nulls[2][i] = row->nulls[3][i] = (fix == NULL);
+	/* a queued fix: its backport, no release yet */
+	row->nulls[2][i] = (fix == NULL || fix->rank == 0);
+	row->nulls[3][i] = (fix == NULL);
 }
 
 static Datum
@@ -660,6 +797,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	SeriesList	sl;
 	Shipped    *sh;
 	int64		nsh = 0;
+	int		   *queued;
 	int64	   *known;			/* by place in sl.rel, + 1: differences */
 	uint32	   *order;
 	uint64	   *anc;
@@ -683,23 +821,29 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	series_list(ld, st, &sl);
 	if (sl.n == 0 || npairs == 0)
 		return;
+	queued = queued_series(ld, st, &sl);
 
-	/* the released backports of each mainline commit, by series and version */
+	/*
+	 * The backports of each mainline commit, by series and version: the
+	 * released ones, then the queued ones (rank 0, after every release).
+	 */
 	sh = fixes_palloc_big(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
 		int32		rank = ld->mark[bp->commit];
+		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
-		if (bp->status != EDGE_RESOLVED || rank == 0 || sl.of[rank - st->nmain - 1] < 0)
+		if (bp->status != EDGE_RESOLVED || bp->superseded || s < 0)
 			continue;
 		sh[nsh].upstream = bp->upstream;
 		sh[nsh].rank = rank;
-		sh[nsh].pos = release_pos(ld, rank);
-		sh[nsh].series = sl.of[rank - st->nmain - 1];
+		sh[nsh].pos = rank > 0 ? release_pos(ld, rank) : INT_MAX;
+		sh[nsh].series = s;
 		sh[nsh].commit = bp->commit;
 		nsh++;
 	}
+	pfree(queued);
 	qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
 
 	known = palloc0(sizeof(int64) * (sl.first[sl.n] + 1));
@@ -791,7 +935,7 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 					continue;	/* fixed before the series forked */
 				if (!(ta[w] & bit))
 				{
-					if (ti < tend && sh[ti].series == s)
+					if (ti < tend && sh[ti].series == s && sh[ti].rank > 0)
 						t = &sh[ti];	/* a regression the series imported */
 					else
 						continue;	/* the bug never shipped in B */
@@ -810,10 +954,10 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 				 * fixed_in, places lo .. hi - 1 of sl.rel.
 				 */
 				lo = t ? sl.at[t->rank - st->nmain - 1] : sl.first[s] + sl.lo_self[s];
-				hi = f ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
+				hi = f && f->rank > 0 ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
 				known[lo]++;
 				known[hi]--;
-				if (f != NULL)
+				if (f != NULL && f->rank > 0)
 					st->bugs_fixed[f->rank - st->nmain - 1]++;
 				if (t != NULL)
 					st->regressions[t->rank - st->nmain - 1]++;
@@ -873,6 +1017,10 @@ write_stable_releases(FixesLoad *ld, Stable *st)
 	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
 	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
 	int			c_known = fixes_attnum(desc, "known_bugs");
+	int			c_v11[4] = {fixes_attnum_if_exists(desc, "tagged_commits"),
+		fixes_attnum_if_exists(desc, "fixing_earlier_commits"),
+		fixes_attnum_if_exists(desc, "reverts"),
+	fixes_attnum_if_exists(desc, "reverted_introduced")};
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -900,30 +1048,43 @@ write_stable_releases(FixesLoad *ld, Stable *st)
 		SET(c_known, Int64GetDatum(st->known_bugs[k]));
 		if (fixes_time_to_timestamptz(tag->time, &at))
 			SET(c_at, TimestampTzGetDatum(at));
+		/*
+		 * The counters of fixes_per_release are the mainline's: NULL here,
+		 * but NOT NULL columns in a database still at 1.1 SQL, which gets 0
+		 * (the update to 1.2 makes them NULL).
+		 */
+		for (int c = 0; c < lengthof(c_v11); c++)
+			if (c_v11[c] >= 0 && TupleDescAttr(desc, c_v11[c])->attnotnull)
+				SET(c_v11[c], Int64GetDatum(0));
 #undef SET
 		fixes_bulk_insert(b, values, nulls, 256);
 	}
 	fixes_bulk_end(b);
 }
 
-/* per stable release: its commits with a resolved backport line */
+/*
+ * Per stable release: its commits with a resolved row of fixes_backports
+ * (by id, subject or override; not those an override superseded).
+ */
 static void
 count_backports(FixesLoad *ld, Stable *st)
 {
-	uint32		last = FIXES_NO_IDX;
+	uint32		nstable = ld->graph->n - ld->n_mainline;
+	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
 
-	/* the lines of a commit are consecutive */
 	for (int64 k = 0; k < ld->nbackports; k++)
 	{
 		FixesBackportLine *bp = &ld->backports[k];
 		int32		rank = ld->mark[bp->commit];
 
-		if (bp->status != EDGE_RESOLVED || bp->commit == last)
+		if (bp->status != EDGE_RESOLVED || bp->superseded ||
+			counted[bp->commit - ld->n_mainline])
 			continue;
-		last = bp->commit;
+		counted[bp->commit - ld->n_mainline] = true;
 		if (rank > 0)
 			st->backports[rank - st->nmain - 1]++;
 	}
+	pfree(counted);
 }
 
 /*
@@ -1000,6 +1161,8 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable edges resolved and written");
 	resolve_backports(ld);
+	fixes_load_apply_backport_overrides(ld);
+	fixes_load_backports_by_subject(ld);
 	write_backports(ld);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");

@@ -13,6 +13,7 @@
 const char *const fixes_edge_status_names[4] = {"resolved", "ambiguous", "not_found", "ignored"};
 const char *const fixes_edge_method_names[5] = {NULL, "hash", "hash+subject", "subject", "override"};
 const char *const fixes_edge_kind_names[2] = {"fixes", "revert"};
+const char *const fixes_backport_method_names[4] = {NULL, "id", "subject", "override"};
 
 /* make room in the per-commit arrays for commit index idx (they live in ld->cxt) */
 void

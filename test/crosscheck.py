@@ -62,10 +62,15 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
                  <tag_i> --not HEAD <tag_1> .. <tag_i-1>` over the stable releases;
   series         the mainline release, newest in version order, in `git rev-list <stable tag>`;
   backports      lines matching the three forms, case-insensitive, resolved by unique prefix
-                 among the mainline ids;
+                 among the mainline ids (method id); a stable commit that is no merge
+                 (`git rev-list --min-parents=2`) and none of whose lines resolved: the one
+                 mainline commit, no merge, with the same `git log %s` (line 0, method subject);
   stable edges   as mainline edges, against the commits of both scopes;
   fixes_affected and fixes_per_stable_release as README.md "## Stable branches" states them,
-                 with ancestry from `git rev-list <series tag>`.
+                 with ancestry from `git rev-list <series tag>`; a fix whose only backport in a
+                 series is on a branch after its newest release (`git rev-list <branch> --not
+                 HEAD <stable tags>`, the series of the branch as of a stable tag) is queued:
+                 fixed_in NULL, fix_backport that backport (the smallest id).
 
 Exits 0 when everything agrees, 1 on any difference (printed), 2 on a usage or tool error.
 """
@@ -500,8 +505,20 @@ class ExpectedStable:
             cands = [m for m in exp.releases if exp.tag_commit[m] in anc]
             self.series[r] = max(cands, key=version_key) if cands else None
 
+        # the series of each branch head, and its commits that no stable release has (queued)
+        stable_tags = [self.tag_commit[r] for r in self.releases]
+        self.queued = {}        # unreleased stable commit -> series of its (first) branch
+        for h in heads:
+            anc = set(git(repo, 'rev-list', h).decode('ascii').split())
+            cands = [m for m in exp.releases if exp.tag_commit[m] in anc]
+            b = max(cands, key=version_key) if cands else None
+            if b is None:
+                continue
+            for c in git(repo, 'rev-list', h, '--not', 'HEAD', *stable_tags).decode('ascii').split():
+                self.queued.setdefault(c, b)
+
         # backports, against the mainline
-        self.backports = []     # (commit, line, status, upstream or None, abbrev)
+        self.backports = []     # (commit, line, status, upstream or None, abbrev, method)
         for c, msg in self.message.items():
             for n, line in enumerate(msg.split('\n'), 1):
                 for rxb in BACKPORT_RES:
@@ -510,8 +527,20 @@ class ExpectedStable:
                         abbrev = m.group(1).lower()
                         cands = prefix_matches(exp.ids, abbrev)
                         st = 'resolved' if len(cands) == 1 else 'ambiguous' if cands else 'not_found'
-                        self.backports.append((c, n, st, cands[0] if len(cands) == 1 else None, abbrev))
+                        self.backports.append((c, n, st, cands[0] if len(cands) == 1 else None, abbrev,
+                                               'id' if st == 'resolved' else ''))
                         break
+        # a stable commit (not a merge) none of whose lines resolved: the one non-merge
+        # mainline commit with the same subject (git log %s), as a row of line 0
+        merges = set(git(repo, 'rev-list', '--min-parents=2', 'HEAD', *heads).decode('ascii').split())
+        by_subject = collections.defaultdict(list)
+        for m, subj in exp.subject.items():
+            if m not in merges:
+                by_subject[subj].append(m)
+        have = {c for c, _, st, _, _, _ in self.backports if st == 'resolved'}
+        for c in self.scope:
+            if c not in have and c not in merges and len(by_subject.get(self.subject[c], ())) == 1:
+                self.backports.append((c, 0, 'resolved', by_subject[self.subject[c]][0], '', 'subject'))
 
         # Fixes lines of stable commits, against both scopes
         all_ids = sorted(exp.scope | self.scope)
@@ -534,13 +563,17 @@ class ExpectedStable:
             anc = set(git(repo, 'rev-list', exp.tag_commit[b]).decode('ascii').split())
             mine = [r for r in self.releases if self.series[r] == b]
             first = {}          # upstream -> (release, backport commit), the first in version order
-            for c, _, st, up, _ in sorted(self.backports, key=lambda x: x[0]):
+            for c, _, st, up, _, _ in sorted(self.backports, key=lambda x: x[0]):
                 r = self.release[c]
                 if st != 'resolved' or r is None or self.series[r] != b:
                     continue
                 old = first.get(up)
                 if old is None or (pos(r), c) < (pos(old[0]), old[1]):
                     first[up] = (r, c)
+            queued = {}         # upstream -> its queued backport in this series, the smallest id
+            for c, _, st, up, _, _ in self.backports:
+                if st == 'resolved' and self.release[c] is None and self.queued.get(c) == b:
+                    queued[up] = min(queued.get(up, c), c)
             for f, t in pairs:
                 if f in anc:
                     continue
@@ -553,7 +586,8 @@ class ExpectedStable:
                 fx = first.get(f)
                 if fx is not None and not pos(fx[0]) > pos(intro):
                     continue
-                self.affected.add((f, t, b, intro, fx[0] if fx else None, fx[1] if fx else None))
+                # a fix on the branch after its newest release: queued (fixed_in NULL, its backport)
+                self.affected.add((f, t, b, intro, fx[0] if fx else None, fx[1] if fx else queued.get(f)))
                 for r in mine:
                     if fx and fx[0] == r:
                         per[r]['bugs_fixed'] += 1
@@ -562,7 +596,7 @@ class ExpectedStable:
                     if pos(intro) <= pos(r) and (fx is None or pos(fx[0]) > pos(r)):
                         per[r]['known'] += 1
         backported = collections.Counter()
-        for c in {c for c, _, st, _, _ in self.backports if st == 'resolved'}:
+        for c in {c for c, _, st, _, _, _ in self.backports if st == 'resolved'}:
             if self.release[c] is not None:
                 backported[self.release[c]] += 1
         self.per_stable = {r: [self.series[r] or '', str(self.release_commits[r]), str(backported[r]),
@@ -638,7 +672,8 @@ class Actual:
                 'st_releases': "SELECT release, coalesce(series, ''), commits, backports, bugs_fixed, "
                                "regressions_introduced, known_bugs FROM fixes_per_stable_release "
                                "WHERE repository = $NAME$",
-                'st_backports': "SELECT c.commit_id, b.line, b.status, coalesce(u.commit_id, '\\N'), b.abbrev "
+                'st_backports': "SELECT c.commit_id, b.line, b.status, coalesce(u.commit_id, '\\N'), b.abbrev, "
+                                "coalesce(b.method, '') "
                                 "FROM fixes_backports b JOIN fixes_commits c ON c.repository_id = b.repository_id "
                                 "AND c.commit_idx = b.commit_idx LEFT JOIN fixes_commits u "
                                 "ON u.repository_id = b.repository_id AND u.commit_idx = b.upstream_idx "
@@ -697,7 +732,7 @@ def check_stable(a, exp, st, act, differ):
     n_rel = compare('fixes_per_stable_release',
                     [(r,) + tuple(v) for r, v in st.per_stable.items()], [tuple(r) for r in q['st_releases']])
     n_bp = compare('fixes_backports',
-                   [(c, str(n), s, nul(u), ab) for c, n, s, u, ab in st.backports], [tuple(r) for r in q['st_backports']])
+                   [(c, str(n), s, nul(u), ab, m) for c, n, s, u, ab, m in st.backports], [tuple(r) for r in q['st_backports']])
     n_edges = compare('Fixes edges of stable commits',
                       [(c, str(n), ab, s, m, nul(t)) for c, n, ab, _, s, m, t in st.edges],
                       [tuple(r) for r in q['st_edges']])

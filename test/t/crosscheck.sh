@@ -7,7 +7,8 @@
 # once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
 # when it exists.  Stable branches (issue 13): a 20000-commit make-history repository with
 # --stable 3, loaded with stable_branches '^refs/heads/v[0-9]+\.[0-9]+\.y$', and
-# ${FIXES_FIXTURES}/stable.git, every view of both scopes cross-checked (--stable-branches);
+# ${FIXES_FIXTURES}/stable.git and backports.git (backports by subject, a queued fix: issue 29),
+# every view of both scopes cross-checked (--stable-branches);
 # article.git (reverts, lifetimes, trailers), trailers.git (10,000 trailers, 1 MiB keys and
 # values, a NUL byte, invalid UTF-8, latin-1) and stablecc.git (Cc: stable above git's trailer
 # block, lifetimes at 365 and 730 days: issue 30) when they exist.  And skew.git, built here:
@@ -96,6 +97,48 @@ hidden_skew_repo() {
     chmod -R a+rX "$dir"
 }
 
+# private_backports_repo DIR SRC: a copy of make-history's --stable repository SRC whose first
+# stable branch gets two backports that name no mainline id (issue 29), of two mainline fixes
+# made after the fork whose subjects no other mainline commit has and whose Fixes: target the
+# branch has: A, "(cherry picked from commit
+# <an id the mainline never had>)" (a private cherry-pick), tagged as the branch's newest release
+# (vM.N.999), and B after it, with no backport line at all (queued).  Both are matched by subject.
+private_backports_repo() {
+    local dir=$1 src=$2 branch series tree head subj1 subj2 h1 h2 fake a b
+    git clone -q --bare "$src" "$dir"
+    branch=$(git -C "$dir" for-each-ref --format='%(refname:short)' --sort=refname 'refs/heads/v*.y' | head -n 1)
+    series=${branch%.y}
+    # mainline fixes after the fork with a subject of their own
+    git -C "$dir" log --no-merges --format=%s HEAD | sort | uniq -u >"$dir.unique"
+    # ... and whose first Fixes: target is on the branch (so that the series shipped the bug)
+    : >"$dir.picked"
+    git -C "$dir" log --no-merges --grep='^Fixes:' --format='%H %s' HEAD "^$branch" |
+        awk 'NR == FNR { u[$0] = 1; next } { h = $1; $1 = ""; s = substr($0, 2); if (s in u) print h " " s }' \
+            "$dir.unique" - | head -n 400 | while read -r h s; do
+        t=$(git -C "$dir" log -1 --format=%B "$h" | sed -n 's/^Fixes: *\([0-9a-f]\{7,40\}\).*/\1/p' | head -n 1)
+        if [ -n "$t" ] && git -C "$dir" merge-base --is-ancestor "$t" "$branch" 2>/dev/null; then
+            echo "$h $s" >>"$dir.picked"
+            [ "$(wc -l <"$dir.picked")" -lt 2 ] || break
+        fi
+    done
+    [ "$(wc -l <"$dir.picked")" = 2 ] || { echo "private_backports_repo: no two fixes to pick" >&2; return 1; }
+    h1=$(sed -n '1s/ .*//p' "$dir.picked"); subj1=$(sed -n '1s/^[^ ]* //p' "$dir.picked")
+    h2=$(sed -n '2s/ .*//p' "$dir.picked"); subj2=$(sed -n '2s/^[^ ]* //p' "$dir.picked")
+    fake=$(printf 'private tree %s' "$h1" | sha1sum | cut -c1-40)
+    head=$(git -C "$dir" rev-parse "$branch")
+    tree=$(git -C "$dir" rev-parse "$branch^{tree}")
+    a=$(GIT_AUTHOR_NAME=s GIT_AUTHOR_EMAIL=s@example.org GIT_COMMITTER_NAME=s GIT_COMMITTER_EMAIL=s@example.org \
+        GIT_AUTHOR_DATE='1900000000 +0000' GIT_COMMITTER_DATE='1900000000 +0000' \
+        git -C "$dir" commit-tree "$tree" -p "$head" -m "$subj1" -m "(cherry picked from commit $fake)")
+    b=$(GIT_AUTHOR_NAME=s GIT_AUTHOR_EMAIL=s@example.org GIT_COMMITTER_NAME=s GIT_COMMITTER_EMAIL=s@example.org \
+        GIT_AUTHOR_DATE='1900000100 +0000' GIT_COMMITTER_DATE='1900000100 +0000' \
+        git -C "$dir" commit-tree "$tree" -p "$a" -m "$subj2")
+    git -C "$dir" update-ref "refs/heads/$branch" "$b"
+    git -C "$dir" tag "$series.999" "$a"
+    echo "private backports on $branch: $a (of ${h1:0:12}, tagged $series.999), $b (of ${h2:0:12}, queued)"
+    chmod -R a+rX "$dir"
+}
+
 have_mh=1
 [ -f "$mh" ] || have_mh=0
 have_rel=1
@@ -119,11 +162,35 @@ fi
 if [ $have_mh = 1 ]; then
     repo=$(make_history_repo $commits 3)
     check "$repo" "make-history-$commits-stable-3" '^refs/heads/v[0-9]+\.[0-9]+\.y$' || rc=1
+    # issue 29: backports that name no mainline id, found by subject, one of them queued
+    pwork=$(mktemp -d /tmp/fixes-t-crosscheck-private.XXXXXX)
+    chmod a+rx "$pwork"
+    if private_backports_repo "$pwork/private.git" "$repo"; then
+        check "$pwork/private.git" "make-history-$commits-stable-3-private" '^refs/heads/v[0-9]+\.[0-9]+\.y$' || rc=1
+        n_subject=$(psql_q -At -c "SELECT count(*) FROM fixes_backports b JOIN fixes_repositories p USING (repository_id)
+                                    WHERE p.name = 'make-history-$commits-stable-3-private' AND b.method = 'subject'")
+        if [ "$n_subject" -ge 2 ]; then
+            echo "    ok: $n_subject backports found by subject"
+        else
+            echo "FAIL: $n_subject backports found by subject, at least 2 expected"
+            rc=1
+        fi
+    else
+        echo "FAIL: could not build the repository with private backports"
+        rc=1
+    fi
+    [ $rc != 0 ] || rm -rf "$pwork"
 fi
 if [ -d "$fixtures/stable.git" ]; then
     check "$fixtures/stable.git" stable '^refs/(heads|remotes/origin)/stable-' || rc=1
 else
     echo "note: $fixtures/stable.git not found, not cross-checked"
+fi
+if [ -d "$fixtures/backports.git" ]; then
+    # backports found by subject, a queued fix (issue 29)
+    check "$fixtures/backports.git" backports '^refs/heads/stable-' || rc=1
+else
+    echo "note: $fixtures/backports.git not found, not cross-checked"
 fi
 work=$(mktemp -d /tmp/fixes-t-crosscheck.XXXXXX)
 chmod a+rx "$work"
