@@ -164,12 +164,29 @@ COMMENT ON COLUMN @extschema@.fixes_commits.stable_cc IS
 -- Per release, computed by fixes_load() (src/load_counts.c,
 -- src/load_lifetimes.c): the commits with a Cc: stable line and those of
 -- them with a resolved Fixes edge; the edges of bugs_introduced found within
--- 365 and 730 days.  Zeros until the next load, which is a full one (below).
+-- 365 and 730 days.  Counters of fixes_per_release: set on mainline
+-- releases and NULL on stable ones, as the others (issue 29).  Zeros until
+-- the next load, which is a full one (below).
 ALTER TABLE @extschema@.fixes_releases
-    ADD COLUMN stable_cc_commits bigint NOT NULL DEFAULT 0,
-    ADD COLUMN stable_cc_fixing_commits bigint NOT NULL DEFAULT 0,
-    ADD COLUMN found_within_365d bigint NOT NULL DEFAULT 0,
-    ADD COLUMN found_within_730d bigint NOT NULL DEFAULT 0;
+    ADD COLUMN stable_cc_commits bigint,
+    ADD COLUMN stable_cc_fixing_commits bigint,
+    ADD COLUMN found_within_365d bigint,
+    ADD COLUMN found_within_730d bigint;
+
+UPDATE @extschema@.fixes_releases
+   SET stable_cc_commits = 0, stable_cc_fixing_commits = 0, found_within_365d = 0,
+       found_within_730d = 0
+ WHERE mainline;
+
+ALTER TABLE @extschema@.fixes_releases
+    ADD CONSTRAINT fixes_releases_mainline_counters_12_check
+        CHECK (mainline = (stable_cc_commits IS NOT NULL)
+               AND mainline = (stable_cc_fixing_commits IS NOT NULL)
+               AND mainline = (found_within_365d IS NOT NULL)
+               AND mainline = (found_within_730d IS NOT NULL));
+
+COMMENT ON CONSTRAINT fixes_releases_mainline_counters_12_check ON @extschema@.fixes_releases IS
+'the counters of fixes_per_release added by 1.2 are set on mainline releases and NULL on stable releases';
 
 COMMENT ON COLUMN @extschema@.fixes_releases.stable_cc_commits IS
 'commits of the release whose message has a Cc: stable line (fixes_commits.stable_cc)';
