@@ -50,8 +50,11 @@ $(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h) $(srcdir)/src/wir
 
 install: install-reader
 .PHONY: install-reader uninstall-reader
+# fixes--1.1.sql was the install script of 1.1: a copy that an older make install
+# left would be where CREATE EXTENSION starts (the shortest path), not the chain
 install-reader: $(READER) installdirs
 	$(INSTALL_PROGRAM) $(READER) '$(DESTDIR)$(pkglibdir)/$(READER)'
+	rm -f '$(DESTDIR)$(datadir)/$(datamoduledir)/fixes--1.1.sql'
 uninstall: uninstall-reader
 uninstall-reader:
 	rm -f '$(DESTDIR)$(pkglibdir)/$(READER)'
