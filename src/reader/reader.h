@@ -22,6 +22,10 @@
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
  *   main.c   the command line: fixes-reader MODE PATH [REF]
+ *
+ * What it shares with the backend is in src/common/ (no postgres.h): the
+ * stream's records (wire.h), object ids (oid.h, oid_prefix.h) and the
+ * commit parser (commit_raw.h).
  */
 #ifndef FIXES_READER_H
 #define FIXES_READER_H
@@ -31,9 +35,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../oid.h"
-#include "../oid_prefix.h"
-#include "../wire.h"
+#include "oid.h"
+#include "oid_prefix.h"
+#include "wire.h"
 
 /* out.c */
 extern void out_init(void);

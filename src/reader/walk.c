@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../commit_raw.h"
+#include "commit_raw.h"
 
 typedef struct Node
 {
