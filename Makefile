@@ -12,7 +12,9 @@
 
 EXTENSION  = fixes
 MODULE_big = fixes
-OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+# src/common/: what the backend and fixes-reader share (no postgres.h): the wire
+# format, object ids and the commit parser
+OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c) $(wildcard src/common/*.c)))
 # No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
 # the update scripts after it (1.0 -> 1.1 -> 1.2, fixes.control's
 # default_version), so no line of SQL is written twice; CREATE EXTENSION fixes
@@ -30,28 +32,31 @@ ISOLATION_OPTS = --launcher=$(CURDIR)/test/lib/regress-launcher
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
-PG_CPPFLAGS  = -I$(srcdir)/src
+PG_CPPFLAGS  = -I$(srcdir)/src -I$(srcdir)/src/common
 
 # the reader process: every libgit2 call runs there, never in the backend
 READER       = fixes-reader
-READER_SRCS  = $(sort $(wildcard $(srcdir)/src/reader/*.c)) $(srcdir)/src/commit_raw.c $(srcdir)/src/oid_prefix.c $(srcdir)/src/wire.c
-READER_CFLAGS = -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(COPT) $(LIBGIT2_CFLAGS)
+READER_SRCS  = $(sort $(wildcard $(srcdir)/src/reader/*.c) $(wildcard $(srcdir)/src/common/*.c))
+READER_CFLAGS = -std=gnu99 -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -I$(srcdir)/src/common $(COPT) $(LIBGIT2_CFLAGS)
 EXTRA_CLEAN  = $(READER)
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # every object depends on every header (PGXS tracks no header dependencies)
-$(OBJS): $(wildcard $(srcdir)/src/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/common/*.h)
 
 all: $(READER)
-$(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h) $(srcdir)/src/wire.h $(srcdir)/src/oid.h $(srcdir)/src/oid_prefix.h $(srcdir)/src/commit_raw.h
+$(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h $(srcdir)/src/common/*.h)
 	$(CC) $(READER_CFLAGS) -o $@ $(READER_SRCS) $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
 
 install: install-reader
 .PHONY: install-reader uninstall-reader
+# fixes--1.1.sql was the install script of 1.1: a copy that an older make install
+# left would be where CREATE EXTENSION starts (the shortest path), not the chain
 install-reader: $(READER) installdirs
 	$(INSTALL_PROGRAM) $(READER) '$(DESTDIR)$(pkglibdir)/$(READER)'
+	rm -f '$(DESTDIR)$(datadir)/$(datamoduledir)/fixes--1.1.sql'
 uninstall: uninstall-reader
 uninstall-reader:
 	rm -f '$(DESTDIR)$(pkglibdir)/$(READER)'

@@ -34,7 +34,6 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -44,13 +43,11 @@
 #include "utils/timestamp.h"
 
 #include "load.h"
+#include "repository_lock.h"
 #include "spi_call.h"
 #include "walk.h"
 
 PG_FUNCTION_INFO_V1(fixes_load);
-
-/* first key of the advisory locks taken on repository names ("fixe") */
-#define FIXES_LOCK_CLASS 0x66697865
 
 #define LOAD_COLS 6
 
@@ -120,15 +117,6 @@ default_name(const char *path)
 				 errmsg("cannot derive a repository name from path \"%s\"", path),
 				 errhint("Pass a name: fixes_load(path, name => '...').")));
 	return pstrdup(base);
-}
-
-static void
-lock_repository(const char *name)
-{
-	uint32		h = hash_bytes((const unsigned char *) name, strlen(name));
-
-	DirectFunctionCall2(pg_advisory_xact_lock_int4,
-						Int32GetDatum(FIXES_LOCK_CLASS), Int32GetDatum((int32) h));
 }
 
 /*
@@ -503,7 +491,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	SPI_connect();
 	check_write_privileges();
 	old = MemoryContextSwitchTo(ld->cxt);
-	lock_repository(ld->name);
+	fixes_lock_repository(ld->name);
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
 	fixes_progress_start(&ld->progress, ld->name);

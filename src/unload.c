@@ -9,8 +9,8 @@
  * extension in that schema with a repository_id column, so a table that a
  * later version adds is unloaded without a change here.
  *
- * It takes the advisory lock fixes_load takes on the name (load.c,
- * lock_repository), so it waits for a load of the same repository to end,
+ * It takes the advisory lock fixes_load takes on the name
+ * (repository_lock.c), so it waits for a load of the same repository to end,
  * and a load waits for it.  The DELETEs run through SPI as the caller, with
  * the caller's privileges: whoever may DELETE from the tables may unload,
  * exactly as with 1.0's SQL function (no check of its own, no SECURITY
@@ -21,28 +21,15 @@
 #include "catalog/dependency.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "repository_lock.h"
 #include "spi_call.h"
 
 PG_FUNCTION_INFO_V1(fixes_unload);
-
-/* the first key of load.c's advisory locks on repository names ("fixe") */
-#define FIXES_LOCK_CLASS 0x66697865
-
-/* the lock fixes_load takes: (class, hash of the name), as hashtext() hashes */
-static void
-lock_repository(const char *name)
-{
-	uint32		h = hash_bytes((const unsigned char *) name, strlen(name));
-
-	DirectFunctionCall2(pg_advisory_xact_lock_int4,
-						Int32GetDatum(FIXES_LOCK_CLASS), Int32GetDatum((int32) h));
-}
 
 /*
  * Delete the repository's row of fixes_repositories; its id, or -1 when
@@ -117,7 +104,7 @@ fixes_unload(PG_FUNCTION_ARGS)
 				 errhint("Call the fixes_unload that CREATE EXTENSION fixes created.")));
 	schema = quote_identifier(get_namespace_name(nsp));
 
-	lock_repository(name);
+	fixes_lock_repository(name);
 	SPI_connect();
 	id = delete_repository(schema, PG_GETARG_TEXT_PP(0));
 	if (id >= 0)

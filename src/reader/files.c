@@ -405,8 +405,6 @@ send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tre
 {
 	unsigned char head[5];
 
-	if (files_pool_queue(r, tree, nparents, parent_tree, parent_unreadable))
-		return;
 	rows.len = 0;
 	rows.n = 0;
 	rows.tree_missing = false;

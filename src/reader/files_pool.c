@@ -35,8 +35,9 @@
  * the same signal.
  *
  * The ring: while comparisons are pending, the records the walk sends (the
- * next commit's 'C') are held in the slot of the next comparison and
- * written just before its 'F'.  A full ring (QUEUE comparisons) makes the
+ * next commit's 'C', through files_pool_record()) are held in the slot of
+ * the next comparison and written just before its 'F'; an error record
+ * (out.c) comes after every slot is written (out_before_error()).  A full ring (QUEUE comparisons) makes the
  * walk write its older half; so the workers always have comparisons ahead,
  * and the reader holds at most QUEUE commits' records.
  *
@@ -238,6 +239,7 @@ pool_start(Repo *r)
 	pool.path = r->path;
 	while (pool.nworkers < want && worker_start(r, pool.nworkers))
 		pool.nworkers++;
+	out_before_error(files_pool_drain);
 }
 
 /*
@@ -379,7 +381,7 @@ write_slot(void)
 		w->in_off += WIRE_HEADER_SIZE + (size_t) len;
 		if (type == WIRE_ERROR)
 		{
-			out_flush_buffer();
+			out_flush();
 			workers_stop();
 			_exit(1);
 		}
@@ -406,12 +408,12 @@ write_slots(uint64_t until)
 }
 
 /*
- * Queue the comparison of send_files(); false when there are no workers
- * (the caller compares the trees itself).
+ * The 'F' record of send_files() (files.c): queued for a worker, or, when
+ * there is none, computed here at once.
  */
-bool
-files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
-				 bool parent_unreadable)
+void
+files_pool_send(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
+				bool parent_unreadable)
 {
 	Worker	   *w;
 	unsigned char *job;
@@ -419,7 +421,10 @@ files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *pare
 	if (!pool.started)
 		pool_start(r);
 	if (pool.nworkers == 0)
-		return false;
+	{
+		send_files(r, tree, nparents, parent_tree, parent_unreadable);
+		return;
+	}
 	w = &pool.workers[(pool.queued / BATCH) % pool.nworkers];
 	if (w->jobs_len + JOB_SIZE > sizeof(w->jobs))
 	{
@@ -443,20 +448,24 @@ files_pool_queue(Repo *r, const git_oid *tree, int nparents, const git_oid *pare
 	/* the next slot, free now, holds the records sent until the next comparison */
 	if (pool.queued - pool.written == QUEUE)
 		write_slots(pool.written + QUEUE / 2);
-	return true;
 }
 
 /*
- * Hold a record sent while comparisons are pending, for write_slot(); false
- * when it can be written now.
+ * A record of the walk: held while comparisons are pending, for
+ * write_slot(); else written at once.
  */
-bool
-files_pool_hold(const unsigned char *header, const void *payload, size_t len)
+void
+files_pool_record(char type, const void *payload, size_t len)
 {
+	unsigned char header[WIRE_HEADER_SIZE];
 	Slot	   *s;
 
 	if (pool.nworkers == 0 || pool.writing || pool.written == pool.queued)
-		return false;
+	{
+		out_record(type, payload, len);
+		return;
+	}
+	out_header(header, type, len);
 	s = &pool.slots[pool.queued % QUEUE];
 	if (s->held_len + WIRE_HEADER_SIZE + len > s->held_cap)
 	{
@@ -466,12 +475,11 @@ files_pool_hold(const unsigned char *header, const void *payload, size_t len)
 	memcpy(s->held + s->held_len, header, WIRE_HEADER_SIZE);
 	memcpy(s->held + s->held_len + WIRE_HEADER_SIZE, payload, len);
 	s->held_len += WIRE_HEADER_SIZE + len;
-	return true;
 }
 
 /*
- * Write every pending slot and the records held after them (out_flush());
- * then the workers have nothing left to do: they are told so, and waited
+ * Write every pending slot and the records held after them (before the end
+ * record, and before an error record); then the workers have nothing left to do: they are told so, and waited
  * for (their CPU time and memory count in the reader's).
  */
 void

@@ -248,6 +248,7 @@ main(int argc, char **argv)
 		else
 			fail("22023", NULL, NULL, "unknown mode \"%s\"", mode);
 	}
+	files_pool_drain();
 	out_record(WIRE_END, NULL, 0);
 	out_flush();
 	return 0;

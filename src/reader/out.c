@@ -3,8 +3,12 @@
  *
  * Buffered writes; an error is sent as an 'E' record and ends the process
  * with status 1.  A write that fails (the backend went away) ends it too.
- * While the worker processes of files_pool.c compare trees, the records
- * sent after their 'F' records are held there and written in order.
+ * This is the bottom of the reader: every other file calls it, it calls
+ * none of them.  What a file above keeps to be written later (files_pool.c:
+ * the records of commits whose 'F' record a worker still computes) it
+ * writes here in its turn; before an error record, the one function given
+ * to out_before_error() writes what it keeps, so that the error comes after
+ * every record sent before it.
  *
  * Read ahead (out_ahead()): a refresh's reader walks while the backend is
  * still reading the previous load back from its tables, not reading the
@@ -26,18 +30,30 @@
 #define AHEAD_LIMIT ((size_t) 64 * 1024 * 1024)
 #define PIPE_CHUNK (64 * 1024)	/* reading ahead, write when this much is kept */
 
-static unsigned char *buf;
-static size_t used;
-static size_t start;			/* buf[start .. used) is not written yet */
-static size_t cap = OUT_BUFSIZE;
-static bool ahead = false;
+static struct
+{
+	unsigned char *buf;
+	size_t		used;
+	size_t		start;			/* buf[start .. used) is not written yet */
+	size_t		cap;
+	bool		ahead;			/* keep what the pipe does not take (out_ahead()) */
+	void		(*before_error) (void);	/* out_before_error() */
+}			stream;
 
 void
 out_init(void)
 {
-	buf = malloc(OUT_BUFSIZE);
-	if (buf == NULL)
+	stream.cap = OUT_BUFSIZE;
+	stream.buf = malloc(stream.cap);
+	if (stream.buf == NULL)
 		_exit(3);
+}
+
+/* fn writes (with out_raw()) what its file keeps, before an error record */
+void
+out_before_error(void (*fn) (void))
+{
+	stream.before_error = fn;
 }
 
 /*
@@ -88,16 +104,16 @@ out_ahead(void)
 	int			flags = fcntl(STDOUT_FILENO, F_GETFL);
 
 	if (flags >= 0 && fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK) == 0)
-		ahead = true;
+		stream.ahead = true;
 }
 
 /* reading ahead: write what the pipe takes now of the bytes kept */
 static void
 write_ahead(void)
 {
-	start += write_some(buf + start, used - start, false);
-	if (start == used)
-		start = used = 0;
+	stream.start += write_some(stream.buf + stream.start, stream.used - stream.start, false);
+	if (stream.start == stream.used)
+		stream.start = stream.used = 0;
 }
 
 /*
@@ -108,36 +124,36 @@ write_ahead(void)
 static bool
 room_for(size_t len)
 {
-	if (used + len <= cap)
+	if (stream.used + len <= stream.cap)
 		return true;
-	if (ahead)
+	if (stream.ahead)
 	{
 		write_ahead();
-		memmove(buf, buf + start, used - start);
-		used -= start;
-		start = 0;
-		if (used + len <= cap)
+		memmove(stream.buf, stream.buf + stream.start, stream.used - stream.start);
+		stream.used -= stream.start;
+		stream.start = 0;
+		if (stream.used + len <= stream.cap)
 			return true;
-		if (used + len <= AHEAD_LIMIT)
+		if (stream.used + len <= AHEAD_LIMIT)
 		{
-			size_t		bigger = cap;
+			size_t		bigger = stream.cap;
 			unsigned char *p;
 
-			while (used + len > bigger)
+			while (stream.used + len > bigger)
 				bigger *= 2;
 			bigger = bigger < AHEAD_LIMIT ? bigger : AHEAD_LIMIT;
 			/* no xrealloc(): its error would come back here */
-			p = realloc(buf, bigger);
+			p = realloc(stream.buf, bigger);
 			if (p != NULL)
 			{
-				buf = p;
-				cap = bigger;
+				stream.buf = p;
+				stream.cap = bigger;
 				return true;
 			}
 		}
 	}
-	out_flush_buffer();
-	return len <= cap;
+	out_flush();
+	return len <= stream.cap;
 }
 
 /*
@@ -147,21 +163,21 @@ room_for(size_t len)
 void
 out_push(void)
 {
-	if (ahead)
+	if (stream.ahead)
 		write_ahead();
 	else
-		out_flush_buffer();
+		out_flush();
 }
 
 /* bytes appended: reading ahead, hand the pipe what it takes */
 static void
 appended(void)
 {
-	if (ahead && used - start >= PIPE_CHUNK)
+	if (stream.ahead && stream.used - stream.start >= PIPE_CHUNK)
 		write_ahead();
 }
 
-/* bytes that are records already (held by files_pool.c) */
+/* bytes that are records already (those files_pool.c held) */
 void
 out_raw(const void *data, size_t len)
 {
@@ -170,33 +186,35 @@ out_raw(const void *data, size_t len)
 		write_all(data, len);
 		return;
 	}
-	memcpy(buf + used, data, len);
-	used += len;
+	memcpy(stream.buf + stream.used, data, len);
+	stream.used += len;
 	appended();
 }
 
-/* what is buffered, without waiting for the workers */
+/* everything buffered */
 void
-out_flush_buffer(void)
+out_flush(void)
 {
-	write_all(buf + start, used - start);
-	start = used = 0;
+	write_all(stream.buf + stream.start, stream.used - stream.start);
+	stream.start = stream.used = 0;
 }
 
 /* a worker of files_pool.c: what the reader buffered before the fork is not its own */
 void
 out_discard(void)
 {
-	start = used = 0;
-	ahead = false;				/* its standard output is its own pipe, which waits */
+	stream.start = stream.used = 0;
+	stream.ahead = false;		/* its standard output is its own pipe, which waits */
 }
 
-/* everything sent so far, the 'F' records the workers compute included */
+/* the header of a record of type and len bytes of payload */
 void
-out_flush(void)
+out_header(unsigned char *header, char type, size_t len)
 {
-	files_pool_drain();
-	out_flush_buffer();
+	if (len > WIRE_MAX_PAYLOAD)
+		fail("54000", NULL, NULL, "an object of %zu bytes is too large to read", len);
+	header[0] = (unsigned char) type;
+	wire_put_u32(header + 1, (uint32_t) len);
 }
 
 void
@@ -204,21 +222,16 @@ out_record(char type, const void *payload, size_t len)
 {
 	unsigned char header[WIRE_HEADER_SIZE];
 
-	if (len > WIRE_MAX_PAYLOAD)
-		fail("54000", NULL, NULL, "an object of %zu bytes is too large to read", len);
-	header[0] = (unsigned char) type;
-	wire_put_u32(header + 1, (uint32_t) len);
-	if (files_pool_hold(header, payload, len))
-		return;
+	out_header(header, type, len);
 	if (!room_for(WIRE_HEADER_SIZE + len))
 	{
 		write_all(header, WIRE_HEADER_SIZE);
 		write_all(payload, len);
 		return;
 	}
-	memcpy(buf + used, header, WIRE_HEADER_SIZE);
-	memcpy(buf + used + WIRE_HEADER_SIZE, payload, len);
-	used += WIRE_HEADER_SIZE + len;
+	memcpy(stream.buf + stream.used, header, WIRE_HEADER_SIZE);
+	memcpy(stream.buf + stream.used + WIRE_HEADER_SIZE, payload, len);
+	stream.used += WIRE_HEADER_SIZE + len;
 	appended();
 }
 
@@ -256,7 +269,8 @@ static void
 __attribute__((noreturn))
 send_error(const char *sqlstate, const char *msg, const char *detail, const char *hint)
 {
-	files_pool_drain();
+	if (stream.before_error != NULL)
+		stream.before_error();
 	send_message('E', sqlstate, msg, detail, hint);
 	out_flush();
 	_exit(1);

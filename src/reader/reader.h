@@ -8,18 +8,24 @@
  * libgit2 does with a damaged or hostile repository, only this process
  * suffers it.
  *
- *   out.c    the output stream: records, messages and the final error
+ *   out.c    the output stream: records, messages and the final error;
+ *            the bottom: every file calls it, it calls none of them
  *   open.c   opening the repository and resolving the ref
  *   loose.c  loose objects checked with zlib before libgit2 reads them
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
  *   files.c  the changed files of a commit (fixes_load(files => true))
- *   files_pool.c the worker processes that compare the commits' trees, and
- *            the order in which their records are written
+ *   files_pool.c the worker processes that compare the commits' trees
+ *            (with files.c), and the order in which the walk's records and
+ *            theirs are written
  *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
  *   main.c   the command line: fixes-reader MODE PATH [REF]
+ *
+ * What it shares with the backend is in src/common/ (no postgres.h): the
+ * stream's records (wire.h), object ids (oid.h, oid_prefix.h) and the
+ * commit parser (commit_raw.h).
  */
 #ifndef FIXES_READER_H
 #define FIXES_READER_H
@@ -29,16 +35,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../oid.h"
-#include "../oid_prefix.h"
-#include "../wire.h"
+#include "oid.h"
+#include "oid_prefix.h"
+#include "wire.h"
 
 /* out.c */
 extern void out_init(void);
+extern void out_header(unsigned char *header, char type, size_t len);
 extern void out_record(char type, const void *payload, size_t len);
 extern void out_flush(void);
-extern void out_flush_buffer(void);
 extern void out_raw(const void *data, size_t len);
+extern void out_before_error(void (*fn) (void));
 extern void out_discard(void);
 extern void out_ahead(void);
 extern void out_push(void);
@@ -105,9 +112,9 @@ extern bool commit_tree(Repo *r, const git_oid *id, git_oid *out);
 
 /* files_pool.c */
 extern int	files_pool_workers;
-extern bool files_pool_queue(Repo *r, const git_oid *tree, int nparents,
-							 const git_oid *parent_tree, bool parent_unreadable);
-extern bool files_pool_hold(const unsigned char *header, const void *payload, size_t len);
+extern void files_pool_send(Repo *r, const git_oid *tree, int nparents,
+							const git_oid *parent_tree, bool parent_unreadable);
+extern void files_pool_record(char type, const void *payload, size_t len);
 extern void files_pool_drain(void);
 
 /* blob.c */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../commit_raw.h"
+#include "commit_raw.h"
 
 typedef struct Node
 {
@@ -147,12 +147,12 @@ files_of(Repo *r, const fixes_raw_commit *raw, const unsigned char *present)
 		parent_oid(r, raw, 0, &poid);
 		if (!commit_tree(r, &poid, &ptree))
 		{
-			send_files(r, &tree, raw->nparents, NULL, true);
+			files_pool_send(r, &tree, raw->nparents, NULL, true);
 			return;
 		}
 		have_parent = true;
 	}
-	send_files(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
+	files_pool_send(r, &tree, raw->nparents, have_parent ? &ptree : NULL, false);
 }
 
 /* the buffer of the 'C' record being built: id, parent count, flags, object */
@@ -190,7 +190,7 @@ record_send(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw
 	size_t		size = git_odb_object_size(obj);
 
 	memcpy(b->rec + off, git_odb_object_data(obj), size);
-	out_record(WIRE_COMMIT, b->rec, off + size);
+	files_pool_record(WIRE_COMMIT, b->rec, off + size);
 	if (files)
 		files_of(r, raw, b->rec + FIXES_OID_RAWSZ + 4);
 }

@@ -266,20 +266,16 @@ BEGIN
                                'v_trailers_per_release', 'v_reverted', 'v_lifetimes',
                                'v_lifetime_per_release', 'v_per_subsystem',
                                'v_per_path_prefix'] LOOP
-        EXECUTE format($q$
-            INSERT INTO diffs
-            SELECT %1$L, 'only in ' || %2$L, j::text FROM (
-                SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %2$L
-                EXCEPT ALL
-                SELECT to_jsonb(x) - 'repo' FROM %1$I x WHERE x.repo = %3$L) t
-            $q$, rel, a, b);
-        EXECUTE format($q$
-            INSERT INTO diffs
-            SELECT %1$L, 'only in ' || %3$L, j::text FROM (
-                SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %3$L
-                EXCEPT ALL
-                SELECT to_jsonb(x) - 'repo' FROM %1$I x WHERE x.repo = %2$L) t
-            $q$, rel, a, b);
+        -- each side's rows once (the views are the expensive part), then both differences
+        EXECUTE format($q$CREATE TEMP TABLE side_a AS
+                          SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %2$L$q$, rel, a);
+        EXECUTE format($q$CREATE TEMP TABLE side_b AS
+                          SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %2$L$q$, rel, b);
+        INSERT INTO diffs
+        SELECT rel, 'only in ' || a, j::text FROM (TABLE side_a EXCEPT ALL TABLE side_b) t;
+        INSERT INTO diffs
+        SELECT rel, 'only in ' || b, j::text FROM (TABLE side_b EXCEPT ALL TABLE side_a) t;
+        DROP TABLE side_a, side_b;
     END LOOP;
     INSERT INTO diffs SELECT 'v_keys', 'inconsistent in ' || repo, what
       FROM v_keys WHERE repo IN (a, b);

@@ -17,6 +17,9 @@
 #   5. cron.unschedule; the cluster is stopped and removed on exit (trap), whatever happened.
 # Exit 0 pass, 1 fail, 77 skip (pg_cron not installed: scripts/deps test installs
 # postgresql-15-cron; or no releases.git fixture).
+# Most of its time is the wait for the next minute, so scripts/test runs it while the fuzzers
+# run (it touches nothing of the shared sandbox):
+# scripts/test: beside fuzz
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
