@@ -236,4 +236,271 @@ COMMENT ON FUNCTION @extschema@.fixes_commit_id(text, text) IS
 -- ---- end of issue 31 ----
 
 -- ---- issue 32: CVE records ----
+-- The affected array of a CVE JSON 5 record (containers.cna.affected) for
+-- the bug that a fix fixes, from what fixes_affected holds: a product entry
+-- by commit (git ranges, defaultStatus unaffected) and one by release
+-- (defaultStatus affected), as the Linux kernel's CNA writes them.  See
+-- docs/pending/issue-32.md for the rules.  One set-based query serves the
+-- single fix and the whole repository, so that both give the same bytes;
+-- fixes_cve_affected_rows runs it with or without the filter on the fixing
+-- commit (dynamic SQL: each is planned for what it reads).
+CREATE FUNCTION @extschema@.fixes_cve_affected_rows(
+    repository_id integer,
+    fixing_idx integer,
+    vendor text,
+    product text,
+    repo_url text)
+RETURNS TABLE(fixing_commit text, affected jsonb)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+AS $fn$
+DECLARE
+    q text;
+BEGIN
+    q := pg_catalog.format($q$
+WITH rel AS (
+    -- every release, with its place in version order across the mainline
+    -- and the series: a stable release sorts after its series' mainline
+    -- release and before the next one
+    SELECT r.release_rank, r.tag, r.mainline,
+           CASE WHEN r.mainline THEN ARRAY[r.release_rank, 0, r.release_rank]
+                ELSE ARRAY[b.release_rank, 1, r.release_rank] END AS vkey,
+           pg_catalog.regexp_replace(r.tag, '^[vV](?=[0-9])', '') AS version
+      FROM %1$s.fixes_releases r
+      LEFT JOIN %1$s.fixes_releases b
+        ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
+     WHERE r.repository_id = $1
+), pairs AS (
+    -- the distinct resolved mainline pairs (F fixes T), with F's first line
+    -- naming T
+    SELECT e.fixing_idx, e.target_idx, pg_catalog.min(e.line) AS line,
+           pg_catalog.min(e.fixing_commit) AS fixing_commit,
+           pg_catalog.min(e.target_commit) AS target_commit,
+           pg_catalog.min(e.fixing_release) AS fixing_release,
+           pg_catalog.min(e.target_release) AS target_release
+      FROM %1$s.fixes_edges e
+     WHERE e.repository_id = $1 AND e.status = 'resolved' AND e.kind = 'fixes' %2$s
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                          AND NOT c.mainline)
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+                          AND NOT c.mainline)
+     GROUP BY e.fixing_idx, e.target_idx
+), ser AS (
+    -- the series rows of fixes_affected, and the commit that brought the
+    -- bug into the series: T when T is in the series' mainline release,
+    -- else the backport of T in the release it came in with (the smallest
+    -- id when that release holds several)
+    SELECT p.fixing_idx, p.target_idx, p.line, u.series_rank, u.introduced_rank,
+           u.fixed_rank, u.fix_backport_idx,
+           CASE WHEN u.introduced_rank = u.series_rank THEN p.target_commit
+                ELSE (SELECT pg_catalog.min(bc.commit_id)
+                        FROM %1$s.fixes_backports b
+                        JOIN %1$s.fixes_commits bc
+                          ON bc.repository_id = b.repository_id AND bc.commit_idx = b.commit_idx
+                       WHERE b.repository_id = $1 AND b.upstream_idx = p.target_idx
+                         AND b.status = 'resolved'
+                         AND bc.release = (SELECT i.tag FROM rel i
+                                            WHERE i.release_rank = u.introduced_rank)) END
+               AS brought_by
+      FROM pairs p
+      JOIN %1$s.fixes_affected_series fa
+        ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+     CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                fa.fix_backport_idxs)
+           AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)
+), by_commit AS (
+    -- the mainline pair of each target, then each series, in version order
+    SELECT p.fixing_idx, ARRAY[0, 0, p.line] AS k,
+           pg_catalog.jsonb_build_object('version', p.target_commit, 'lessThan', p.fixing_commit,
+                                         'status', 'affected', 'versionType', 'git') AS v
+      FROM pairs p
+    UNION ALL
+    SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line],
+           CASE WHEN s.fixed_rank IS NOT NULL
+                THEN pg_catalog.jsonb_build_object('version', s.brought_by, 'lessThan', fb.commit_id,
+                                                   'status', 'affected', 'versionType', 'git')
+                ELSE pg_catalog.jsonb_build_object('version', s.brought_by,
+                                                   'status', 'affected', 'versionType', 'git') END
+      FROM ser s
+      LEFT JOIN %1$s.fixes_commits fb
+        ON fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx
+), places AS (
+    -- where each bug shipped first: the mainline row's introduced_in and
+    -- each series row's
+    SELECT p.fixing_idx, t.vkey
+      FROM pairs p
+      JOIN rel t ON t.tag = p.target_release AND t.mainline
+      LEFT JOIN rel f ON f.tag = p.fixing_release
+     WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+    UNION ALL
+    SELECT s.fixing_idx, i.vkey
+      FROM ser s JOIN rel i ON i.release_rank = s.introduced_rank
+), fixes AS (
+    -- per fix: its first release with the bug (NULL: it shipped nowhere),
+    -- and where the releases without it end: that release, else the
+    -- mainline release of its first target
+    SELECT x.fixing_idx, x.fixing_commit, x.fixing_release,
+           (SELECT pg_catalog.min(pl.vkey) FROM places pl WHERE pl.fixing_idx = x.fixing_idx) AS first_key,
+           (SELECT pg_catalog.min(t.vkey) FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
+             WHERE p.fixing_idx = x.fixing_idx) AS target_key
+      FROM (SELECT DISTINCT p.fixing_idx, p.fixing_commit, p.fixing_release FROM pairs p) x
+), by_release AS (
+    SELECT f.fixing_idx, ARRAY[0, 0] AS k,
+           pg_catalog.jsonb_build_object('version', r.version, 'status', 'affected') AS v
+      FROM fixes f JOIN rel r ON r.vkey = f.first_key
+    UNION ALL
+    SELECT f.fixing_idx, ARRAY[1, 0],
+           pg_catalog.jsonb_build_object('version', '0', 'lessThan', r.version,
+                                         'status', 'unaffected', 'versionType', 'semver')
+      FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
+    UNION ALL
+    SELECT s.fixing_idx, ARRAY[2, s.series_rank],
+           pg_catalog.jsonb_build_object('version', x.version, 'lessThanOrEqual', b.version || '.*',
+                                         'status', 'unaffected', 'versionType', 'semver')
+      FROM ser s
+      JOIN rel x ON x.release_rank = s.fixed_rank
+      JOIN rel b ON b.release_rank = s.series_rank
+    UNION ALL
+    SELECT f.fixing_idx, ARRAY[3, 0],
+           pg_catalog.jsonb_build_object('version', r.version, 'lessThanOrEqual', '*',
+                                         'status', 'unaffected', 'versionType', 'original_commit_for_fix')
+      FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
+), commit_versions AS (
+    SELECT d.fixing_idx, pg_catalog.jsonb_agg(d.v ORDER BY d.k) AS versions
+      FROM (SELECT b.fixing_idx, b.v, pg_catalog.min(b.k) AS k FROM by_commit b GROUP BY 1, 2) d
+     GROUP BY d.fixing_idx
+), release_versions AS (
+    SELECT d.fixing_idx, pg_catalog.jsonb_agg(d.v ORDER BY d.k) AS versions
+      FROM (SELECT b.fixing_idx, b.v, pg_catalog.min(b.k) AS k FROM by_release b GROUP BY 1, 2) d
+     GROUP BY d.fixing_idx
+), files AS (
+    SELECT x.fixing_idx,
+           pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT f.fixing_idx, cf.path COLLATE "C" AS path
+              FROM fixes f
+              JOIN %1$s.fixes_commit_files cf
+                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+     WHERE (SELECT r.files FROM %1$s.fixes_repositories r WHERE r.repository_id = $1)
+     GROUP BY x.fixing_idx
+)
+SELECT f.fixing_commit,
+       pg_catalog.jsonb_build_array(
+           h.head || pg_catalog.jsonb_build_object('defaultStatus', 'unaffected',
+                                                   'versions', cv.versions),
+           h.head || CASE WHEN rv.versions IS NULL
+                          THEN pg_catalog.jsonb_build_object('defaultStatus', 'unaffected')
+                          ELSE pg_catalog.jsonb_build_object('defaultStatus', 'affected',
+                                                             'versions', rv.versions) END)
+  FROM fixes f
+  JOIN commit_versions cv ON cv.fixing_idx = f.fixing_idx
+  LEFT JOIN release_versions rv ON rv.fixing_idx = f.fixing_idx
+  LEFT JOIN files fl ON fl.fixing_idx = f.fixing_idx
+ CROSS JOIN LATERAL (
+       SELECT pg_catalog.jsonb_build_object('vendor', $3, 'product', $4)
+              || CASE WHEN $5 IS NULL THEN '{}'::jsonb
+                      ELSE pg_catalog.jsonb_build_object('repo', $5) END
+              || CASE WHEN fl.paths IS NULL THEN '{}'::jsonb
+                      ELSE pg_catalog.jsonb_build_object('programFiles', fl.paths) END AS head) h
+ ORDER BY f.fixing_commit
+$q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END);
+    RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
+END
+$fn$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected_rows(integer, integer, text, text, text) IS
+'internal: the CVE JSON 5 affected arrays of fixes_cve_affected and fixes_cve_affected_all, for one fixing commit (by index) or every one (NULL)';
+
+CREATE FUNCTION @extschema@.fixes_cve_affected(
+    repository text,
+    fixing_commit text,
+    vendor text DEFAULT NULL,
+    product text DEFAULT NULL,
+    repo_url text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+AS $$
+DECLARE
+    repo integer;
+    id text;
+    idx integer;
+    is_mainline boolean;
+    result jsonb;
+    n_lines bigint;
+    n_resolved bigint;
+BEGIN
+    IF repository IS NULL OR fixing_commit IS NULL THEN
+        RETURN NULL;
+    END IF;
+    id := @extschema@.fixes_commit_id(repository, fixing_commit);
+    SELECT p.repository_id INTO repo
+      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected.repository;
+    SELECT c.commit_idx, c.mainline INTO idx, is_mainline
+      FROM @extschema@.fixes_commits c WHERE c.repository_id = repo AND c.commit_id = id;
+    IF NOT is_mainline THEN
+        RAISE NOTICE 'commit % is not a mainline commit: fixes_affected describes the fixes of the mainline', id;
+        RETURN NULL;
+    END IF;
+    SELECT r.affected INTO result
+      FROM @extschema@.fixes_cve_affected_rows(repo, idx, COALESCE(vendor, repository),
+                                               COALESCE(product, repository), repo_url) r;
+    IF result IS NULL THEN
+        SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE e.status = 'resolved')
+          INTO n_lines, n_resolved
+          FROM @extschema@.fixes_edges e
+         WHERE e.repository_id = repo AND e.fixing_idx = idx AND e.kind = 'fixes';
+        IF n_lines = 0 THEN
+            RAISE NOTICE 'commit % has no Fixes: line', id;
+        ELSIF n_resolved = 0 THEN
+            RAISE NOTICE 'no Fixes: line of commit % is resolved', id
+                  USING HINT = 'fixes_unresolved lists them; fixes_overrides corrects them.';
+        ELSE
+            RAISE NOTICE 'the Fixes: lines of commit % name no mainline commit', id;
+        END IF;
+    END IF;
+    RETURN result;
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected(text, text, text, text, text) IS
+'the affected array of a CVE JSON 5 record (containers.cna.affected) for the bug that fixing_commit (full id, unique abbreviation) fixes: a product entry by git commit and one by release, from fixes_affected; NULL, with a NOTICE saying why, when the fix has no resolved mainline Fixes edge';
+
+CREATE FUNCTION @extschema@.fixes_cve_affected_all(
+    repository text,
+    vendor text DEFAULT NULL,
+    product text DEFAULT NULL,
+    repo_url text DEFAULT NULL)
+RETURNS TABLE(fixing_commit text, affected jsonb)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+AS $$
+DECLARE
+    repo integer;
+BEGIN
+    SELECT p.repository_id INTO repo
+      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected_all.repository;
+    IF repo IS NULL THEN
+        IF fixes_cve_affected_all.repository IS NULL THEN
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'repository "%" is not loaded', fixes_cve_affected_all.repository
+              USING ERRCODE = 'undefined_object',
+                    HINT = 'fixes_repositories lists the loaded repositories.';
+    END IF;
+    RETURN QUERY
+    SELECT r.fixing_commit, r.affected
+      FROM @extschema@.fixes_cve_affected_rows(repo, NULL,
+                                               COALESCE(vendor, fixes_cve_affected_all.repository),
+                                               COALESCE(product, fixes_cve_affected_all.repository),
+                                               repo_url) r;
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected_all(text, text, text, text) IS
+'fixes_cve_affected for every fixing commit of the repository with a resolved mainline Fixes edge, in fixing_commit order: one row each, for a batch export';
 -- ---- end of issue 32 ----
