@@ -20,7 +20,7 @@ OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat
+REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat cve
 ISOLATION    = load_concurrency
 FIXES_FIXTURES ?= /tmp/fixes-fixtures
 export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))
