@@ -98,31 +98,32 @@ COMMENT ON VIEW @extschema@.fixes_affected IS
 -- from fixes_edges, so that a filter on fixing_commit or target_commit uses
 -- their indexes.
 CREATE VIEW @extschema@.fixes_affected_releases AS
-SELECT p.name AS repository,
-       m.fixing_commit,
-       m.target_commit,
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id)
+           AS repository,
+       e.fixing_commit,
+       e.target_commit,
        r.series,
        r.tag AS release,
        r.release_rank
-  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
-               e.target_release, e.fixing_release
-          FROM @extschema@.fixes_edges e
-         WHERE e.status = 'resolved' AND e.kind = 'fixes'
-           AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits c
-                            WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-                              AND NOT c.mainline)) m
-  JOIN @extschema@.fixes_releases t
-    ON t.repository_id = m.repository_id AND t.tag = m.target_release
-  LEFT JOIN @extschema@.fixes_releases f
-    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  FROM @extschema@.fixes_edges e
   JOIN @extschema@.fixes_releases r
-    ON r.repository_id = m.repository_id AND r.mainline
-   AND r.release_rank >= t.release_rank
-   AND (f.release_rank IS NULL OR r.release_rank < f.release_rank)
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
- WHERE t.mainline
+    ON r.repository_id = e.repository_id AND r.mainline
+   AND r.release_rank >= (SELECT t.release_rank FROM @extschema@.fixes_releases t
+                           WHERE t.repository_id = e.repository_id AND t.tag = e.target_release
+                             AND t.mainline)
+   AND r.release_rank < COALESCE((SELECT f.release_rank FROM @extschema@.fixes_releases f
+                                   WHERE f.repository_id = e.repository_id AND f.tag = e.fixing_release),
+                                 2147483647)
+ WHERE e.status = 'resolved' AND e.kind = 'fixes'
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits c
+                    WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                      AND NOT c.mainline)
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
+                    WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
+                      AND d.target_idx = e.target_idx AND d.status = 'resolved'
+                      AND d.kind = 'fixes' AND d.line < e.line)
 UNION ALL
-SELECT p.name,
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id),
        e.fixing_commit,
        e.target_commit,
        r.series,
@@ -134,13 +135,12 @@ SELECT p.name,
    AND fa.target_idx = e.target_idx
  CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks)
        AS u(series_rank, introduced_rank, fixed_rank)
-  JOIN @extschema@.fixes_releases s
-    ON s.repository_id = fa.repository_id AND s.release_rank = u.series_rank
   JOIN @extschema@.fixes_releases r
-    ON r.repository_id = fa.repository_id AND NOT r.mainline AND r.series = s.tag
+    ON r.repository_id = fa.repository_id AND NOT r.mainline
+   AND r.series = (SELECT s.tag FROM @extschema@.fixes_releases s
+                    WHERE s.repository_id = fa.repository_id AND s.release_rank = u.series_rank)
    AND r.release_rank >= u.introduced_rank
-   AND (u.fixed_rank IS NULL OR r.release_rank < u.fixed_rank)
-  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+   AND r.release_rank < COALESCE(u.fixed_rank, 2147483647)
  WHERE e.status = 'resolved' AND e.kind = 'fixes'
    AND NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
                     WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
