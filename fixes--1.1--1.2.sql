@@ -296,14 +296,14 @@ WITH rel AS (
     SELECT p.fixing_idx, p.target_idx, p.line, u.series_rank, u.introduced_rank,
            u.fixed_rank, u.fix_backport_idx,
            CASE WHEN u.introduced_rank = u.series_rank THEN p.target_commit
-                ELSE (SELECT pg_catalog.min(bc.commit_id)
+                ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
+                                              WHERE bc.repository_id = b.repository_id
+                                                AND bc.commit_idx = b.commit_idx
+                                                AND bc.release = (SELECT i.tag FROM rel i
+                                                                   WHERE i.release_rank = u.introduced_rank)))
                         FROM %1$s.fixes_backports b
-                        JOIN %1$s.fixes_commits bc
-                          ON bc.repository_id = b.repository_id AND bc.commit_idx = b.commit_idx
                        WHERE b.repository_id = $1 AND b.upstream_idx = p.target_idx
-                         AND b.status = 'resolved'
-                         AND bc.release = (SELECT i.tag FROM rel i
-                                            WHERE i.release_rank = u.introduced_rank)) END
+                         AND b.status = 'resolved') END
                AS brought_by
       FROM pairs p
       JOIN %1$s.fixes_affected_series fa
@@ -320,13 +320,14 @@ WITH rel AS (
     UNION ALL
     SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line],
            CASE WHEN s.fixed_rank IS NOT NULL
-                THEN pg_catalog.jsonb_build_object('version', s.brought_by, 'lessThan', fb.commit_id,
+                THEN pg_catalog.jsonb_build_object('version', s.brought_by,
+                                                   'lessThan', (SELECT fb.commit_id FROM %1$s.fixes_commits fb
+                                                                 WHERE fb.repository_id = $1
+                                                                   AND fb.commit_idx = s.fix_backport_idx),
                                                    'status', 'affected', 'versionType', 'git')
                 ELSE pg_catalog.jsonb_build_object('version', s.brought_by,
                                                    'status', 'affected', 'versionType', 'git') END
       FROM ser s
-      LEFT JOIN %1$s.fixes_commits fb
-        ON fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx
 ), places AS (
     -- where each bug shipped first: the mainline row's introduced_in and
     -- each series row's
@@ -341,12 +342,14 @@ WITH rel AS (
 ), fixes AS (
     -- per fix: its first release with the bug (NULL: it shipped nowhere),
     -- and where the releases without it end: that release, else the
-    -- mainline release of its first target
-    SELECT x.fixing_idx, x.fixing_commit, x.fixing_release,
-           (SELECT pg_catalog.min(pl.vkey) FROM places pl WHERE pl.fixing_idx = x.fixing_idx) AS first_key,
-           (SELECT pg_catalog.min(t.vkey) FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
-             WHERE p.fixing_idx = x.fixing_idx) AS target_key
+    -- mainline release of its earliest target
+    SELECT x.fixing_idx, x.fixing_commit, x.fixing_release, fk.first_key, tk.target_key
       FROM (SELECT DISTINCT p.fixing_idx, p.fixing_commit, p.fixing_release FROM pairs p) x
+      LEFT JOIN (SELECT pl.fixing_idx, pg_catalog.min(pl.vkey) AS first_key
+                   FROM places pl GROUP BY pl.fixing_idx) fk ON fk.fixing_idx = x.fixing_idx
+      LEFT JOIN (SELECT p.fixing_idx, pg_catalog.min(t.vkey) AS target_key
+                   FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
+                  GROUP BY p.fixing_idx) tk ON tk.fixing_idx = x.fixing_idx
 ), by_release AS (
     SELECT f.fixing_idx, ARRAY[0, 0] AS k,
            pg_catalog.jsonb_build_object('version', r.version, 'status', 'affected') AS v
@@ -469,6 +472,11 @@ $$;
 COMMENT ON FUNCTION @extschema@.fixes_cve_affected(text, text, text, text, text) IS
 'the affected array of a CVE JSON 5 record (containers.cna.affected) for the bug that fixing_commit (full id, unique abbreviation) fixes: a product entry by git commit and one by release, from fixes_affected; NULL, with a NOTICE saying why, when the fix has no resolved mainline Fixes edge';
 
+-- Every fix at once: hash joins over the whole of each set.  Right after a
+-- load the planner has no statistics on the new rows and takes each set for
+-- a row or two; its nested loops over them took 7 s at 20,000 commits
+-- instead of 2.  The commit ids are looked up one by one in scalar
+-- subqueries (by primary key), which enable_nestloop does not touch.
 CREATE FUNCTION @extschema@.fixes_cve_affected_all(
     repository text,
     vendor text DEFAULT NULL,
@@ -478,6 +486,7 @@ RETURNS TABLE(fixing_commit text, affected jsonb)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
+SET enable_nestloop = off
 AS $$
 DECLARE
     repo integer;
