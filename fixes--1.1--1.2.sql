@@ -96,7 +96,10 @@ COMMENT ON VIEW @extschema@.fixes_affected IS
 -- one place only: the mainline's ranks are in version order, and so are a
 -- series' releases, whose ranks follow the mainline's.  The pair's ids come
 -- from fixes_edges, so that a filter on fixing_commit or target_commit uses
--- their indexes.
+-- their indexes.  The releases of a place are a range of the primary key
+-- of fixes_releases, read for each pair and series row (the laterals'
+-- OFFSET 0 keeps the planner from turning them into a join that reads every
+-- release of the repository and computes the series' tag for each).
 CREATE VIEW @extschema@.fixes_affected_releases AS
 SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id)
            AS repository,
@@ -106,14 +109,18 @@ SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_i
        r.tag AS release,
        r.release_rank
   FROM @extschema@.fixes_edges e
-  JOIN @extschema@.fixes_releases r
-    ON r.repository_id = e.repository_id AND r.mainline
-   AND r.release_rank >= (SELECT t.release_rank FROM @extschema@.fixes_releases t
-                           WHERE t.repository_id = e.repository_id AND t.tag = e.target_release
-                             AND t.mainline)
-   AND r.release_rank < COALESCE((SELECT f.release_rank FROM @extschema@.fixes_releases f
-                                   WHERE f.repository_id = e.repository_id AND f.tag = e.fixing_release),
-                                 2147483647)
+ CROSS JOIN LATERAL (SELECT x.series, x.tag, x.release_rank
+                       FROM @extschema@.fixes_releases x
+                      WHERE x.repository_id = e.repository_id
+                        AND x.release_rank >= (SELECT t.release_rank FROM @extschema@.fixes_releases t
+                                                WHERE t.repository_id = e.repository_id
+                                                  AND t.tag = e.target_release AND t.mainline)
+                        AND x.release_rank < COALESCE((SELECT f.release_rank FROM @extschema@.fixes_releases f
+                                                        WHERE f.repository_id = e.repository_id
+                                                          AND f.tag = e.fixing_release),
+                                                      2147483647)
+                        AND x.mainline
+                     OFFSET 0) r
  WHERE e.status = 'resolved' AND e.kind = 'fixes'
    AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits c
                     WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
@@ -133,14 +140,20 @@ SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_i
   JOIN @extschema@.fixes_affected_series fa
     ON fa.repository_id = e.repository_id AND fa.fixing_idx = e.fixing_idx
    AND fa.target_idx = e.target_idx
- CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks)
-       AS u(series_rank, introduced_rank, fixed_rank)
-  JOIN @extschema@.fixes_releases r
-    ON r.repository_id = fa.repository_id AND NOT r.mainline
-   AND r.series = (SELECT s.tag FROM @extschema@.fixes_releases s
-                    WHERE s.repository_id = fa.repository_id AND s.release_rank = u.series_rank)
-   AND r.release_rank >= u.introduced_rank
-   AND r.release_rank < COALESCE(u.fixed_rank, 2147483647)
+ CROSS JOIN LATERAL (SELECT (SELECT s.tag FROM @extschema@.fixes_releases s
+                              WHERE s.repository_id = fa.repository_id
+                                AND s.release_rank = u.series_rank) AS series,
+                            u.introduced_rank, u.fixed_rank
+                       FROM unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks)
+                            AS u(series_rank, introduced_rank, fixed_rank)
+                     OFFSET 0) a
+ CROSS JOIN LATERAL (SELECT x.series, x.tag, x.release_rank
+                       FROM @extschema@.fixes_releases x
+                      WHERE x.repository_id = fa.repository_id
+                        AND x.release_rank >= a.introduced_rank
+                        AND x.release_rank < COALESCE(a.fixed_rank, 2147483647)
+                        AND NOT x.mainline AND x.series = a.series
+                     OFFSET 0) r
  WHERE e.status = 'resolved' AND e.kind = 'fixes'
    AND NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
                     WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
@@ -380,14 +393,14 @@ WITH rel AS (
       FROM (SELECT b.fixing_idx, b.v, pg_catalog.min(b.k) AS k FROM by_release b GROUP BY 1, 2) d
      GROUP BY d.fixing_idx
 ), files AS (
-    SELECT x.fixing_idx,
-           pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
-      FROM (SELECT DISTINCT f.fixing_idx, cf.path COLLATE "C" AS path
-              FROM fixes f
-              JOIN %1$s.fixes_commit_files cf
-                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+    -- the paths each fix changed, by the index on fixes_commit_files (one
+    -- look-up per fix: a join read every file of the repository)
+    SELECT f.fixing_idx,
+           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
+              FROM %1$s.fixes_commit_files cf
+             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
+      FROM fixes f
      WHERE (SELECT r.files FROM %1$s.fixes_repositories r WHERE r.repository_id = $1)
-     GROUP BY x.fixing_idx
 )
 SELECT f.fixing_commit,
        pg_catalog.jsonb_build_array(
