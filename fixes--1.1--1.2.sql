@@ -326,20 +326,15 @@ WITH rel AS (
            AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)
 ), by_commit AS (
     -- the mainline pair of each target, then each series, in version order
-    SELECT p.fixing_idx, ARRAY[0, 0, p.line] AS k,
-           pg_catalog.jsonb_build_object('version', p.target_commit, 'lessThan', p.fixing_commit,
-                                         'status', 'affected', 'versionType', 'git') AS v
+    -- (k); version and lessThan (NULL: no bound) of each entry
+    SELECT p.fixing_idx, ARRAY[0, 0, p.line] AS k, p.target_commit AS version,
+           p.fixing_commit AS less
       FROM pairs p
     UNION ALL
-    SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line],
+    SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line], s.brought_by,
            CASE WHEN s.fixed_rank IS NOT NULL
-                THEN pg_catalog.jsonb_build_object('version', s.brought_by,
-                                                   'lessThan', (SELECT fb.commit_id FROM %1$s.fixes_commits fb
-                                                                 WHERE fb.repository_id = $1
-                                                                   AND fb.commit_idx = s.fix_backport_idx),
-                                                   'status', 'affected', 'versionType', 'git')
-                ELSE pg_catalog.jsonb_build_object('version', s.brought_by,
-                                                   'status', 'affected', 'versionType', 'git') END
+                THEN (SELECT fb.commit_id FROM %1$s.fixes_commits fb
+                       WHERE fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx) END
       FROM ser s
 ), places AS (
     -- where each bug shipped first: the mainline row's introduced_in and
@@ -364,43 +359,59 @@ WITH rel AS (
                    FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
                   GROUP BY p.fixing_idx) tk ON tk.fixing_idx = x.fixing_idx
 ), by_release AS (
-    SELECT f.fixing_idx, ARRAY[0, 0] AS k,
-           pg_catalog.jsonb_build_object('version', r.version, 'status', 'affected') AS v
+    -- kind (k[1]) 0: the first release with the bug; 1: "0" up to it (or
+    -- to the first target's release); 2: a fixed series (bound: its name);
+    -- 3: the mainline release with the fix
+    SELECT f.fixing_idx, ARRAY[0, 0] AS k, r.version, NULL::text AS bound
       FROM fixes f JOIN rel r ON r.vkey = f.first_key
     UNION ALL
-    SELECT f.fixing_idx, ARRAY[1, 0],
-           pg_catalog.jsonb_build_object('version', '0', 'lessThan', r.version,
-                                         'status', 'unaffected', 'versionType', 'semver')
+    SELECT f.fixing_idx, ARRAY[1, 0], r.version, NULL
       FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
     UNION ALL
-    SELECT s.fixing_idx, ARRAY[2, s.series_rank],
-           pg_catalog.jsonb_build_object('version', x.version, 'lessThanOrEqual', b.version || '.*',
-                                         'status', 'unaffected', 'versionType', 'semver')
+    SELECT s.fixing_idx, ARRAY[2, s.series_rank], x.version, b.version || '.*'
       FROM ser s
       JOIN rel x ON x.release_rank = s.fixed_rank
       JOIN rel b ON b.release_rank = s.series_rank
     UNION ALL
-    SELECT f.fixing_idx, ARRAY[3, 0],
-           pg_catalog.jsonb_build_object('version', r.version, 'lessThanOrEqual', '*',
-                                         'status', 'unaffected', 'versionType', 'original_commit_for_fix')
+    SELECT f.fixing_idx, ARRAY[3, 0], r.version, NULL
       FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
 ), commit_versions AS (
-    SELECT d.fixing_idx, pg_catalog.jsonb_agg(d.v ORDER BY d.k) AS versions
-      FROM (SELECT b.fixing_idx, b.v, pg_catalog.min(b.k) AS k FROM by_commit b GROUP BY 1, 2) d
+    -- an entry equal to an earlier one is left out
+    SELECT d.fixing_idx,
+           pg_catalog.jsonb_agg(CASE WHEN d.less IS NULL
+                                     THEN pg_catalog.jsonb_build_object(
+                                              'version', d.version, 'status', 'affected',
+                                              'versionType', 'git')
+                                     ELSE pg_catalog.jsonb_build_object(
+                                              'version', d.version, 'lessThan', d.less,
+                                              'status', 'affected', 'versionType', 'git') END
+                                ORDER BY d.k) AS versions
+      FROM (SELECT b.fixing_idx, b.version COLLATE "C" AS version, b.less COLLATE "C" AS less,
+                   pg_catalog.min(b.k) AS k
+              FROM by_commit b GROUP BY 1, 2, 3) d
      GROUP BY d.fixing_idx
 ), release_versions AS (
-    SELECT d.fixing_idx, pg_catalog.jsonb_agg(d.v ORDER BY d.k) AS versions
-      FROM (SELECT b.fixing_idx, b.v, pg_catalog.min(b.k) AS k FROM by_release b GROUP BY 1, 2) d
+    SELECT d.fixing_idx,
+           pg_catalog.jsonb_agg(CASE d.kind
+                                WHEN 0 THEN pg_catalog.jsonb_build_object(
+                                                'version', d.version, 'status', 'affected')
+                                WHEN 1 THEN pg_catalog.jsonb_build_object(
+                                                'version', '0', 'lessThan', d.version,
+                                                'status', 'unaffected', 'versionType', 'semver')
+                                WHEN 2 THEN pg_catalog.jsonb_build_object(
+                                                'version', d.version, 'lessThanOrEqual', d.bound,
+                                                'status', 'unaffected', 'versionType', 'semver')
+                                ELSE pg_catalog.jsonb_build_object(
+                                         'version', d.version, 'lessThanOrEqual', '*',
+                                         'status', 'unaffected',
+                                         'versionType', 'original_commit_for_fix') END
+                                ORDER BY d.k) AS versions
+      FROM (SELECT b.fixing_idx, b.k[1] AS kind, b.version COLLATE "C" AS version,
+                   b.bound COLLATE "C" AS bound, pg_catalog.min(b.k) AS k
+              FROM by_release b GROUP BY 1, 2, 3, 4) d
      GROUP BY d.fixing_idx
 ), files AS (
-    -- the paths each fix changed, by the index on fixes_commit_files (one
-    -- look-up per fix: a join read every file of the repository)
-    SELECT f.fixing_idx,
-           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
-              FROM %1$s.fixes_commit_files cf
-             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
-      FROM fixes f
-     WHERE (SELECT r.files FROM %1$s.fixes_repositories r WHERE r.repository_id = $1)
+    -- the paths each fix changed: %3$s
 )
 SELECT f.fixing_commit,
        pg_catalog.jsonb_build_array(
@@ -421,7 +432,24 @@ SELECT f.fixing_commit,
               || CASE WHEN fl.paths IS NULL THEN '{}'::jsonb
                       ELSE pg_catalog.jsonb_build_object('programFiles', fl.paths) END AS head) h
  ORDER BY f.fixing_commit
-$q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END);
+$q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END,
+       -- one fix: its rows by the index on fixes_commit_files; every fix: one
+       -- pass over the repository's rows (117,000 look-ups would cost more)
+       CASE WHEN fixing_idx IS NULL THEN $f$
+    SELECT x.fixing_idx, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT cf.commit_idx AS fixing_idx, cf.path COLLATE "C" AS path
+              FROM fixes f
+              JOIN @extschema@.fixes_commit_files cf
+                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)
+     GROUP BY x.fixing_idx$f$
+       ELSE $f$
+    SELECT f.fixing_idx,
+           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
+              FROM @extschema@.fixes_commit_files cf
+             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
+      FROM fixes f
+     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)$f$ END);
     RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
 END
 $fn$;
@@ -500,6 +528,7 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
 SET enable_nestloop = off
+SET work_mem = '64MB'
 AS $$
 DECLARE
     repo integer;
