@@ -28,8 +28,8 @@ SELECT p.name AS repository, c.subject, c.mainline, c.commit_id
 ---------------------------------------------------------------------------
 -- fixes_commit_id
 ---------------------------------------------------------------------------
--- a full id, the same in upper case, an abbreviation, a release tag (mainline
--- and stable), a stable commit's abbreviation
+-- M13 by its full id, the same in upper case, an abbreviation; a release tag
+-- (mainline and stable), a stable commit's abbreviation (S21)
 SELECT fixes_commit_id('cve_st', (SELECT commit_id FROM ids WHERE repository = 'cve_st' AND subject = 'core: fix parser again' AND mainline)) AS full_id,
        fixes_commit_id('cve_st', upper((SELECT commit_id FROM ids WHERE repository = 'cve_st' AND subject = 'core: fix parser again' AND mainline))) AS upper_case,
        fixes_commit_id('cve_st', '6A3458F') AS abbrev;
@@ -132,12 +132,12 @@ SELECT release FROM fixes_affected_releases
 ---------------------------------------------------------------------------
 -- fixes_cve_affected
 ---------------------------------------------------------------------------
--- M13 fixes M02: mainline v1.0 .. v1.1, v1.0 fixed in v1.0.2 (S04), v1.1 in
--- v1.1.1 (S22); the files it changed
+-- M13 fixes M02: mainline v1.0 .. v1.1, v1.0 fixed in v1.0.2 (S05), v1.1 in
+-- v1.1.1 (S21); the files it changed
 SELECT jsonb_pretty(fixes_cve_affected('cve_st', '6a3458f', vendor => 'Example', product => 'st',
                                        repo_url => 'https://git.example.org/st.git'));
--- M09 fixes M08, both in v1.1: no mainline release shipped the bug, v1.0
--- imported M08 with S02 in v1.0.1 and got the fix in v1.0.2
+-- M10 fixes M09, both in v1.1: no mainline release shipped the bug, v1.0
+-- imported M09 with S02 in v1.0.1 and got the fix in v1.0.2 (S04)
 SELECT jsonb_pretty(fixes_cve_affected('cve_st', '640b84bc'));
 -- M15 fixes M03: unreleased on the mainline, not fixed in a release of any
 -- series: no upper bound anywhere, no entry for the mainline's fix
