@@ -174,6 +174,10 @@ SELECT count(*) AS rows, bool_and(a.affected::text = fixes_cve_affected('cve_rel
   FROM fixes_cve_affected_all('cve_rel') a;
 SELECT count(*) FROM fixes_cve_affected_all('no_such_repository');
 SELECT count(*) FROM fixes_cve_affected_all(NULL);
+-- names are JSON strings, whatever they hold
+SELECT e->>'vendor' AS vendor, e->>'product' AS product, e->>'repo' AS repo
+  FROM jsonb_array_elements(fixes_cve_affected('cve_st', '6a3458f', vendor => E'Q"uote\\back\ttab',
+                                               product => 'Prodüct', repo_url => E'x\ny')) e;
 -- vendor, product and repo in every entry
 SELECT DISTINCT e->>'vendor' AS vendor, e->>'product' AS product, e->>'repo' AS repo
   FROM fixes_cve_affected_all('cve_rel', 'V', 'P', 'https://r') a, jsonb_array_elements(a.affected) e;
