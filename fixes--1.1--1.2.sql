@@ -283,7 +283,7 @@ WITH rel AS (
       FROM %1$s.fixes_releases r
       LEFT JOIN %1$s.fixes_releases b
         ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
-     WHERE r.repository_id = $1
+     WHERE r.repository_id = $1 %4$s
 ), pairs AS (
     -- the distinct resolved mainline pairs (F fixes T), with F's first line
     -- naming T
@@ -445,7 +445,14 @@ $q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx 
               FROM @extschema@.fixes_commit_files cf
              WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
       FROM fixes f
-     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)$f$ END);
+     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)$f$ END,
+       -- one fix: of the stable releases (thousands in a kernel-sized
+       -- history), only those its series rows name
+       CASE WHEN fixing_idx IS NULL THEN '' ELSE $f$
+       AND (r.mainline
+            OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
+                                    FROM @extschema@.fixes_affected_series fa
+                                   WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END);
     RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
 END
 $fn$;
