@@ -345,8 +345,15 @@ WITH rel AS (
       LEFT JOIN rel f ON f.tag = p.fixing_release
      WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
     UNION ALL
-    SELECT s.fixing_idx, i.vkey
-      FROM ser s JOIN rel i ON i.release_rank = s.introduced_rank
+    -- a series row's introduced_in is its series' mainline release or a
+    -- stable release of that series: its place in version order needs no
+    -- look-up (rel.vkey)
+    SELECT s.fixing_idx,
+           pg_catalog.min(CASE WHEN s.introduced_rank = s.series_rank
+                               THEN ARRAY[s.series_rank, 0, s.series_rank]
+                               ELSE ARRAY[s.series_rank, 1, s.introduced_rank] END)
+      FROM ser s
+     GROUP BY s.fixing_idx
 ), fixes AS (
     -- per fix: its first release with the bug (NULL: it shipped nowhere),
     -- and where the releases without it end: that release, else the
@@ -369,7 +376,8 @@ WITH rel AS (
       FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
     UNION ALL
     SELECT s.fixing_idx, ARRAY[2, s.series_rank], x.version, b.version || '.*'
-      FROM ser s
+      FROM (SELECT DISTINCT z.fixing_idx, z.series_rank, z.fixed_rank
+              FROM ser z WHERE z.fixed_rank IS NOT NULL) s
       JOIN rel x ON x.release_rank = s.fixed_rank
       JOIN rel b ON b.release_rank = s.series_rank
     UNION ALL
