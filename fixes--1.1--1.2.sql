@@ -100,6 +100,14 @@ COMMENT ON VIEW @extschema@.fixes_affected IS
 -- of fixes_releases, read for each pair and series row (the laterals'
 -- OFFSET 0 keeps the planner from turning them into a join that reads every
 -- release of the repository and computes the series' tag for each).
+-- A series' releases are read by this index: in rank order its stable
+-- releases are those of every series after it too.
+CREATE INDEX fixes_releases_series_idx
+    ON @extschema@.fixes_releases (repository_id, series, release_rank);
+
+COMMENT ON INDEX @extschema@.fixes_releases_series_idx IS
+'the releases of a series in rank order, for fixes_affected_releases';
+
 CREATE VIEW @extschema@.fixes_affected_releases AS
 SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id)
            AS repository,
