@@ -3,9 +3,11 @@
 -- fixes_cve_affected_all) over the fixtures stable.git and releases.git,
 -- whose histories are in test/fixtures/README.md.  test/t/cve.sh checks the
 -- same functions against git on larger histories (test/cve-oracle.py).
+-- a fresh install (article_compat leaves the extension at 1.1)
 SET client_min_messages = warning;
-CREATE EXTENSION IF NOT EXISTS fixes;
+DROP EXTENSION IF EXISTS fixes CASCADE;
 RESET client_min_messages;
+CREATE EXTENSION fixes;
 SET timezone = 'UTC';
 \pset null '(null)'
 \set VERBOSITY default
