@@ -22,7 +22,7 @@ OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c) $(wildcard src/common
 DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
-REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat stable_cc backports
+REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat stable_cc backports cve
 ISOLATION    = load_concurrency
 FIXES_FIXTURES ?= /tmp/fixes-fixtures
 export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))

@@ -150,6 +150,239 @@ COMMENT ON TABLE @extschema@.fixes_affected_series IS
 'per resolved mainline Fixes pair, the stable series that shipped the bug (series_ranks), and in each the release ranks where it came in and where the fix landed, and the commit index of that fix (fixed_ranks NULL: not fixed in a release there yet; fix_backport_idxs then names a backport queued on the branch after its newest release, or is NULL); fixes_affected unnests them';
 -- ---- end of issue 29 ----
 
+-- ---- issue 29: answers ----
+-- The analyst's questions answered without joins through the repository's
+-- name: where a fix stands in each place (fixes_affected.status), every
+-- release that shipped a bug (fixes_affected_releases), and a revision as
+-- people write it, turned into the full id that the tables hold
+-- (fixes_commit_id).
+
+-- fixes_affected gains status (at its end).  The fixing commit of a row is
+-- mainline, so a mainline row without fixed_in is a fix committed and not
+-- yet released: 'queued'.  A series row is 'queued' when a backport of the
+-- fix is on the series' branch after its newest release (fix_backport set,
+-- fixed_in NULL), 'unfixed' when no backport of it is there.
+CREATE OR REPLACE VIEW @extschema@.fixes_affected AS
+SELECT p.name AS repository,
+       m.fixing_commit,
+       m.target_commit,
+       NULL::text AS series,
+       m.target_release AS introduced_in,
+       m.fixing_release AS fixed_in,
+       NULL::text COLLATE "C" AS fix_backport,
+       CASE WHEN m.fixing_release IS NOT NULL THEN 'fixed' ELSE 'queued' END AS status
+  FROM (SELECT DISTINCT e.repository_id, e.fixing_commit, e.target_commit,
+               e.target_release, e.fixing_release
+          FROM @extschema@.fixes_edges e
+          JOIN @extschema@.fixes_commits c
+            ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+         WHERE e.status = 'resolved' AND e.kind = 'fixes' AND c.mainline) m
+  JOIN @extschema@.fixes_releases t
+    ON t.repository_id = m.repository_id AND t.tag = m.target_release
+  LEFT JOIN @extschema@.fixes_releases f
+    ON f.repository_id = m.repository_id AND f.tag = m.fixing_release
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = m.repository_id
+ WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+UNION ALL
+-- the series rows: see fixes--1.0--1.1.sql for why these are scalar
+-- subqueries and not joins
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = a.repository_id),
+       e.fixing_commit,
+       e.target_commit,
+       s.tag,
+       (SELECT i.tag FROM @extschema@.fixes_releases i
+         WHERE i.repository_id = a.repository_id AND i.release_rank = a.introduced_rank),
+       (SELECT x.tag FROM @extschema@.fixes_releases x
+         WHERE x.repository_id = a.repository_id AND x.release_rank = a.fixed_rank),
+       (SELECT b.commit_id FROM @extschema@.fixes_commits b
+         WHERE b.repository_id = a.repository_id AND b.commit_idx = a.fix_backport_idx),
+       CASE WHEN a.fixed_rank IS NOT NULL THEN 'fixed'
+            WHEN a.fix_backport_idx IS NOT NULL THEN 'queued'
+            ELSE 'unfixed' END
+  FROM (SELECT fa.repository_id, fa.fixing_idx, fa.target_idx, u.series_rank,
+               u.introduced_rank, u.fixed_rank, u.fix_backport_idx
+          FROM @extschema@.fixes_affected_series fa
+         CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                   fa.fix_backport_idxs)
+               AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)) a
+  JOIN @extschema@.fixes_edges e
+    ON e.repository_id = a.repository_id AND e.fixing_idx = a.fixing_idx
+   AND e.target_idx = a.target_idx AND e.status = 'resolved' AND e.kind = 'fixes'
+  JOIN @extschema@.fixes_releases s
+    ON s.repository_id = a.repository_id AND s.release_rank = a.series_rank
+ WHERE NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
+                    WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
+                      AND d.target_idx = e.target_idx AND d.status = 'resolved'
+                      AND d.kind = 'fixes' AND d.line < e.line);
+
+COMMENT ON VIEW @extschema@.fixes_affected IS
+'per resolved mainline Fixes pair (F fixes T) and place that shipped the bug: the mainline (series NULL) and each stable series; the bug is in the releases from introduced_in up to, not including, fixed_in (NULL: not fixed there yet); status: fixed (fixed_in set), queued (the fix is committed there after the newest release: on the mainline, fixed_in NULL; in a series, fix_backport set) or unfixed';
+
+-- One row per release that shipped the bug of a pair: the mainline releases
+-- from the mainline row's introduced_in up to, not including, its fixed_in
+-- (every later mainline release when it is NULL), and the stable releases
+-- of each series row's series in the same range.  series is the release's
+-- own (fixes_releases.series: a mainline release is its own series), so that
+-- WHERE series = 'v6.1' lists v6.1 and the v6.1.y that shipped it; the
+-- mainline release a series starts from is a mainline row (fixes_affected's
+-- mainline row says whether it shipped the bug).  Ranks are compared within
+-- one place only: the mainline's ranks are in version order, and so are a
+-- series' releases, whose ranks follow the mainline's.  The pair's ids come
+-- from fixes_edges, so that a filter on fixing_commit or target_commit uses
+-- their indexes.  The releases of a place are a range of the primary key
+-- of fixes_releases, read for each pair and series row (the laterals'
+-- OFFSET 0 keeps the planner from turning them into a join that reads every
+-- release of the repository and computes the series' tag for each).
+-- A series' releases are read by this index: in rank order its stable
+-- releases are those of every series after it too.
+CREATE INDEX fixes_releases_series_idx
+    ON @extschema@.fixes_releases (repository_id, series, release_rank);
+
+COMMENT ON INDEX @extschema@.fixes_releases_series_idx IS
+'the releases of a series in rank order, for fixes_affected_releases';
+
+CREATE VIEW @extschema@.fixes_affected_releases AS
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id)
+           AS repository,
+       e.fixing_commit,
+       e.target_commit,
+       r.series,
+       r.tag AS release,
+       r.release_rank
+  FROM @extschema@.fixes_edges e
+ CROSS JOIN LATERAL (SELECT x.series, x.tag, x.release_rank
+                       FROM @extschema@.fixes_releases x
+                      WHERE x.repository_id = e.repository_id
+                        AND x.release_rank >= (SELECT t.release_rank FROM @extschema@.fixes_releases t
+                                                WHERE t.repository_id = e.repository_id
+                                                  AND t.tag = e.target_release AND t.mainline)
+                        AND x.release_rank < COALESCE((SELECT f.release_rank FROM @extschema@.fixes_releases f
+                                                        WHERE f.repository_id = e.repository_id
+                                                          AND f.tag = e.fixing_release),
+                                                      2147483647)
+                        AND x.mainline
+                     OFFSET 0) r
+ WHERE e.status = 'resolved' AND e.kind = 'fixes'
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_commits c
+                    WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                      AND NOT c.mainline)
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
+                    WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
+                      AND d.target_idx = e.target_idx AND d.status = 'resolved'
+                      AND d.kind = 'fixes' AND d.line < e.line)
+UNION ALL
+SELECT (SELECT p.name FROM @extschema@.fixes_repositories p WHERE p.repository_id = e.repository_id),
+       e.fixing_commit,
+       e.target_commit,
+       r.series,
+       r.tag,
+       r.release_rank
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_affected_series fa
+    ON fa.repository_id = e.repository_id AND fa.fixing_idx = e.fixing_idx
+   AND fa.target_idx = e.target_idx
+ CROSS JOIN LATERAL (SELECT (SELECT s.tag FROM @extschema@.fixes_releases s
+                              WHERE s.repository_id = fa.repository_id
+                                AND s.release_rank = u.series_rank) AS series,
+                            u.introduced_rank, u.fixed_rank
+                       FROM unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks)
+                            AS u(series_rank, introduced_rank, fixed_rank)
+                     OFFSET 0) a
+ CROSS JOIN LATERAL (SELECT x.series, x.tag, x.release_rank
+                       FROM @extschema@.fixes_releases x
+                      WHERE x.repository_id = fa.repository_id
+                        AND x.release_rank >= a.introduced_rank
+                        AND x.release_rank < COALESCE(a.fixed_rank, 2147483647)
+                        AND NOT x.mainline AND x.series = a.series
+                     OFFSET 0) r
+ WHERE e.status = 'resolved' AND e.kind = 'fixes'
+   AND NOT EXISTS (SELECT FROM @extschema@.fixes_edges d
+                    WHERE d.repository_id = e.repository_id AND d.fixing_idx = e.fixing_idx
+                      AND d.target_idx = e.target_idx AND d.status = 'resolved'
+                      AND d.kind = 'fixes' AND d.line < e.line);
+
+COMMENT ON VIEW @extschema@.fixes_affected_releases IS
+'per resolved mainline Fixes pair (F fixes T): one row per release that shipped the bug, mainline and stable (series: the release''s series, a mainline release being its own), the releases of fixes_affected from introduced_in up to, not including, fixed_in';
+
+-- A revision as people write it: a full id, a unique abbreviation (4 to 40
+-- hex digits, any case) or a release tag of fixes_releases, to the full id.
+-- A 40-digit id is an id first, then a tag is looked up, then a prefix (as
+-- git rev-parse prefers a ref to an abbreviation).  The prefix is a range on
+-- fixes_commits_commit_id_idx (commit_id is COLLATE "C", so
+-- prefix <= id < prefix || 'g' is exactly the ids that start with it).
+CREATE FUNCTION @extschema@.fixes_commit_id(repository text, rev text)
+RETURNS text
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    repo integer;
+    hex text COLLATE "C";
+    found_id text;
+    n integer;
+    shown text;
+BEGIN
+    SELECT p.repository_id INTO repo
+      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_commit_id.repository;
+    IF repo IS NULL THEN
+        RAISE EXCEPTION 'repository "%" is not loaded', fixes_commit_id.repository
+              USING ERRCODE = 'undefined_object',
+                    HINT = 'fixes_repositories lists the loaded repositories.';
+    END IF;
+    hex := pg_catalog.lower(rev);
+    IF hex ~ '^[0-9a-f]{40}$' THEN
+        SELECT c.commit_id INTO found_id FROM @extschema@.fixes_commits c
+         WHERE c.commit_id = hex AND c.repository_id = repo;
+        IF found_id IS NOT NULL THEN
+            RETURN found_id;
+        END IF;
+    END IF;
+    SELECT r.commit_id INTO found_id FROM @extschema@.fixes_releases r
+     WHERE r.repository_id = repo AND r.tag = rev;
+    IF found_id IS NOT NULL THEN
+        RETURN found_id;
+    END IF;
+    IF hex !~ '^[0-9a-f]+$' OR pg_catalog.length(hex) > 40 THEN
+        RAISE EXCEPTION 'revision "%" is neither a commit id nor a release tag of repository "%"',
+                        rev, fixes_commit_id.repository
+              USING ERRCODE = 'invalid_parameter_value',
+                    DETAIL = 'A commit id is 4 to 40 hexadecimal digits; the tags are the releases of fixes_releases.';
+    END IF;
+    IF pg_catalog.length(hex) < 4 THEN
+        RAISE EXCEPTION 'commit id "%" is too short', rev
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'Give at least 4 hexadecimal digits, as git does.';
+    END IF;
+    -- at most 11 rows: one says it is unique, 11 that more than 10 are shown
+    SELECT pg_catalog.count(*), pg_catalog.min(x.commit_id),
+           pg_catalog.string_agg(x.commit_id || ' ' || x.subject, E'\n' ORDER BY x.commit_id)
+             FILTER (WHERE x.n <= 10)
+      INTO n, found_id, shown
+      FROM (SELECT c.commit_id, c.subject,
+                   pg_catalog.row_number() OVER (ORDER BY c.commit_id) AS n
+              FROM @extschema@.fixes_commits c
+             WHERE c.commit_id >= hex AND c.commit_id < hex || 'g'
+               AND c.repository_id = repo
+             ORDER BY c.commit_id
+             LIMIT 11) x;
+    IF n = 1 THEN
+        RETURN found_id;
+    ELSIF n = 0 THEN
+        RAISE EXCEPTION 'no commit of repository "%" matches "%"', fixes_commit_id.repository, rev
+              USING ERRCODE = 'no_data_found';
+    END IF;
+    RAISE EXCEPTION 'commit id "%" is ambiguous in repository "%"', rev, fixes_commit_id.repository
+          USING ERRCODE = 'invalid_parameter_value',
+                DETAIL = 'The candidates are:' || E'\n' || shown
+                         || CASE WHEN n > 10 THEN E'\n' || 'and more' ELSE '' END,
+                HINT = 'Give more hexadecimal digits.';
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_commit_id(text, text) IS
+'the full id of a commit of the repository from a full id, a unique abbreviation (4 to 40 hex digits, any case) or a release tag; an error when it is ambiguous (the candidates in DETAIL) or names nothing';
+-- ---- end of issue 29: answers ----
+
 -- ---- issue 30: statistics on real histories ----
 -- Whether a commit asked for a stable backport: a "Cc: stable@..." line
 -- anywhere in its message (src/stable_cc.h), in git's trailer block or in a
@@ -272,4 +505,320 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 -- ---- end of issue 31 ----
 
 -- ---- issue 32: CVE records ----
+-- The affected array of a CVE JSON 5 record (containers.cna.affected) for
+-- the bug that a fix fixes, from what fixes_affected holds: a product entry
+-- by commit (git ranges, defaultStatus unaffected) and one by release
+-- (defaultStatus affected), as the Linux kernel's CNA writes them.  See
+-- docs/pending/issue-32.md for the rules.  One set-based query serves the
+-- single fix and the whole repository, so that both give the same bytes;
+-- fixes_cve_affected_rows runs it with or without the filter on the fixing
+-- commit (dynamic SQL: each is planned for what it reads).
+CREATE FUNCTION @extschema@.fixes_cve_affected_rows(
+    repository_id integer,
+    fixing_idx integer,
+    vendor text,
+    product text,
+    repo_url text)
+RETURNS TABLE(fixing_commit text, affected jsonb)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+AS $fn$
+DECLARE
+    q text;
+BEGIN
+    q := pg_catalog.format($q$
+WITH rel AS (
+    -- every release, with its place in version order across the mainline
+    -- and the series: a stable release sorts after its series' mainline
+    -- release and before the next one
+    SELECT r.release_rank, r.tag, r.mainline,
+           CASE WHEN r.mainline THEN ARRAY[r.release_rank, 0, r.release_rank]
+                ELSE ARRAY[b.release_rank, 1, r.release_rank] END AS vkey,
+           pg_catalog.regexp_replace(r.tag, '^[vV](?=[0-9])', '') AS version
+      FROM %1$s.fixes_releases r
+      LEFT JOIN %1$s.fixes_releases b
+        ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
+     WHERE r.repository_id = $1 %4$s
+), pairs AS (
+    -- the distinct resolved mainline pairs (F fixes T), with F's first line
+    -- naming T
+    SELECT e.fixing_idx, e.target_idx, pg_catalog.min(e.line) AS line,
+           pg_catalog.min(e.fixing_commit) AS fixing_commit,
+           pg_catalog.min(e.target_commit) AS target_commit,
+           pg_catalog.min(e.fixing_release) AS fixing_release,
+           pg_catalog.min(e.target_release) AS target_release
+      FROM %1$s.fixes_edges e
+     WHERE e.repository_id = $1 AND e.status = 'resolved' AND e.kind = 'fixes' %2$s
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                          AND NOT c.mainline)
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+                          AND NOT c.mainline)
+     GROUP BY e.fixing_idx, e.target_idx
+), ser AS (
+    -- the series rows of fixes_affected, and the commit that brought the
+    -- bug into the series: T when T is in the series' mainline release,
+    -- else the backport of T in the release it came in with (the smallest
+    -- id when that release holds several)
+    SELECT p.fixing_idx, p.target_idx, p.line, u.series_rank, u.introduced_rank,
+           u.fixed_rank, u.fix_backport_idx,
+           CASE WHEN u.introduced_rank = u.series_rank THEN p.target_commit
+                ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
+                                              WHERE bc.repository_id = b.repository_id
+                                                AND bc.commit_idx = b.commit_idx
+                                                AND bc.release = (SELECT i.tag FROM rel i
+                                                                   WHERE i.release_rank = u.introduced_rank)))
+                        FROM %1$s.fixes_backports b
+                       WHERE b.repository_id = $1 AND b.upstream_idx = p.target_idx
+                         AND b.status = 'resolved') END
+               AS brought_by
+      FROM pairs p
+      JOIN %1$s.fixes_affected_series fa
+        ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+     CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
+                                fa.fix_backport_idxs)
+           AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)
+), by_commit AS (
+    -- the mainline pair of each target, then each series, in version order
+    -- (k); version and lessThan (NULL: no bound) of each entry
+    SELECT p.fixing_idx, ARRAY[0, 0, p.line] AS k, p.target_commit AS version,
+           p.fixing_commit AS less
+      FROM pairs p
+    UNION ALL
+    SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line], s.brought_by,
+           CASE WHEN s.fixed_rank IS NOT NULL
+                THEN (SELECT fb.commit_id FROM %1$s.fixes_commits fb
+                       WHERE fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx) END
+      FROM ser s
+), places AS (
+    -- where each bug shipped first: the mainline row's introduced_in and
+    -- each series row's
+    SELECT p.fixing_idx, t.vkey
+      FROM pairs p
+      JOIN rel t ON t.tag = p.target_release AND t.mainline
+      LEFT JOIN rel f ON f.tag = p.fixing_release
+     WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
+    UNION ALL
+    -- a series row's introduced_in is its series' mainline release or a
+    -- stable release of that series: its place in version order needs no
+    -- look-up (rel.vkey)
+    SELECT s.fixing_idx,
+           pg_catalog.min(CASE WHEN s.introduced_rank = s.series_rank
+                               THEN ARRAY[s.series_rank, 0, s.series_rank]
+                               ELSE ARRAY[s.series_rank, 1, s.introduced_rank] END)
+      FROM ser s
+     GROUP BY s.fixing_idx
+), fixes AS (
+    -- per fix: its first release with the bug (NULL: it shipped nowhere),
+    -- and where the releases without it end: that release, else the
+    -- mainline release of its earliest target
+    SELECT x.fixing_idx, x.fixing_commit, x.fixing_release, fk.first_key, tk.target_key
+      FROM (SELECT DISTINCT p.fixing_idx, p.fixing_commit, p.fixing_release FROM pairs p) x
+      LEFT JOIN (SELECT pl.fixing_idx, pg_catalog.min(pl.vkey) AS first_key
+                   FROM places pl GROUP BY pl.fixing_idx) fk ON fk.fixing_idx = x.fixing_idx
+      LEFT JOIN (SELECT p.fixing_idx, pg_catalog.min(t.vkey) AS target_key
+                   FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
+                  GROUP BY p.fixing_idx) tk ON tk.fixing_idx = x.fixing_idx
+), by_release AS (
+    -- kind (k[1]) 0: the first release with the bug; 1: "0" up to it (or
+    -- to the first target's release); 2: a fixed series (bound: its name);
+    -- 3: the mainline release with the fix
+    SELECT f.fixing_idx, ARRAY[0, 0] AS k, r.version, NULL::text AS bound
+      FROM fixes f JOIN rel r ON r.vkey = f.first_key
+    UNION ALL
+    SELECT f.fixing_idx, ARRAY[1, 0], r.version, NULL
+      FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
+    UNION ALL
+    SELECT s.fixing_idx, ARRAY[2, s.series_rank], x.version, b.version || '.*'
+      FROM (SELECT DISTINCT z.fixing_idx, z.series_rank, z.fixed_rank
+              FROM ser z WHERE z.fixed_rank IS NOT NULL) s
+      JOIN rel x ON x.release_rank = s.fixed_rank
+      JOIN rel b ON b.release_rank = s.series_rank
+    UNION ALL
+    SELECT f.fixing_idx, ARRAY[3, 0], r.version, NULL
+      FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
+), commit_versions AS (
+    -- the entries as JSON text, an entry equal to an earlier one left out;
+    -- JSON text parsed once into jsonb costs a third less than building
+    -- each entry as jsonb (ids are hex digits; names go through to_json)
+    SELECT d.fixing_idx,
+           '[' || pg_catalog.string_agg(
+                      '{"version": ' || COALESCE(pg_catalog.to_json(d.version)::text, 'null')
+                      || CASE WHEN d.less IS NULL THEN ''
+                              ELSE ', "lessThan": ' || pg_catalog.to_json(d.less)::text END
+                      || ', "status": "affected", "versionType": "git"}',
+                      ', ' ORDER BY d.k) || ']' AS versions
+      FROM (SELECT b.fixing_idx, b.version COLLATE "C" AS version, b.less COLLATE "C" AS less,
+                   pg_catalog.min(b.k) AS k
+              FROM by_commit b GROUP BY 1, 2, 3) d
+     GROUP BY d.fixing_idx
+), release_versions AS (
+    SELECT d.fixing_idx,
+           '[' || pg_catalog.string_agg(
+                      '{"version": '
+                      || CASE d.kind
+                         WHEN 0 THEN pg_catalog.to_json(d.version)::text || ', "status": "affected"}'
+                         WHEN 1 THEN '"0", "lessThan": ' || pg_catalog.to_json(d.version)::text
+                                     || ', "status": "unaffected", "versionType": "semver"}'
+                         WHEN 2 THEN pg_catalog.to_json(d.version)::text || ', "lessThanOrEqual": '
+                                     || pg_catalog.to_json(d.bound)::text
+                                     || ', "status": "unaffected", "versionType": "semver"}'
+                         ELSE pg_catalog.to_json(d.version)::text || ', "lessThanOrEqual": "*"'
+                              || ', "status": "unaffected", "versionType": "original_commit_for_fix"}' END,
+                      ', ' ORDER BY d.k) || ']' AS versions
+      FROM (SELECT b.fixing_idx, b.k[1] AS kind, b.version COLLATE "C" AS version,
+                   b.bound COLLATE "C" AS bound, pg_catalog.min(b.k) AS k
+              FROM by_release b GROUP BY 1, 2, 3, 4) d
+     GROUP BY d.fixing_idx
+), files AS (
+    -- the paths each fix changed: %3$s
+)
+SELECT f.fixing_commit,
+       ('[{' || h.head || '"defaultStatus": "unaffected", "versions": ' || cv.versions || '}, {'
+        || h.head || CASE WHEN rv.versions IS NULL THEN '"defaultStatus": "unaffected"}]'
+                          ELSE '"defaultStatus": "affected", "versions": ' || rv.versions || '}]' END
+       )::jsonb
+  FROM fixes f
+  JOIN commit_versions cv ON cv.fixing_idx = f.fixing_idx
+  LEFT JOIN release_versions rv ON rv.fixing_idx = f.fixing_idx
+  LEFT JOIN files fl ON fl.fixing_idx = f.fixing_idx
+ CROSS JOIN LATERAL (
+       SELECT '"vendor": ' || pg_catalog.to_json($3)::text || ', "product": '
+              || pg_catalog.to_json($4)::text || ', '
+              || CASE WHEN $5 IS NULL THEN ''
+                      ELSE '"repo": ' || pg_catalog.to_json($5)::text || ', ' END
+              || CASE WHEN fl.paths IS NULL THEN ''
+                      ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
+ ORDER BY f.fixing_commit
+$q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END,
+       -- one fix: its rows by the index on fixes_commit_files; every fix: one
+       -- pass over the repository's rows (117,000 look-ups would cost more)
+       CASE WHEN fixing_idx IS NULL THEN $f$
+    SELECT x.fixing_idx, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT cf.commit_idx AS fixing_idx, cf.path COLLATE "C" AS path
+              FROM fixes f
+              JOIN @extschema@.fixes_commit_files cf
+                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)
+     GROUP BY x.fixing_idx$f$
+       ELSE $f$
+    SELECT f.fixing_idx,
+           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
+              FROM @extschema@.fixes_commit_files cf
+             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
+      FROM fixes f
+     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)$f$ END,
+       -- one fix: of the stable releases (thousands in a kernel-sized
+       -- history), only those its series rows name
+       CASE WHEN fixing_idx IS NULL THEN '' ELSE $f$
+       AND (r.mainline
+            OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
+                                    FROM @extschema@.fixes_affected_series fa
+                                   WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END);
+    RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
+END
+$fn$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected_rows(integer, integer, text, text, text) IS
+'internal: the CVE JSON 5 affected arrays of fixes_cve_affected and fixes_cve_affected_all, for one fixing commit (by index) or every one (NULL)';
+
+CREATE FUNCTION @extschema@.fixes_cve_affected(
+    repository text,
+    fixing_commit text,
+    vendor text DEFAULT NULL,
+    product text DEFAULT NULL,
+    repo_url text DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+AS $$
+DECLARE
+    repo integer;
+    id text;
+    idx integer;
+    is_mainline boolean;
+    result jsonb;
+    n_lines bigint;
+    n_resolved bigint;
+BEGIN
+    IF repository IS NULL OR fixing_commit IS NULL THEN
+        RETURN NULL;
+    END IF;
+    id := @extschema@.fixes_commit_id(repository, fixing_commit);
+    SELECT p.repository_id INTO repo
+      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected.repository;
+    SELECT c.commit_idx, c.mainline INTO idx, is_mainline
+      FROM @extschema@.fixes_commits c WHERE c.repository_id = repo AND c.commit_id = id;
+    IF NOT is_mainline THEN
+        RAISE NOTICE 'commit % is not a mainline commit: fixes_affected describes the fixes of the mainline', id;
+        RETURN NULL;
+    END IF;
+    SELECT r.affected INTO result
+      FROM @extschema@.fixes_cve_affected_rows(repo, idx, COALESCE(vendor, repository),
+                                               COALESCE(product, repository), repo_url) r;
+    IF result IS NULL THEN
+        SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE e.status = 'resolved')
+          INTO n_lines, n_resolved
+          FROM @extschema@.fixes_edges e
+         WHERE e.repository_id = repo AND e.fixing_idx = idx AND e.kind = 'fixes';
+        IF n_lines = 0 THEN
+            RAISE NOTICE 'commit % has no Fixes: line', id;
+        ELSIF n_resolved = 0 THEN
+            RAISE NOTICE 'no Fixes: line of commit % is resolved', id
+                  USING HINT = 'fixes_unresolved lists them; fixes_overrides corrects them.';
+        ELSE
+            RAISE NOTICE 'the Fixes: lines of commit % name no mainline commit', id;
+        END IF;
+    END IF;
+    RETURN result;
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected(text, text, text, text, text) IS
+'the affected array of a CVE JSON 5 record (containers.cna.affected) for the bug that fixing_commit (full id, unique abbreviation) fixes: a product entry by git commit and one by release, from fixes_affected; NULL, with a NOTICE saying why, when the fix has no resolved mainline Fixes edge';
+
+-- Every fix at once: hash joins over the whole of each set.  Right after a
+-- load the planner has no statistics on the new rows and takes each set for
+-- a row or two; its nested loops over them took 7 s at 20,000 commits
+-- instead of 2.  The commit ids are looked up one by one in scalar
+-- subqueries (by primary key), which enable_nestloop does not touch.
+CREATE FUNCTION @extschema@.fixes_cve_affected_all(
+    repository text,
+    vendor text DEFAULT NULL,
+    product text DEFAULT NULL,
+    repo_url text DEFAULT NULL)
+RETURNS TABLE(fixing_commit text, affected jsonb)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off
+SET enable_nestloop = off
+SET work_mem = '64MB'
+AS $$
+DECLARE
+    repo integer;
+BEGIN
+    SELECT p.repository_id INTO repo
+      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected_all.repository;
+    IF repo IS NULL THEN
+        IF fixes_cve_affected_all.repository IS NULL THEN
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'repository "%" is not loaded', fixes_cve_affected_all.repository
+              USING ERRCODE = 'undefined_object',
+                    HINT = 'fixes_repositories lists the loaded repositories.';
+    END IF;
+    RETURN QUERY
+    SELECT r.fixing_commit, r.affected
+      FROM @extschema@.fixes_cve_affected_rows(repo, NULL,
+                                               COALESCE(vendor, fixes_cve_affected_all.repository),
+                                               COALESCE(product, fixes_cve_affected_all.repository),
+                                               repo_url) r;
+END
+$$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected_all(text, text, text, text) IS
+'fixes_cve_affected for every fixing commit of the repository with a resolved mainline Fixes edge, in fixing_commit order: one row each, for a batch export';
 -- ---- end of issue 32 ----

@@ -35,6 +35,9 @@ TARGETS = {
     'stable_affected': 'fixes_affected for one fixing commit ≤ 10 ms',
     'stable_per_release': 'fixes_per_stable_release warm ≤ 300 ms',
     'stable_hwm': 'peak private memory of the backend with stable branches (RssAnon, sampled) ≤ 512 MiB',
+    'cve_releases': 'fixes_affected_releases for one fixing commit ≤ 20 ms',
+    'cve_one': 'fixes_cve_affected for one fix ≤ 20 ms',
+    'cve_all': 'fixes_cve_affected_all for the whole repository ≤ 10 s',
 }
 
 # the stable branches of make-history --stable K (issue 13): vM.N.y
@@ -701,7 +704,38 @@ class Bench:
                 fixing, nrows, R['affected']['ms'], R['per_stable'].med() * 1000, R['per_stable_rows']))
         except SqlError as e:
             R['per_stable'].errors.append(str(self.failed(e)))
+            return R
+        R['cve'] = self.cve(label, fixing)
         return R
+
+    def cve(self, name, fixing):
+        """issues 29 and 32, on the stable load: fixes_affected_releases and fixes_cve_affected for
+        one fixing commit (the one with the most rows of fixes_affected; best of LOOKUP_RUNS warm),
+        and fixes_cve_affected_all for the whole repository (median of the runs after a warming
+        one); None where the extension has no such function (a version before 1.2)"""
+        C = dict(releases=None, one=None, all=Sample(), all_rows=0, all_bytes=0)
+        try:
+            if self.pg.run("SELECT to_regproc('fixes_cve_affected_all') IS NOT NULL;", db=self.db).strip() != 't':
+                log('no fixes_cve_affected_all: the CVE functions are not measured')
+                return None
+            q = 'SELECT * FROM fixes_affected_releases WHERE fixing_commit = %s' % lit(fixing)
+            res, _, _, _ = self.pg.session(self.db, [q] * (1 + LOOKUP_RUNS))
+            C['releases'] = dict(ms=min(r['ms'] for r in res[1:]), rows=len(res[0]['rows']))
+            q = 'SELECT length(fixes_cve_affected(%s, %s)::text)' % (lit(name), lit(fixing))
+            res, _, _, _ = self.pg.session(self.db, [q] * (1 + LOOKUP_RUNS))
+            C['one'] = dict(ms=min(r['ms'] for r in res[1:]), bytes=int(res[0]['rows'][0][0]))
+            q = 'SELECT count(*), sum(length(affected::text)) FROM fixes_cve_affected_all(%s)' % lit(name)
+            res, _, _, _ = self.pg.session(self.db, [q] * (1 + self.a.runs))
+            for r in res[1:]:
+                C['all'].append(r['ms'] / 1000.0)
+            C['all_rows'], C['all_bytes'] = int(res[0]['rows'][0][0]), int(res[0]['rows'][0][1] or 0)
+            log('fixes_affected_releases for %s: %.2f ms (%d rows); fixes_cve_affected: %.2f ms (%d bytes); '
+                'fixes_cve_affected_all: %.2f s (%d fixes, %d bytes)' % (
+                    fixing, C['releases']['ms'], C['releases']['rows'], C['one']['ms'], C['one']['bytes'],
+                    C['all'].med(), C['all_rows'], C['all_bytes']))
+        except SqlError as e:
+            C['all'].errors.append(str(self.failed(e)))
+        return C
 
 
 def every_hundredth(tag, col):
@@ -984,6 +1018,19 @@ def report(results, a, meta, notes, loader_errors, stable=None):
         if st['per_stable']:
             summary.append('%s: %.1f ms (%d rows)' % (TARGETS['stable_per_release'], st['per_stable'].med() * 1000,
                            st.get('per_stable_rows', 0)) + verdict(st['per_stable'].med() <= 0.3))
+        cve = st.get('cve')
+        if cve and cve['releases']:
+            summary.append('%s: %.2f ms (%d rows; best of %d warm)' % (
+                TARGETS['cve_releases'], cve['releases']['ms'], cve['releases']['rows'], LOOKUP_RUNS)
+                + verdict(cve['releases']['ms'] <= 20))
+        if cve and cve['one']:
+            summary.append('%s: %.2f ms (%d bytes; best of %d warm)' % (
+                TARGETS['cve_one'], cve['one']['ms'], cve['one']['bytes'], LOOKUP_RUNS)
+                + verdict(cve['one']['ms'] <= 20))
+        if cve and cve['all']:
+            summary.append('%s: %s (%s fixing commits, %.1f MB of JSON)' % (
+                TARGETS['cve_all'], fmt_time(cve['all']), '{:,}'.format(cve['all_rows']), cve['all_bytes'] / 1e6)
+                + verdict(cve['all'].med() <= 10))
         c = st['rows'][0]
         stable_lines = [
             '`%s` (`%s`), loaded with `stable_branches => \'^refs/heads/v[0-9]+\\.[0-9]+\\.y$\'`: '
@@ -1208,7 +1255,8 @@ def main():
     if a.stable:
         label, path = a.stable.split(':', 1)
         stable = b.stable(label, path)
-        for e in stable['stable'].errors + stable['per_stable'].errors:
+        for e in stable['stable'].errors + stable['per_stable'].errors + \
+                (stable['cve']['all'].errors if stable.get('cve') else []):
             b.notes.append('%s: %s' % (label, ' '.join(e.split())))
     if not a.keep_db:
         try:

@@ -1,0 +1,97 @@
+#!/bin/bash
+# cve.sh — the CVE records of issue 32 (fixes_cve_affected_all) against git, and the answers of
+# issue 29 they build on (fixes_affected_releases, fixes_cve_affected, fixes_commit_id).
+#
+# For each repository, loaded with its stable branches and files => true: every fixing
+# commit's `affected` array equals the one test/cve-oracle.py computes from git's command line
+# (git log, rev-list, for-each-ref and the backport lines, through test/crosscheck.py), and
+# every array satisfies the CVE Record Format's rules for `affected` (the oracle's validator,
+# whose own self-test must catch eight broken arrays first); fixes_cve_affected for 25 fixing
+# commits is byte for byte fixes_cve_affected_all's row, and fixes_commit_id of each one's
+# 12-digit abbreviation gives it back; fixes_affected_releases equals the expansion of
+# fixes_affected's rows into releases (the four-way join it replaces).
+# Repositories: ${FIXES_FIXTURES}/stable.git, and a 20000-commit make-history repository with
+# --stable 3 (skipped when ../shared/bench/make-history is absent).  Own scratch database
+# fixes_t_cve, dropped again on success.
+# Exit 0 pass, 1 fail, 77 skip (neither repository available).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+
+db=fixes_t_cve
+commits=20000
+
+# check PATH NAME RE: load PATH under NAME with stable branches RE and files, then compare
+check() {
+    local path=$1 name=$2 re=$3 t0
+    t0=$(date +%s.%N)
+    psql_q -At -v path="$path" -v name="$name" -v re="$re" <<'SQL'
+SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s s',
+              repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
+  FROM fixes_load(:'path', name => :'name', stable_branches => :'re', files => true);
+SQL
+    PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$path" --name "$name" \
+        --stable-branches "$re" --files || return 1
+    # the single function, the abbreviations, and the releases view, in the database
+    local out
+    out=$(psql_q -At -v name="$name" <<'SQL'
+WITH sample AS (
+    SELECT a.fixing_commit, a.affected, row_number() OVER (ORDER BY md5(a.fixing_commit)) AS n
+      FROM fixes_cve_affected_all(:'name') a
+)
+SELECT 'single', count(*),
+       count(*) FILTER (WHERE fixes_cve_affected(:'name', s.fixing_commit)::text <> s.affected::text),
+       count(*) FILTER (WHERE fixes_commit_id(:'name', left(s.fixing_commit, 12)) <> s.fixing_commit)
+  FROM sample s WHERE s.n <= 25;
+CREATE TEMP TABLE by_join AS
+SELECT a.repository, a.fixing_commit, a.target_commit, r.series, r.tag AS release, r.release_rank
+  FROM fixes_affected a
+  JOIN fixes_repositories p ON p.name = a.repository
+  JOIN fixes_releases i ON i.repository_id = p.repository_id AND i.tag = a.introduced_in
+  LEFT JOIN fixes_releases x ON x.repository_id = p.repository_id AND x.tag = a.fixed_in
+  JOIN fixes_releases r ON r.repository_id = p.repository_id
+   AND r.release_rank >= i.release_rank AND (x.release_rank IS NULL OR r.release_rank < x.release_rank)
+   AND CASE WHEN a.series IS NULL THEN r.mainline ELSE NOT r.mainline AND r.series = a.series END
+ WHERE a.repository = :'name';
+SELECT 'releases', (SELECT count(*) FROM by_join),
+       (SELECT count(*) FROM (SELECT * FROM by_join EXCEPT ALL
+                              SELECT * FROM fixes_affected_releases WHERE repository = :'name') d),
+       (SELECT count(*) FROM (SELECT * FROM fixes_affected_releases WHERE repository = :'name'
+                              EXCEPT ALL SELECT * FROM by_join) d);
+SQL
+)
+    echo "$out" | while IFS='|' read -r what n a b; do
+        case $what in
+            single) echo "$name: fixes_cve_affected of $n fixes: $a differ from fixes_cve_affected_all, $b abbreviations wrong" ;;
+            releases) echo "$name: fixes_affected_releases: $n rows from fixes_affected, $a missing, $b extra" ;;
+        esac
+    done
+    if echo "$out" | grep -qvE '^(single\|[1-9][0-9]*\|0\|0|releases\|[0-9]+\|0\|0)$'; then
+        echo "$name: DIFF (see above)"
+        return 1
+    fi
+    echo "$name: load + checks took $(elapsed "$t0") s wall"
+}
+
+python3 "$top/test/cve-oracle.py" --self-test
+
+have=0
+rc=0
+fresh_db "$db"
+if [ -d "$fixtures/stable.git" ]; then
+    have=1
+    check "$fixtures/stable.git" stable '^refs/(heads|remotes/origin)/stable-' || rc=1
+else
+    echo "note: $fixtures/stable.git not found, not checked"
+fi
+if [ -f "$mh" ]; then
+    have=1
+    repo=$(make_history_repo $commits 3)
+    check "$repo" "make-history-$commits-stable-3" '^refs/heads/v[0-9]+\.[0-9]+\.y$' || rc=1
+else
+    echo "note: $mh not found: make-history not checked"
+fi
+if [ $have = 0 ]; then
+    drop_db "$db"
+    skip "neither $fixtures/stable.git nor $mh found"
+fi
+finish $rc
