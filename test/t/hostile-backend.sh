@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# test/t/hostile-backend.sh — nothing a repository holds makes the backend spin, swell or crash
+# (issue 28)
+#
+# The reader process is safe (hostile.sh); these repositories attack the backend, which works
+# on what the reader sends.  Each is generated here (git fast-import) and loaded under the name
+# 'attacker' with statement_timeout = 1 s: the load must answer or end in an ERROR within 2 s
+# (1 s of the timeout), and never with SQLSTATE XX000; at the end the server log shows no
+# backend terminated by a signal, and 'victim', another repository loaded first, is intact.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+need_fixture releases.git
+
+work=$(mktemp -d /tmp/fixes-hostile-backend.XXXXXX)
+chmod a+rx "$work"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+db=t_hostile_backend
+fresh_db "$db"
+log="${FIXES_SANDBOX:-/tmp/fixes-sandbox}/log"
+log_lines=$(wc -l <"$log" 2>/dev/null || echo 0)
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+q() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@"; }
+
+# gen DIR PYTHON: a bare repository DIR whose history the Python code builds: it appends
+# commits with commit(message_bytes, files={path: bytes}, encoding=None, parents=None) (it
+# returns the commit's mark; parents default to the previous commit) and tags with
+# tag(name, mark, annotated=False); refs/heads/master is the last commit
+gen() {
+    local dir=$1 code=$2
+    git init -q --bare "$dir"
+    python3 - "$dir" "$code" <<'PY'
+import subprocess, sys
+d, code = sys.argv[1], sys.argv[2]
+out = []
+state = {'mark': 0, 'last': None, 't': 1500000000}
+def data(b):
+    out.append(b'data %d\n' % len(b)); out.append(b); out.append(b'\n')
+def commit(message, files=None, encoding=None, parents=None, ref='refs/heads/master'):
+    if isinstance(message, str):
+        message = message.encode()
+    state['mark'] += 1; state['t'] += 60
+    m = state['mark']
+    out.append(b'commit %s\nmark :%d\n' % (ref.encode(), m))
+    out.append(b'author A U Thor <a@example.org> %d +0000\n' % state['t'])
+    out.append(b'committer C O Mitter <c@example.org> %d +0000\n' % state['t'])
+    if encoding:
+        out.append(b'encoding %s\n' % encoding.encode())
+    data(message)
+    if parents is None:
+        parents = [state['last']] if state['last'] else []
+    for i, p in enumerate(parents):
+        out.append(b'%s :%d\n' % (b'from' if i == 0 else b'merge', p))
+    for path, content in (files or {}).items():
+        if isinstance(content, str):
+            content = content.encode()
+        out.append(b'M 100644 inline %s\n' % path.encode()); data(content)
+    state['last'] = m
+    return m
+def tag(name, mark, annotated=False):
+    if annotated:
+        state['t'] += 60
+        out.append(b'tag %s\nfrom :%d\ntagger T <t@example.org> %d +0000\n' % (name.encode(), mark, state['t']))
+        data(b'release ' + name.encode() + b'\n')
+    else:
+        out.append(b'reset refs/tags/%s\nfrom :%d\n\n' % (name.encode(), mark))
+exec(code)
+subprocess.run(['git', '-C', d, 'fast-import', '--quiet'], input=b''.join(out), check=True)
+subprocess.run(['git', '-C', d, 'symbolic-ref', 'HEAD', 'refs/heads/master'], check=True)
+PY
+    chmod -R a+rX "$dir"
+}
+
+# --- the previous load that must survive --------------------------------------------------
+q -c "SELECT repository FROM fixes_load('$fixtures/releases.git', name => 'victim')" >/dev/null
+snapshot() {
+    q -c "SELECT (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
+                 (SELECT count(*) FROM fixes_edges e JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
+                 (SELECT md5(string_agg(p::text, ',' ORDER BY p.release_rank)) FROM fixes_per_release p WHERE p.repository = 'victim'),
+                 (SELECT head_commit FROM fixes_repositories WHERE name = 'victim')"
+}
+before=$(snapshot)
+
+# attack NAME SETUP-SQL LOAD-ARGS [EXPECT]: load under the name attacker with a 1 s
+# statement_timeout after SETUP-SQL; it must end within 2 s, answering or with an ERROR that
+# is not an internal one (XX000) nor a crash; with EXPECT, the output must match /EXPECT/.
+# The output is left in $out.
+out=
+attack() {
+    local name=$1 setup=$2 args=$3 expect=${4:-} t0 secs
+    t0=$(date +%s.%N)
+    out=$(psql -X -At -v ON_ERROR_STOP=0 -v VERBOSITY=verbose -d "$db" 2>&1 <<SQL
+\set VERBOSITY verbose
+$setup
+SET statement_timeout = '1s';
+SELECT 'loaded', commits FROM fixes_load($args, name => 'attacker');
+SQL
+) || true
+    secs=$(elapsed "$t0")
+    printf '%-44s %5s s  %s\n' "$name" "$secs" \
+        "$( (grep -m1 -o -E 'ERROR: .*|^loaded.*' <<<"$out" || echo "$out" | head -1) | cut -c1-100)"
+    grep -q -E 'ERROR:|^loaded' <<<"$out" || fail "$name: neither an answer nor an ERROR: $out"
+    if grep -q -E 'XX000|server closed the connection|terminated abnormally' <<<"$out"; then
+        fail "$name: an internal error or a crash: $out"
+    fi
+    awk -v s="$secs" 'BEGIN { exit !(s < 2) }' || fail "$name: took $secs s (limit 2 s)"
+    if [ -n "$expect" ] && ! grep -q -E "$expect" <<<"$out"; then
+        fail "$name: the output is not /$expect/: $out"
+    fi
+}
+
+# --- item 1: invalid UTF-8 in a message (was quadratic and uncancellable) -----------------
+gen "$work/ff.git" "
+commit('root\n')
+commit(b'subject\n\n' + b'\xff' * (4 << 20) + b'\n')
+commit(b'\xfe\xff' * (1 << 20) + b'\n\nbody\n')
+"
+attack "4 MiB of 0xff in a message" "" "'$work/ff.git'"
+
+# --- item 6: conversion from a declared encoding checks for interrupts ---------------------
+gen "$work/eucjp.git" "
+commit('root\n')
+commit(b'subject\n\n' + b'\xff' * (64 << 20) + b'\n', encoding='EUC-JP')
+"
+attack "64 MiB of invalid EUC-JP" "" "'$work/eucjp.git'" \
+    'statement timeout|^loaded'
+
+# --- the end ------------------------------------------------------------------------------
+after=$(snapshot)
+if [ "$before" != "$after" ]; then fail "the previous load changed: $before -> $after"; fi
+echo "previous load of 'victim' intact: $after"
+crashes=$(tail -n +"$((log_lines + 1))" "$log" | grep -c -E 'server process .* was terminated by signal|terminating any other active server processes' || true)
+[ "$crashes" = 0 ] || fail "the server log shows $crashes crashed backend(s)"
+echo "server log: no backend terminated by a signal"
+
+if [ "$failures" -ne 0 ]; then echo "FAIL ($failures)"; exit 1; fi
+drop_db "$db"
+echo PASS
