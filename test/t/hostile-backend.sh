@@ -125,6 +125,50 @@ commit(b'subject\n\n' + b'\xff' * (64 << 20) + b'\n', encoding='EUC-JP')
 attack "64 MiB of invalid EUC-JP" "" "'$work/eucjp.git'" \
     'statement timeout|^loaded'
 
+# --- item 5: columns an administrator added to the extension's tables --------------------
+# In a database of its own: four columns more on every table of the extension (the fixed-size
+# arrays of some writers overran: SIGSEGV), then loads with files, MAINTAINERS and stable
+# branches, twice (a full load, then a refresh), and the added columns stay NULL.
+db2=t_hostile_backend_cols
+fresh_db "$db2"
+q2() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db2" "$@"; }
+q2 -c "DO \$\$
+DECLARE r regclass;
+BEGIN
+  FOR r IN SELECT objid::regclass FROM pg_depend
+           WHERE refclassid = 'pg_extension'::regclass AND classid = 'pg_class'::regclass
+             AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'fixes') AND deptype = 'e'
+             AND (SELECT relkind FROM pg_class WHERE oid = objid) = 'r'
+  LOOP
+    EXECUTE format('ALTER TABLE %s ADD COLUMN x1 int, ADD COLUMN x2 text, ADD COLUMN x3 bigint, ADD COLUMN x4 int DEFAULT 4, ADD COLUMN x5 timestamptz', r);
+  END LOOP;
+END \$\$"
+for pass in full refresh; do
+    out=$(psql -X -At -v ON_ERROR_STOP=0 -d "$db2" 2>&1 <<SQL
+\set VERBOSITY verbose
+SELECT 'loaded', commits FROM fixes_load('$fixtures/files.git', files => true, maintainers => 'MAINTAINERS');
+SELECT 'loaded', commits FROM fixes_load('$fixtures/stable.git', stable_branches => '^refs/(heads|remotes/origin)/stable-', files => true);
+SQL
+) || true
+    printf '%-44s %s\n' "added columns, $pass load" "$(grep -c '^loaded' <<<"$out") loads"
+    [ "$(grep -c '^loaded' <<<"$out")" = 2 ] || fail "added columns, $pass load: $out"
+done
+# every table has rows, and no added column holds a value
+q2 -c "DO \$\$
+DECLARE r regclass; n bigint; m bigint; filled text := '';
+BEGIN
+  FOR r IN SELECT objid::regclass FROM pg_depend
+           WHERE refclassid = 'pg_extension'::regclass AND classid = 'pg_class'::regclass
+             AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'fixes') AND deptype = 'e'
+             AND (SELECT relkind FROM pg_class WHERE oid = objid) = 'r'
+  LOOP
+    EXECUTE format('SELECT count(*), count(*) FILTER (WHERE x1 IS NOT NULL OR x2 IS NOT NULL OR x3 IS NOT NULL OR x5 IS NOT NULL) FROM %s', r) INTO n, m;
+    IF m > 0 THEN filled := filled || format(' %s (%s of %s rows)', r, m, n); END IF;
+  END LOOP;
+  IF filled <> '' THEN RAISE EXCEPTION 'added columns hold values:%', filled; END IF;
+END \$\$" || fail "the added columns were written"
+drop_db "$db2"
+
 # --- the end ------------------------------------------------------------------------------
 after=$(snapshot)
 if [ "$before" != "$after" ]; then fail "the previous load changed: $before -> $after"; fi
