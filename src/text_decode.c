@@ -97,8 +97,11 @@ append_validated(FixesDecoder *d, const char *s, int len)
 	int			run = 0;		/* start of the valid run not copied yet */
 	int			i = 0;
 	int			next_check = DECODE_CHUNK;
+	char	   *out;
 
-	enlargeStringInfo(&d->scratch, len);
+	/* room for the worst case (decode_into_scratch bounds len), then no more checks */
+	enlargeStringInfo(&d->scratch, len * d->replacement_len);
+	out = d->scratch.data + d->scratch.len;
 	while (i < len)
 	{
 		int			l;
@@ -120,13 +123,18 @@ append_validated(FixesDecoder *d, const char *s, int len)
 			continue;
 		}
 		/* s[i] starts no valid character: the run so far, then one replacement */
-		appendBinaryStringInfo(&d->scratch, s + run, i - run);
-		appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
+		memcpy(out, s + run, i - run);
+		out += i - run;
+		memcpy(out, d->replacement, d->replacement_len);
+		out += d->replacement_len;
 		note_replacement(d);
 		i++;
 		run = i;
 	}
-	appendBinaryStringInfo(&d->scratch, s + run, len - run);
+	memcpy(out, s + run, len - run);
+	out += len - run;
+	d->scratch.len = out - d->scratch.data;
+	*out = '\0';
 }
 
 /*

@@ -81,6 +81,10 @@ snapshot() {
 }
 before=$(snapshot)
 
+unload_attacker() {
+    q -c "SELECT fixes_unload(name) FROM fixes_repositories WHERE name = 'attacker'" >/dev/null
+}
+
 # attack NAME SETUP-SQL LOAD-ARGS [EXPECT]: load under the name attacker with a 1 s
 # statement_timeout after SETUP-SQL; it must end within 2 s, answering or with an ERROR that
 # is not an internal one (XX000) nor a crash; with EXPECT, the output must match /EXPECT/.
@@ -88,6 +92,7 @@ before=$(snapshot)
 out=
 attack() {
     local name=$1 setup=$2 args=$3 expect=${4:-} t0 secs
+    unload_attacker
     t0=$(date +%s.%N)
     out=$(psql -X -At -v ON_ERROR_STOP=0 -v VERBOSITY=verbose -d "$db" 2>&1 <<SQL
 \set VERBOSITY verbose
@@ -109,6 +114,24 @@ SQL
     fi
 }
 
+# settle NAME SETUP-SQL LOAD-ARGS: the same load without the 1 s timeout (60 s), for what it
+# answers: it must answer; the output is left in $out
+settle() {
+    local name=$1 setup=$2 args=$3
+    unload_attacker
+    out=$(psql -X -At -v ON_ERROR_STOP=0 -d "$db" 2>&1 <<SQL
+\set VERBOSITY verbose
+$setup
+SET statement_timeout = '60s';
+SELECT 'loaded', commits FROM fixes_load($args, name => 'attacker');
+SQL
+) || true
+    grep -q '^loaded' <<<"$out" || fail "$name, without the 1 s timeout: no answer: $out"
+}
+attacker_count() {
+    q -c "SELECT count(*) $1 FROM $2 t JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'attacker'"
+}
+
 # --- item 1: invalid UTF-8 in a message (was quadratic and uncancellable) -----------------
 gen "$work/ff.git" "
 commit('root\n')
@@ -122,8 +145,72 @@ gen "$work/eucjp.git" "
 commit('root\n')
 commit(b'subject\n\n' + b'\xff' * (64 << 20) + b'\n', encoding='EUC-JP')
 "
-attack "64 MiB of invalid EUC-JP" "" "'$work/eucjp.git'" \
+attack "64 MiB of invalid EUC-JP" "SET fixes.max_record_bytes = '512MB';" "'$work/eucjp.git'" \
     'statement timeout|^loaded'
+
+# --- item 3: resolving by subject (was one pair per line and candidate commit) ------------
+# 2,000 commits with the subject x, then one with 40,000 lines Fixes: 000000 ("x"), every
+# line read (fixes.max_edges_per_commit raised): each is compared with at most
+# fixes.max_subject_candidates commits, and none is resolved (x is no single commit)
+gen "$work/subject.git" "
+for i in range(2000):
+    commit('x\n\nbody %d\n' % i)
+commit('many\n\n' + ''.join('Fixes: 000000 (\"x\")\n' for i in range(40000)))
+"
+attack "40,000 lines x 2,000 commits by subject" "SET fixes.max_edges_per_commit = 100000;" \
+    "'$work/subject.git'"
+settle "40,000 lines x 2,000 commits by subject" "SET fixes.max_edges_per_commit = 100000;" \
+    "'$work/subject.git'"
+many=$(git -C "$work/subject.git" rev-parse HEAD)
+grep -q "WARNING: .*commit $many exceeds fixes.max_subject_candidates" <<<"$out" ||
+    fail "40,000 lines by subject: no WARNING naming the commit and fixes.max_subject_candidates"
+n=$(attacker_count "FILTER (WHERE t.status = 'resolved') || '/' || count(*)" fixes_edges)
+[ "$n" = "0/40000" ] || fail "40,000 lines by subject: $n edges resolved (expected 0/40000)"
+# the same with a subject that one commit has: resolved, the limit does not matter
+gen "$work/subject1.git" "
+for i in range(2000):
+    commit('x %d\n\nbody\n' % i)
+commit('many\n\n' + ''.join('Fixes: 000000 (\"x 7\")\n' for i in range(4000)))
+"
+settle "4,000 lines by the subject of one commit" "SET fixes.max_edges_per_commit = 100000;" \
+    "'$work/subject1.git'"
+n=$(attacker_count "FILTER (WHERE t.status = 'resolved')" fixes_edges)
+[ "$n" = 4000 ] || fail "4,000 lines by the subject of one commit: $n resolved"
+
+# --- item 4: what one message turns into is bounded ----------------------------------------
+# one message of 20 MiB of Fixes: lines: cut to fixes.max_record_bytes (16 MB), then to
+# fixes.max_message_lines (100,000), then fixes.max_edges_per_commit (1,000) edges; a
+# WARNING names the commit and each limit; the load goes on
+gen "$work/amplify.git" "
+commit('root\n')
+commit('amplify\n\n' + 'Fixes: abcdef\n' * (20 * 1024 * 1024 // 14))
+commit('after\n\nFixes: abcdef\n')
+"
+attack "20 MiB of Fixes: lines" "" "'$work/amplify.git'"
+settle "20 MiB of Fixes: lines" "" "'$work/amplify.git'"
+amp=$(git -C "$work/amplify.git" rev-parse HEAD~1)
+for limit in max_record_bytes max_message_lines max_edges_per_commit; do
+    grep -q "WARNING: .*commit $amp exceeds fixes.$limit" <<<"$out" ||
+        fail "20 MiB of Fixes: lines: no WARNING naming the commit and fixes.$limit"
+done
+n=$(attacker_count "" fixes_edges)
+[ "$n" = 1001 ] || fail "20 MiB of Fixes: lines: $n edges (expected 1000 + 1)"
+# the same commit read with the limits raised: every line (cut only by the 1 s timeout)
+attack "20 MiB of Fixes: lines, limits raised" \
+    "SET fixes.max_message_lines = 10000000; SET fixes.max_edges_per_commit = 10000000; SET fixes.max_record_bytes = '64MB';" \
+    "'$work/amplify.git'"
+
+# trailers: 200,000 trailers in one message, cut at fixes.max_trailers_per_commit (10,000)
+gen "$work/trailers.git" "
+commit('root\n')
+commit('trailers\n\nbody\n\n' + ''.join('Cc: a%d@example.org\n' % i for i in range(200000)))
+"
+attack "200,000 trailers" "SET fixes.max_message_lines = 1000000;" "'$work/trailers.git'"
+settle "200,000 trailers" "SET fixes.max_message_lines = 1000000;" "'$work/trailers.git'"
+grep -q "WARNING: .*exceeds fixes.max_trailers_per_commit" <<<"$out" ||
+    fail "200,000 trailers: no WARNING naming fixes.max_trailers_per_commit"
+n=$(attacker_count "" fixes_trailers)
+[ "$n" = 10000 ] || fail "200,000 trailers: $n rows of fixes_trailers (expected 10000)"
 
 # --- item 5: columns an administrator added to the extension's tables --------------------
 # In a database of its own: four columns more on every table of the extension (the fixed-size
