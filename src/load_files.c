@@ -144,6 +144,13 @@ is_dir(const char *path, size_t len, void *arg)
 	return found;
 }
 
+/* maintainers.c's hook (mnt_check_interrupts) */
+static void
+check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 static bool
 regex_search(void *regex, const char *path, size_t len, void *arg)
 {
@@ -161,6 +168,9 @@ regex_search(void *regex, const char *path, size_t len, void *arg)
 	if (rc != REG_OKAY && rc != REG_NOMATCH)
 	{
 		char		msg[256];
+
+		/* a cancel stops the regex library (REG_CANCEL): 57014, not 2201B */
+		CHECK_FOR_INTERRUPTS();
 
 		pg_regerror(rc, (regex_t *) regex, msg, sizeof(msg));
 		ereport(ERROR,
@@ -198,6 +208,8 @@ compile_regexes(FixesLoad *ld, FixesSubsystems *ss)
 		wlen = pg_mb2wchar_with_len(p->text, w, (int) p->len);
 		rc = pg_regcomp(&ss->regexes[ss->nregexes], w, wlen, REG_ADVANCED, C_COLLATION_OID);
 		pfree(w);
+		if (rc == REG_CANCEL)
+			CHECK_FOR_INTERRUPTS();	/* 57014, not an invalid expression */
 		if (rc != REG_OKAY)
 		{
 			if (bad++ == 0)
@@ -261,6 +273,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 		return;
 	ss = palloc0(sizeof(FixesSubsystems));
 	ss->cxt = CurrentMemoryContext;
+	mnt_check_interrupts = check_interrupts;
 	fixes_format_oid(hex, &ld->head);
 	PG_TRY();
 	{

@@ -413,6 +413,12 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			return WIRE_END;
 		if (!fill(r, WIRE_HEADER_SIZE))
 		{
+			/*
+			 * A statement timeout signals the backend's whole process group
+			 * (StatementTimeoutHandler), the reader too, which dies of it:
+			 * the cancel is the cause, not the stream nor the reader.
+			 */
+			CHECK_FOR_INTERRUPTS();
 			if (r->end > r->start)
 				fixes_reader_protocol_error(r, "The stream ends inside a record.");
 			report_death(r);
@@ -423,7 +429,10 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 		if (*len > WIRE_MAX_PAYLOAD)
 			fixes_reader_protocol_error(r, "A record is too large.");
 		if (!fill(r, WIRE_HEADER_SIZE + (size_t) *len))
+		{
+			CHECK_FOR_INTERRUPTS();	/* as above */
 			fixes_reader_protocol_error(r, "The stream ends inside a record.");
+		}
 		*payload = (const unsigned char *) r->buf + r->start + WIRE_HEADER_SIZE;
 		r->start += WIRE_HEADER_SIZE + (size_t) *len;
 		if (r->start == r->end)

@@ -212,6 +212,34 @@ grep -q "WARNING: .*exceeds fixes.max_trailers_per_commit" <<<"$out" ||
 n=$(attacker_count "" fixes_trailers)
 [ "$n" = 10000 ] || fail "200,000 trailers: $n rows of fixes_trailers (expected 10000)"
 
+# --- item 2: MAINTAINERS glob matching is interruptible -------------------------------------
+# 80 sections whose F: patterns start with a wildcard (tried for every path) and make the
+# matcher retry at every character (O(|pattern| |path|) each: 1,500 '?' then a 'b' that no
+# path has), against 40 paths of 3,000 bytes
+gen "$work/globs.git" "
+pat = '*' + '?' * 1500 + 'b'
+maint = ''.join('SECTION %d\nF:\t%s%d\n\n' % (i, pat, i) for i in range(80))
+comp = 'a' * 200
+files = {'MAINTAINERS': maint}
+commit('root\n', files)
+commit('deep\n', {'/'.join([comp] * 15) + '/f%d' % i: 'x\n' for i in range(40)})
+"
+attack "80 long F: globs x 40 deep paths" "" \
+    "'$work/globs.git', files => true, maintainers => 'MAINTAINERS'" 'statement timeout|^loaded'
+
+# --- item 9: a cancel while N: expressions are compiled or matched is 57014 ----------------
+# one N: expression whose compilation takes seconds: the timeout lands in the regex library,
+# which returns REG_CANCEL; that is the cancel (57014), not an invalid expression (2201B/2201B
+# WARNING)
+gen "$work/nregex.git" "
+commit('root\n', {'MAINTAINERS': 'SLOW\nN:\t((a{1,100}){1,100}){1,100}\n\nOTHER\nF:\tf\n', 'f': 'x\n'})
+"
+attack "a cancel while an N: expression compiles" "" \
+    "'$work/nregex.git', files => true, maintainers => 'MAINTAINERS'" '57014'
+if grep -q -E '2201B|not a valid regular expression' <<<"$out"; then
+    fail "a cancel while an N: expression compiles: reported as an invalid expression: $out"
+fi
+
 # --- item 5: columns an administrator added to the extension's tables --------------------
 # In a database of its own: four columns more on every table of the extension (the fixed-size
 # arrays of some writers overran: SIGSEGV), then loads with files, MAINTAINERS and stable
