@@ -212,6 +212,34 @@ grep -q "WARNING: .*exceeds fixes.max_trailers_per_commit" <<<"$out" ||
 n=$(attacker_count "" fixes_trailers)
 [ "$n" = 10000 ] || fail "200,000 trailers: $n rows of fixes_trailers (expected 10000)"
 
+# --- item 4: a refresh reads the previous load's edges of its repository only ---------------
+# another repository with 200,000 edges; a refresh of a small one (one new commit) reads its
+# old edges through the primary key's range of its repository_id: it fetches a few blocks of
+# fixes_edges, not every block of the table (it did: one repository's size cost every other)
+gen "$work/big.git" "
+commit('root\n')
+commit('big\n\n' + 'Fixes: abcdef\n' * 200000)
+"
+q -c "SET client_min_messages = error; SET fixes.max_edges_per_commit = 1000000; SET fixes.max_message_lines = 1000000; SELECT edges FROM fixes_load('$work/big.git', name => 'big')" >/dev/null
+git clone -q --bare "$fixtures/releases.git" "$work/tenant.git"
+chmod -R a+rX "$work/tenant.git"
+q -c "SELECT edges FROM fixes_load('$work/tenant.git', name => 'tenant')" >/dev/null
+git clone -q "$work/tenant.git" "$work/tenant-wt"
+git -C "$work/tenant-wt" -c user.name=t -c user.email=t@example.org commit -q --allow-empty \
+    -m "new" -m "Fixes: 0123456789ab (\"x\")"
+git -C "$work/tenant-wt" push -q origin "HEAD:$(git -C "$work/tenant.git" symbolic-ref --short HEAD)"
+read -r fetched blocks < <(q -F ' ' -v path="$work/tenant.git" <<'SQL'
+BEGIN;
+SELECT pg_stat_get_xact_blocks_fetched('fixes_edges'::regclass) AS f0 \gset
+SELECT edges FROM fixes_load(:'path', name => 'tenant') \g /dev/null
+SELECT pg_stat_get_xact_blocks_fetched('fixes_edges'::regclass) - :f0, pg_relation_size('fixes_edges') / 8192;
+COMMIT;
+SQL
+)
+printf '%-44s %s\n' "refresh beside 200,000 edges of another" "$fetched of $blocks blocks of fixes_edges fetched"
+[ "$fetched" -lt $((blocks / 10)) ] || fail "a refresh fetched $fetched of the $blocks blocks of fixes_edges"
+q -c "SELECT fixes_unload('big'), fixes_unload('tenant')" >/dev/null
+
 # --- item 2: MAINTAINERS glob matching is interruptible -------------------------------------
 # 80 sections whose F: patterns start with a wildcard (tried for every path) and make the
 # matcher retry at every character (O(|pattern| |path|) each: 1,500 '?' then a 'b' that no
