@@ -143,9 +143,9 @@ attack "4 MiB of 0xff in a message" "" "'$work/ff.git'"
 # --- item 6: conversion from a declared encoding checks for interrupts ---------------------
 gen "$work/eucjp.git" "
 commit('root\n')
-commit(b'subject\n\n' + b'\xff' * (64 << 20) + b'\n', encoding='EUC-JP')
+commit(b'subject\n\n' + b'\xff' * (32 << 20) + b'\n', encoding='EUC-JP')
 "
-attack "64 MiB of invalid EUC-JP" "SET fixes.max_record_bytes = '512MB';" "'$work/eucjp.git'" \
+attack "32 MiB of invalid EUC-JP" "SET fixes.max_record_bytes = '64MB';" "'$work/eucjp.git'" \
     'statement timeout|^loaded'
 
 # --- item 3: resolving by subject (was one pair per line and candidate commit) ------------
@@ -267,6 +267,25 @@ attack "a cancel while an N: expression compiles" "" \
 if grep -q -E '2201B|not a valid regular expression' <<<"$out"; then
     fail "a cancel while an N: expression compiles: reported as an invalid expression: $out"
 fi
+
+# --- item 7: a release tagged again on the same commit is seen ------------------------------
+# v1.0 lightweight, loaded; then v1.0 annotated (dated later) on the same commit, the head
+# unchanged: the next load must not say "nothing changed" and keep annotated = false
+gen "$work/retag.git" "
+a = commit('c1\n')
+b = commit('c2\n')
+tag('v1.0', b)
+commit('c3\n')
+"
+q -c "SELECT releases FROM fixes_load('$work/retag.git', name => 'retag')" >/dev/null 2>&1
+git clone -q "$work/retag.git" "$work/retag-wt"
+GIT_COMMITTER_DATE="2021-06-01T00:00:00Z" git -C "$work/retag-wt" -c user.name=t -c user.email=t@example.org \
+    tag -f -a -m "v1.0" v1.0 HEAD~1 >/dev/null
+git -C "$work/retag-wt" push -q -f origin refs/tags/v1.0
+q -c "SELECT releases FROM fixes_load('$work/retag.git', name => 'retag')" >/dev/null 2>&1
+got=$(q -c "SELECT annotated::text || ' ' || extract(epoch FROM released_at)::bigint FROM fixes_releases r JOIN fixes_repositories p USING (repository_id) WHERE p.name = 'retag' AND r.tag = 'v1.0'")
+printf '%-44s %s\n' "v1.0 tagged again, annotated" "$got"
+[ "$got" = "true 1622505600" ] || fail "a release tagged again: fixes_releases says '$got'"
 
 # --- item 5: columns an administrator added to the extension's tables --------------------
 # In a database of its own: four columns more on every table of the extension (the fixed-size
