@@ -331,6 +331,43 @@ BEGIN
 END \$\$" || fail "the added columns were written"
 drop_db "$db2"
 
+# --- item 8: no function names the schema of CREATE EXTENSION ------------------------------
+# the extension in schema fx, a load with files; then ALTER SCHEMA fx RENAME TO fx2, and a new
+# schema fx with look-alike tables holding planted rows: every function answers as before,
+# from the extension's own tables (fixes_per_path_prefix named fx in its body: it failed after
+# the rename and then read the planted rows)
+db3=t_hostile_backend_schema
+drop_db "$db3"
+createdb "$db3"
+q3() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$db3" "$@"; }
+q3 -c "CREATE SCHEMA fx; CREATE EXTENSION fixes SCHEMA fx"
+q3 -c "SELECT repository FROM fx.fixes_load('$fixtures/files.git', files => true, maintainers => 'MAINTAINERS')" >/dev/null 2>&1
+answers() {
+    q3 -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM $1.fixes_per_path_prefix('files', 2) t" \
+       -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM $1.fixes_per_path_prefix('files', 6) t" 2>&1 | tr '\n' ' '
+}
+repo=$(q3 -c "SELECT name FROM fx.fixes_repositories")
+[ "$repo" = files ] || fail "schema: the repository is called '$repo', not files"
+before3=$(answers fx)
+q3 -c "ALTER SCHEMA fx RENAME TO fx2; CREATE SCHEMA fx"
+q3 -c "CREATE TABLE fx.fixes_repositories AS SELECT * FROM fx2.fixes_repositories;
+       CREATE TABLE fx.fixes_path_prefix_counts AS SELECT * FROM fx2.fixes_path_prefix_counts;
+       UPDATE fx.fixes_path_prefix_counts SET commits = commits + 1000, prefix = 'planted/' || prefix;
+       CREATE TABLE fx.fixes_commit_files AS SELECT * FROM fx2.fixes_commit_files;
+       UPDATE fx.fixes_commit_files SET path = 'planted/' || path;
+       CREATE TABLE fx.fixes_commits AS SELECT * FROM fx2.fixes_commits;
+       CREATE TABLE fx.fixes_edges AS SELECT * FROM fx2.fixes_edges"
+after3=$(answers fx2)
+printf '%-44s %s\n' "fixes_per_path_prefix after a schema rename" "$after3"
+[ "$before3" = "$after3" ] || fail "after ALTER SCHEMA RENAME: fixes_per_path_prefix answers '$after3', not '$before3'"
+# and the catalog: no function body names a schema (fx2 or fx)
+named=$(q3 -c "SELECT string_agg(p.oid::regprocedure::text, ' ') FROM pg_proc p
+                 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+                 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'fixes'
+                WHERE p.prosrc ~ '\mfx2?\.'")
+[ -z "$named" ] || fail "functions whose body names the extension's schema: $named"
+drop_db "$db3"
+
 # --- the end ------------------------------------------------------------------------------
 after=$(snapshot)
 if [ "$before" != "$after" ]; then fail "the previous load changed: $before -> $after"; fi
