@@ -149,6 +149,51 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
 	return fixes_reader_start_args(mode, path, &arg, arg != NULL ? 1 : 0, input);
 }
 
+/*
+ * What the reader's command line may hold (issue 28): execv() fails with
+ * E2BIG past the kernel's limits (128 kB for one argument, about 2 MB for
+ * all with the environment), and the child could only exit with status 127.
+ * A longer path or argument (a ref), or more stable branch heads than fit,
+ * is refused here with an ERROR that says so.
+ */
+#define READER_MAX_PATH 4096
+#define READER_MAX_ARG (64 * 1024)
+#define READER_MAX_ARGS_TOTAL (1024 * 1024)
+
+static void
+check_arguments(const char *path, const char *const *args, int nargs)
+{
+	size_t		total = strlen(path) + 1;
+
+	if (strlen(path) > READER_MAX_PATH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("repository path of %zu bytes is too long", strlen(path)),
+				 errdetail("A repository path may have at most %d bytes.", READER_MAX_PATH)));
+	for (int i = 0; i < nargs; i++)
+	{
+		size_t		len = strlen(args[i]);
+
+		if ((i & 0xfff) == 0xfff)
+			CHECK_FOR_INTERRUPTS();
+		if (len > READER_MAX_ARG)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("argument of %zu bytes for the reader of repository \"%s\" is too long",
+							len, path),
+					 errdetail("A ref may have at most %d bytes.", READER_MAX_ARG)));
+		total += len + 1;
+	}
+	if (total > READER_MAX_ARGS_TOTAL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d start points are too many for one reader of repository \"%s\"",
+						nargs, path),
+				 errdetail("The start points of one walk (the heads of the stable branches) may take at most %d bytes, %d commits.",
+						   READER_MAX_ARGS_TOTAL, READER_MAX_ARGS_TOTAL / (FIXES_OID_HEXSZ + 1)),
+				 errhint("Match fewer branches with stable_branches.")));
+}
+
 /* Start "fixes-reader MODE PATH ARG..." with nargs arguments after PATH. */
 FixesReader *
 fixes_reader_start_args(const char *mode, const char *path, const char *const *args,
@@ -176,6 +221,7 @@ fixes_reader_start_args(const char *mode, const char *path, const char *const *a
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many repository readers in one session")));
+	check_arguments(path, args, nargs);
 	if (access(prog, X_OK) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
