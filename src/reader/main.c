@@ -149,6 +149,23 @@ main(int argc, char **argv)
 					 strcmp(argv[1], "walk-files") == 0 || strcmp(argv[1], "refresh-files") == 0 ?
 					 files_mapped_limit() : MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+
+	/*
+	 * Only the repository's own config is read (issue 28): not the server
+	 * OS user's ~/.gitconfig, nor $XDG_CONFIG_HOME/git/config, nor the
+	 * system's /etc/gitconfig, whose contents would change what a load
+	 * answers and, when broken, make every load fail.  An empty search
+	 * path finds no file; what libgit2 reads of a config (core.* of the
+	 * repository, extensions) stays the repository's.
+	 */
+	{
+		const int	levels[] = {GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_XDG,
+		GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_PROGRAMDATA};
+
+		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+			if (git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, levels[i], "") < 0)
+				fail("38000", NULL, NULL, "could not set the config search path of libgit2");
+	}
 	{
 		/*
 		 * A partial clone (extensions.partialclone) is read as it is: an

@@ -304,6 +304,42 @@ ATTACK_TIMEOUT=10 attack "30,000 stable branch heads" "" "'$work/branches.git', 
     'start points are too many'
 if grep -q 'status 127' <<<"$out"; then fail "30,000 stable branch heads: $out"; fi
 
+# --- the reader reads no global or system git config ---------------------------------------
+# a broken ~/.gitconfig (and $XDG_CONFIG_HOME/git/config) of the server's OS user made every
+# load fail ("failed to parse config file"); the reader now reads the repository's config only.
+# First the reader alone, under a HOME of our own; then the server's: its HOME (from the
+# postmaster's environment, else the OS user's home) gets a broken .gitconfig for one load,
+# and the one it had back at once (a trap restores it too)
+reader="$("$PG_CONFIG" --pkglibdir)/fixes-reader"
+mkdir -p "$work/home/xdg/git"
+printf '[broken\n' >"$work/home/.gitconfig"
+printf '[broken\n' >"$work/home/xdg/git/config"
+if HOME="$work/home" XDG_CONFIG_HOME="$work/home/xdg" "$reader" head "$fixtures/releases.git" HEAD |
+   head -c 1 | grep -q H; then
+    printf '%-44s %s\n' "reader under a broken ~/.gitconfig" "reads the head"
+else
+    fail "the reader under a broken ~/.gitconfig does not read the head"
+fi
+datadir=$(q -c "SHOW data_directory")
+pmpid=$(head -1 "$datadir/postmaster.pid" 2>/dev/null || true)
+home=$(tr '\0' '\n' <"/proc/$pmpid/environ" 2>/dev/null | sed -n 's/^HOME=//p' || true)
+[ -n "$home" ] || home=$(getent passwd "$(stat -c %U "$datadir")" | cut -d: -f6)
+if [ -n "$home" ] && [ -d "$home" ] && [ -w "$home" ]; then
+    saved=
+    if [ -e "$home/.gitconfig" ]; then saved="$work/gitconfig.saved"; cp -p "$home/.gitconfig" "$saved"; fi
+    restore_gitconfig() {
+        if [ -n "$saved" ]; then cp -p "$saved" "$home/.gitconfig"; else rm -f "$home/.gitconfig"; fi
+    }
+    trap 'restore_gitconfig; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+    printf '[broken\n' >"$home/.gitconfig"
+    chmod a+r "$home/.gitconfig"
+    ATTACK_TIMEOUT=30 attack "load under a broken $home/.gitconfig" "" "'$fixtures/releases.git'" '^loaded'
+    restore_gitconfig
+    trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+else
+    echo "note: the server's HOME ($home) is not writable here: only the reader was checked"
+fi
+
 # --- item 5: columns an administrator added to the extension's tables --------------------
 # In a database of its own: four columns more on every table of the extension (the fixed-size
 # arrays of some writers overran: SIGSEGV), then loads with files, MAINTAINERS and stable
