@@ -21,7 +21,7 @@
 
 int			fixes_max_record_bytes = 16 * 1024;	/* kB */
 int			fixes_max_message_lines = 100000;
-int			fixes_max_edges_per_commit = 1000;
+int			fixes_max_edges_per_commit = 10000;
 int			fixes_max_trailers_per_commit = 10000;
 int			fixes_max_subject_candidates = 16;
 
@@ -62,7 +62,7 @@ fixes_limits_define_gucs(void)
 							"Fixes:, revert and backport lines read from one commit; the rest are left out.",
 							NULL,
 							&fixes_max_edges_per_commit,
-							1000, 1, INT_MAX,
+							10000, 1, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("fixes.max_trailers_per_commit",

@@ -180,7 +180,7 @@ n=$(attacker_count "FILTER (WHERE t.status = 'resolved')" fixes_edges)
 
 # --- item 4: what one message turns into is bounded ----------------------------------------
 # one message of 20 MiB of Fixes: lines: cut to fixes.max_record_bytes (16 MB), then to
-# fixes.max_message_lines (100,000), then fixes.max_edges_per_commit (1,000) edges; a
+# fixes.max_message_lines (100,000), then fixes.max_edges_per_commit (10,000) edges; a
 # WARNING names the commit and each limit; the load goes on
 gen "$work/amplify.git" "
 commit('root\n')
@@ -195,7 +195,7 @@ for limit in max_record_bytes max_message_lines max_edges_per_commit; do
         fail "20 MiB of Fixes: lines: no WARNING naming the commit and fixes.$limit"
 done
 n=$(attacker_count "" fixes_edges)
-[ "$n" = 1001 ] || fail "20 MiB of Fixes: lines: $n edges (expected 1000 + 1)"
+[ "$n" = 10001 ] || fail "20 MiB of Fixes: lines: $n edges (expected 10000 + 1)"
 # the same commit read with the limits raised: every line (cut only by the 1 s timeout)
 attack "20 MiB of Fixes: lines, limits raised" \
     "SET fixes.max_message_lines = 10000000; SET fixes.max_edges_per_commit = 10000000; SET fixes.max_record_bytes = '64MB';" \
