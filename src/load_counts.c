@@ -53,6 +53,8 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
 		FixesFixedCommit *c;
 
+		if ((p & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (n > 0 && ld->fixed[n - 1].commit == t)
 			c = &ld->fixed[n - 1];
 		else
@@ -115,6 +117,8 @@ fixes_load_stats(FixesLoad *ld)
 		int32		fr,
 					tr;
 
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (e->now.status == EDGE_IGNORED)
 			continue;			/* counts nowhere */
 		fr = mark[f];
@@ -150,6 +154,8 @@ fixes_load_stats(FixesLoad *ld)
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (flags[i] == 0)
 			continue;
 		if ((flags[i] & FIXING) && mark[i] > 0)

@@ -110,6 +110,8 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	{
 		int32		was = old_mark[i];
 
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		/*
 		 * Same tag name = same release, whatever its rank now.  A release
 		 * that is gone (old_rank 0) moves its commits even when they are
@@ -140,6 +142,8 @@ find_corrected(FixesLoad *ld)
 	{
 		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
 
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (i - ld->n_old < ld->walk_release_cap &&
 			ld->walk_release[i - ld->n_old] == -1 - now)
 			continue;
