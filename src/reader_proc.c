@@ -153,8 +153,9 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
  * What the reader's command line may hold (issue 28): execv() fails with
  * E2BIG past the kernel's limits (128 kB for one argument, about 2 MB for
  * all with the environment), and the child could only exit with status 127.
- * A longer path or argument (a ref), or more stable branch heads than fit,
- * is refused here with an ERROR that says so.
+ * A longer path or argument (a ref) is refused here with an ERROR that says
+ * so; what can be many (the stable branch heads) goes on the reader's stdin
+ * (walk.c).
  */
 #define READER_MAX_PATH 4096
 #define READER_MAX_ARG (64 * 1024)
@@ -187,11 +188,10 @@ check_arguments(const char *path, const char *const *args, int nargs)
 	if (total > READER_MAX_ARGS_TOTAL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%d start points are too many for one reader of repository \"%s\"",
+				 errmsg("%d arguments are too many for the reader of repository \"%s\"",
 						nargs, path),
-				 errdetail("The start points of one walk (the heads of the stable branches) may take at most %d bytes, %d commits.",
-						   READER_MAX_ARGS_TOTAL, READER_MAX_ARGS_TOTAL / (FIXES_OID_HEXSZ + 1)),
-				 errhint("Match fewer branches with stable_branches.")));
+				 errdetail("The arguments of the reader may take at most %d bytes.",
+						   READER_MAX_ARGS_TOTAL)));
 }
 
 /* Start "fixes-reader MODE PATH ARG..." with nargs arguments after PATH. */

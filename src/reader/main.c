@@ -179,17 +179,28 @@ main(int argc, char **argv)
 
 	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
-		/* the ids the backend holds, then those whose history it holds */
+		/*
+		 * The start points: the arguments, or with the one argument "-"
+		 * the ids first on stdin (any number: a command line holds about
+		 * 2 MB); then the ids the backend holds, then those whose history
+		 * it holds.
+		 */
+		bool		heads_in = argc == 4 && strcmp(argv[3], "-") == 0;
+		uint32_t	nheads_in = 0;
+		FixesOid   *heads_ids = heads_in ? read_ids(&nheads_in) : NULL;
 		uint32_t	nknown;
 		FixesOid   *known_ids = read_ids(&nknown);
 		uint32_t	nhide;
 		FixesOid   *hide = read_ids(&nhide);
 		OidSet	   *known;
-		int			nheads = argc - 3;
-		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
+		int			nheads = heads_in ? (int) nheads_in : argc - 3;
+		git_oid    *heads = xmalloc(sizeof(git_oid) * (nheads > 0 ? nheads : 1));
 
 		repo_open(&r, argv[2]);
-		for (int h = 0; h < nheads; h++)
+		if (heads_in)
+			for (int h = 0; h < nheads; h++)
+				memcpy(heads[h].id, heads_ids[h].id, GIT_OID_RAWSZ);
+		for (int h = 0; !heads_in && h < nheads; h++)
 			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
 				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
 		if (nhide > 0 && nknown == 0)
