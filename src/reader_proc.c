@@ -157,7 +157,6 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
  * so; what can be many (the stable branch heads) goes on the reader's stdin
  * (walk.c).
  */
-#define READER_MAX_PATH 4096
 #define READER_MAX_ARG (64 * 1024)
 #define READER_MAX_ARGS_TOTAL (1024 * 1024)
 
@@ -166,11 +165,12 @@ check_arguments(const char *path, const char *const *args, int nargs)
 {
 	size_t		total = strlen(path) + 1;
 
-	if (strlen(path) > READER_MAX_PATH)
+	/* past PATH_MAX, the reader says it cannot open the path (42622) */
+	if (strlen(path) > READER_MAX_ARG)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("repository path of %zu bytes is too long", strlen(path)),
-				 errdetail("A repository path may have at most %d bytes.", READER_MAX_PATH)));
+				 errdetail("A repository path may have at most %d bytes.", READER_MAX_ARG)));
 	for (int i = 0; i < nargs; i++)
 	{
 		size_t		len = strlen(args[i]);
