@@ -21,7 +21,11 @@
  *                                 more), without the commits whose ids
  *                                 come on standard input (a u32 count and
  *                                 the raw ids), nor those reachable from
- *                                 the ones that come next (the same form)
+ *                                 the ones that come next (the same form);
+ *                                 with HEX "-", the start points come
+ *                                 first on standard input (the same form:
+ *                                 any number, where a command line holds
+ *                                 about 2 MB)
  *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
