@@ -127,6 +127,29 @@ fixes_bulk_begin(Oid relid)
 }
 
 /*
+ * A row of the table's width, every column NULL, to be filled by column
+ * name (fixes_attnum) and passed to fixes_bulk_insert(): a column that the
+ * extension does not know (an administrator's ALTER TABLE ... ADD COLUMN)
+ * stays NULL, however many there are.  A writer's arrays must never have a
+ * fixed size.  The same arrays each time; the caller sets every column it
+ * knows at each row.
+ */
+void
+fixes_bulk_row(FixesBulk *b, Datum **values, bool **nulls)
+{
+	int			natts = RelationGetDescr(b->rel)->natts;
+
+	if (b->row_values == NULL)
+	{
+		b->row_values = MemoryContextAllocZero(b->cxt, sizeof(Datum) * Max(natts, 1));
+		b->row_nulls = MemoryContextAlloc(b->cxt, sizeof(bool) * Max(natts, 1));
+	}
+	memset(b->row_nulls, true, sizeof(bool) * natts);
+	*values = b->row_values;
+	*nulls = b->row_nulls;
+}
+
+/*
  * Fill the table's index called name (a non-unique btree index on
  * columns) at the end, in key order, rather than row by row.  Nothing
  * happens if there is no such index: a user may have dropped it.

@@ -41,10 +41,14 @@ typedef struct FixesBulk
 	int			nchecks;
 	ExprState **checks;			/* its CHECK constraints */
 	const char **check_names;
+	/* fixes_bulk_row(): one row of the table's width */
+	Datum	   *row_values;
+	bool	   *row_nulls;
 } FixesBulk;
 
 extern FixesBulk *fixes_bulk_begin(Oid relid);
 extern void fixes_bulk_sort_index(FixesBulk *b, const char *name);
+extern void fixes_bulk_row(FixesBulk *b, Datum **values, bool **nulls);
 extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
 extern void fixes_bulk_keep_room(FixesBulk *b);
 extern void fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls);

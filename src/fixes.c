@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <limits.h>				/* src/limits.h, and through it the C library's */
+
 #include "fmgr.h"
 #include "utils/guc.h"
 
@@ -22,6 +24,7 @@ _PG_init(void)
 {
 	fixes_reader_define_gucs();
 	fixes_progress_define_gucs();
+	fixes_limits_define_gucs();
 	/*
 	 * Last: reserving the prefix drops the placeholders of every fixes.*
 	 * setting not defined yet, so a SET fixes.progress made before the

@@ -54,6 +54,8 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
 		FixesFixedCommit *c;
 
+		if ((p & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (n > 0 && ld->fixed[n - 1].commit == t)
 			c = &ld->fixed[n - 1];
 		else
@@ -116,6 +118,8 @@ fixes_load_stats(FixesLoad *ld)
 		int32		fr,
 					tr;
 
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (e->now.status == EDGE_IGNORED)
 			continue;			/* counts nowhere */
 		fr = mark[f];
@@ -151,6 +155,8 @@ fixes_load_stats(FixesLoad *ld)
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		/* 1.2: the commits of a release with a Cc: stable line, and of those the fixing ones */
 		if (ld->stable_cc[i] && mark[i] > 0)
 		{

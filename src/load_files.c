@@ -144,6 +144,13 @@ is_dir(const char *path, size_t len, void *arg)
 	return found;
 }
 
+/* maintainers.c's hook (mnt_check_interrupts) */
+static void
+check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 static bool
 regex_search(void *regex, const char *path, size_t len, void *arg)
 {
@@ -161,6 +168,9 @@ regex_search(void *regex, const char *path, size_t len, void *arg)
 	if (rc != REG_OKAY && rc != REG_NOMATCH)
 	{
 		char		msg[256];
+
+		/* a cancel stops the regex library (REG_CANCEL): 57014, not 2201B */
+		CHECK_FOR_INTERRUPTS();
 
 		pg_regerror(rc, (regex_t *) regex, msg, sizeof(msg));
 		ereport(ERROR,
@@ -198,6 +208,8 @@ compile_regexes(FixesLoad *ld, FixesSubsystems *ss)
 		wlen = pg_mb2wchar_with_len(p->text, w, (int) p->len);
 		rc = pg_regcomp(&ss->regexes[ss->nregexes], w, wlen, REG_ADVANCED, C_COLLATION_OID);
 		pfree(w);
+		if (rc == REG_CANCEL)
+			CHECK_FOR_INTERRUPTS();	/* 57014, not an invalid expression */
 		if (rc != REG_OKAY)
 		{
 			if (bad++ == 0)
@@ -261,6 +273,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 		return;
 	ss = palloc0(sizeof(FixesSubsystems));
 	ss->cxt = CurrentMemoryContext;
+	mnt_check_interrupts = check_interrupts;
 	fixes_format_oid(hex, &ld->head);
 	PG_TRY();
 	{
@@ -454,9 +467,6 @@ fixes_load_files_begin(FixesLoad *ld)
 	if (ld->subsys != NULL)
 	{
 		ld->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
-		if (RelationGetDescr(ld->subsys_bulk->rel)->natts != 3)
-			elog(ERROR, "table fixes_commit_subsystems has %d columns, not 3",
-				 RelationGetDescr(ld->subsys_bulk->rel)->natts);
 	}
 	fixes_load_prefixes_begin(ld);
 }
@@ -473,6 +483,25 @@ fixes_load_files_end(FixesLoad *ld)
 		fixes_bulk_end(ld->subsys_bulk);
 	ld->subsys_bulk = NULL;
 	CommandCounterIncrement();
+}
+
+/* a row of fixes_commit_subsystems, its columns by name */
+static void
+insert_commit_subsystem(FixesBulk *b, int32 repository_id, uint32 idx, int section)
+{
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	Datum	   *v;
+	bool	   *n;
+	int			c_repo = fixes_attnum(desc, "repository_id"),
+				c_idx = fixes_attnum(desc, "commit_idx"),
+				c_id = fixes_attnum(desc, "subsystem_id");
+
+	fixes_bulk_row(b, &v, &n);
+	v[c_repo] = Int32GetDatum(repository_id);
+	v[c_idx] = Int32GetDatum((int32) idx);
+	v[c_id] = Int32GetDatum(section + 1);
+	n[c_repo] = n[c_idx] = n[c_id] = false;
+	fixes_bulk_insert(b, v, n, 32);
 }
 
 /*
@@ -492,15 +521,7 @@ add_pair(FixesLoad *ld, uint32 idx, int section)
 	ld->cs_pairs[ld->ncs++] = idx;
 	ld->cs_pairs[ld->ncs++] = (uint32) section;
 	if (ld->subsys_bulk != NULL)
-	{
-		Datum		v[3];
-		bool		n[3] = {false, false, false};
-
-		v[0] = Int32GetDatum(ld->repository_id);
-		v[1] = Int32GetDatum((int32) idx);
-		v[2] = Int32GetDatum(section + 1);
-		fixes_bulk_insert(ld->subsys_bulk, v, n, 32);
-	}
+		insert_commit_subsystem(ld->subsys_bulk, ld->repository_id, idx, section);
 }
 
 /*
@@ -518,19 +539,18 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 	int			c_path = fixes_attnum(desc, "path");
 	int			c_added = fixes_attnum(desc, "added");
 	int			c_deleted = fixes_attnum(desc, "deleted");
-	Datum		fv[8];
-	bool		fn[8];
+	Datum	   *fv;
+	bool	   *fn;
 	WireFileRow row;
 	int64		nfiles = 0,
 				added = 0,
 				deleted = 0;
 
-	Assert(desc->natts <= 8);
 	if (wf->state == FILES_TREE_MISSING)
 		ld->missing_trees++;
 	if (wf->state != FILES_DIFFED)
 		return;					/* sums stay NULL */
-	memset(fn, true, sizeof(fn));
+	fixes_bulk_row(ld->file_bulk, &fv, &fn);
 	fv[c_repo] = Int32GetDatum(ld->repository_id);
 	fv[c_idx] = Int32GetDatum((int32) idx);
 	fn[c_repo] = fn[c_idx] = fn[c_path] = false;
@@ -694,8 +714,8 @@ fixes_load_write_files(FixesLoad *ld)
 {
 	FixesBulk  *b;
 	TupleDesc	desc;
-	Datum		v[4];
-	bool		n[4] = {false, false, false, false};
+	Datum	   *v;
+	bool	   *n;
 
 	if (!ld->v11)
 		return;
@@ -720,10 +740,10 @@ fixes_load_write_files(FixesLoad *ld)
 		c_repo = fixes_attnum(desc, "repository_id");
 		c_id = fixes_attnum(desc, "subsystem_id");
 		c_name = fixes_attnum(desc, "name");
-		if (desc->natts != 3)
-			elog(ERROR, "table fixes_subsystems has %d columns, not 3", desc->natts);
 		for (int s = 0; s < ld->subsys->m.nsections; s++)
 		{
+			fixes_bulk_row(b, &v, &n);
+			n[c_repo] = n[c_id] = n[c_name] = false;
 			v[c_repo] = Int32GetDatum(ld->repository_id);
 			v[c_id] = Int32GetDatum(s + 1);
 			v[c_name] = CStringGetTextDatum(ld->subsys->m.sections[s].name);
@@ -740,10 +760,8 @@ fixes_load_write_files(FixesLoad *ld)
 		{
 			if ((k & 0x3ff) == 0)
 				CHECK_FOR_INTERRUPTS();
-			v[0] = Int32GetDatum(ld->repository_id);
-			v[1] = Int32GetDatum((int32) ld->cs_pairs[k]);
-			v[2] = Int32GetDatum((int32) ld->cs_pairs[k + 1] + 1);
-			fixes_bulk_insert(b, v, n, 32);
+			insert_commit_subsystem(b, ld->repository_id, ld->cs_pairs[k],
+									(int) ld->cs_pairs[k + 1]);
 		}
 		fixes_bulk_end(b);
 	}

@@ -18,6 +18,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -151,6 +152,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		uint32		commits = (uint32) DatumGetInt32(SPI_getbinval(tt->vals[r], desc, 3, &isnull));
 		uint64		total = 0;
 
+		if ((r & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		for (uint32 i = 0; i < commits; i++)
 			total += counts[c + i];
 		if (total * sizeof(uint32) != fixes_chunk_length(tt->vals[r], desc, 7))
@@ -391,6 +394,8 @@ fixes_load_write_graph(FixesLoad *ld)
 
 		for (uint32 i = lo; i < hi; i++)
 		{
+			if ((i & 0xffff) == 0xffff)
+				CHECK_FOR_INTERRUPTS();
 			memcpy(ids + (Size) (i - lo) * FIXES_OID_RAWSZ, g->oids[i].id, FIXES_OID_RAWSZ);
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];

@@ -20,6 +20,7 @@
 #include <math.h>
 
 #include "datatype/timestamp.h"
+#include "miscadmin.h"
 
 #include "lifetime_days.h"
 #include "load.h"
@@ -84,6 +85,8 @@ fixes_load_lifetimes(FixesLoad *ld)
 		TimestampTz t_at;
 		double		days;
 
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (e->kind != KIND_FIXES || e->now.status != EDGE_RESOLVED || e->fixed_at_null)
 			continue;
 		fr = ld->mark[e->fixing];

@@ -19,6 +19,7 @@
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "load.h"
@@ -156,6 +157,8 @@ fixes_load_apply_overrides(FixesLoad *ld)
 		int			lo = 0,
 					hi = n;
 
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		while (lo < hi)
 		{
 			int			mid = lo + (hi - lo) / 2;

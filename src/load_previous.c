@@ -9,6 +9,7 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/skey.h"
 #include "access/stratnum.h"
 #include "access/table.h"
@@ -21,6 +22,8 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
@@ -213,6 +216,9 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
  * every row of the repository in fixes_edges, read with a scan of the
  * table rather than through SPI, which would copy each row and look up its
  * columns one by one (a refresh at 1.3M commits reads 130,000 of them).
+ * The scan is of the repository's key range in the primary key (its first
+ * column is repository_id), not of the whole table: another repository's
+ * size costs this one nothing (issue 28).
  */
 void
 fixes_load_read_old_edges(FixesLoad *ld)
@@ -222,7 +228,10 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	EdgeCols	c;
 	ScanKeyData key;
 	Snapshot	snap;
-	TableScanDesc scan;
+	Oid			pkey_oid = RelationGetPrimaryKeyIndex(rel);
+	Relation	pkey = NULL;
+	TableScanDesc scan = NULL;
+	IndexScanDesc iscan = NULL;
 	TupleTableSlot *slot;
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load old edge",
 												 ALLOCSET_DEFAULT_SIZES);
@@ -256,11 +265,31 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	/* what this load wrote so far is visible, as to an SPI query */
 	CommandCounterIncrement();
 	snap = RegisterSnapshot(GetTransactionSnapshot());
-	ScanKeyInit(&key, fixes_attnum(desc, "repository_id") + 1, BTEqualStrategyNumber, F_INT4EQ,
-				Int32GetDatum(ld->repository_id));
-	scan = table_beginscan(rel, snap, 1, &key);
 	slot = table_slot_create(rel, NULL);
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	if (OidIsValid(pkey_oid))
+	{
+		pkey = index_open(pkey_oid, AccessShareLock);
+		if (pkey->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1)
+		{
+			index_close(pkey, AccessShareLock);
+			pkey = NULL;
+		}
+	}
+	if (pkey != NULL)
+	{
+		ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(ld->repository_id));
+		iscan = index_beginscan(rel, pkey, snap, 1, 0);
+		index_rescan(iscan, &key, 1, NULL, 0);
+	}
+	else
+	{
+		/* no primary key (an administrator dropped it): the whole table */
+		ScanKeyInit(&key, fixes_attnum(desc, "repository_id") + 1, BTEqualStrategyNumber, F_INT4EQ,
+					Int32GetDatum(ld->repository_id));
+		scan = table_beginscan(rel, snap, 1, &key);
+	}
+	while (pkey != NULL ? index_getnext_slot(iscan, ForwardScanDirection, slot)
+		   : table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
@@ -276,7 +305,13 @@ fixes_load_read_old_edges(FixesLoad *ld)
 		}
 	}
 	ExecDropSingleTupleTableSlot(slot);
-	table_endscan(scan);
+	if (pkey != NULL)
+	{
+		index_endscan(iscan);
+		index_close(pkey, AccessShareLock);
+	}
+	else
+		table_endscan(scan);
 	UnregisterSnapshot(snap);
 	table_close(rel, AccessShareLock);
 	MemoryContextDelete(rowcxt);

@@ -96,11 +96,19 @@ add_backports(FixesLoad *ld, uint32 idx, const text *message)
 	size_t		len = VARSIZE_ANY_EXHDR(message);
 	fixes_backport_cursor cur = {0, 0};
 	fixes_backport bp;
+	int			n = 0;
 
 	while (fixes_backport_next(msg, len, &cur, &bp))
 	{
 		FixesBackportLine *b;
 		char		abbrev[40];
+
+		if (n++ == fixes_max_edges_per_commit)
+		{
+			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
+							 fixes_max_edges_per_commit);
+			break;
+		}
 
 		if (ld->nbackports == ld->backports_cap)
 		{
@@ -137,6 +145,7 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 	size_t		len = VARSIZE_ANY_EXHDR(message);
 	fixes_trailer_cursor cur = {0, 0};
 	fixes_trailer tr;
+	int			n = 0;
 
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
@@ -145,6 +154,14 @@ add_edges(FixesLoad *ld, uint32 idx, const text *message, const text *subject)
 
 		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.edge_kind)
 			continue;			/* a database at 1.0 has no revert edges */
+		if (n++ == fixes_max_edges_per_commit)
+		{
+			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
+							 fixes_max_edges_per_commit);
+			break;
+		}
+		if ((n & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		e = fixes_load_add_edge(ld);
 
 		e->fixing = idx;
@@ -373,6 +390,9 @@ read_commits(FixesLoad *ld)
 		fixes_progress_tick(&ld->progress);
 		fixes_load_ensure_room(ld, c.idx);
 		old = MemoryContextSwitchTo(rowcxt);
+		/* within fixes.max_record_bytes and fixes.max_message_lines (limits.c) */
+		c.raw.message_len = fixes_limit_message(&ld->limit_hits, c.oid, c.raw.message,
+												c.raw.message_len);
 		fixes_commit_fields(&ld->decoder, &c, &f);
 
 		memset(nulls, true, sizeof(bool) * natts);

@@ -110,6 +110,8 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	{
 		int32		was = old_mark[i];
 
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		/*
 		 * Same tag name = same release, whatever its rank now.  A release
 		 * that is gone (old_rank 0) moves its commits even when they are
@@ -140,6 +142,8 @@ find_corrected(FixesLoad *ld)
 	{
 		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
 
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
 		if (i - ld->n_old < ld->walk_release_cap &&
 			ld->walk_release[i - ld->n_old] == -1 - now)
 			continue;
@@ -202,8 +206,9 @@ fixes_load_releases(FixesLoad *ld)
 }
 
 /*
- * A hash of what decides the releases besides the commits: every tag (name
- * and commit) and the release pattern; with stable branches, also the
+ * A hash of what decides the releases besides the commits: every tag (name,
+ * commit, and whether annotated and its time: every field a release row
+ * takes from it) and the release pattern; with stable branches, also the
  * expression and the matching branches (name and commit).  The same head and the same hash
  * mean a load would change nothing.
  */
@@ -219,6 +224,15 @@ fixes_tags_hash(FixesLoad *ld)
 		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
 								(int) strlen(ld->tags[t].name), h);
 		h = hash_bytes_extended(ld->tags[t].commit.id, FIXES_OID_RAWSZ, h);
+		/*
+		 * and every other field of the tag a release row stores: a tag
+		 * made again on the same commit (a lightweight one replaced by an
+		 * annotated one) changes annotated and released_at (issue 28)
+		 */
+		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].annotated,
+								sizeof(ld->tags[t].annotated), h);
+		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].time,
+								sizeof(ld->tags[t].time), h);
 	}
 	/* and the stable scope: the expression and the branches it matches */
 	if (ld->stable_re != NULL)

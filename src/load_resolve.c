@@ -20,6 +20,13 @@
  * change (edges_to_resolve) and finds their candidates with the commit_id
  * index of fixes_commits instead of sorting every id; the caller writes only
  * the edges whose answer changed.
+ *
+ * The work is bounded (issue 28): a line is compared with the subjects of at
+ * most fixes.max_subject_candidates commits whose subject has its quoted
+ * subject's hash (past that, it is not resolved by subject: more than one
+ * commit has that subject, barring hash collisions, and a WARNING names
+ * the commit), so the pairs to compare are at most that many per line;
+ * every sort checks for interrupts (qsort_interruptible).
  */
 #include "postgres.h"
 
@@ -79,7 +86,7 @@ add_pair(PairList *pl, int64 edge, uint32 idx)
 }
 
 static int
-wanted_cmp(const void *a, const void *b)
+wanted_cmp(const void *a, const void *b, void *arg)
 {
 	uint64		x = ((const Wanted *) a)->hash;
 	uint64		y = ((const Wanted *) b)->hash;
@@ -92,6 +99,21 @@ fetched_cmp(const void *a, const void *b)
 {
 	uint32		x = ((const Fetched *) a)->idx;
 	uint32		y = ((const Fetched *) b)->idx;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+fetched_cmp_arg(const void *a, const void *b, void *arg)
+{
+	return fetched_cmp(a, b);
+}
+
+static int
+uint32_cmp_arg(const void *a, const void *b, void *arg)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
 
 	return x < y ? -1 : x > y;
 }
@@ -259,7 +281,8 @@ probe_candidates(FixesLoad *ld, Candidates *c)
  * must be compared with the quoted subject.
  */
 static void
-match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *wanted, int64 *nwanted)
+match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *wanted, int64 *nwanted,
+			   bool *over)
 {
 	FixesGraph *g = ld->graph;
 	fixes_prefix_entry *entries = NULL;
@@ -292,17 +315,27 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 		e->now.target = FIXES_NO_IDX;
 		for (int pass = 0; pass < 2; pass++)
 		{
+			int			npairs = 0;
+
 			for (size_t j = first; j < first + range; j++)
 			{
 				uint32		idx = cand != NULL ? cand->idx[j] : entries[j].idx;
 
+				if ((j & 0xffff) == 0xffff)
+					CHECK_FOR_INTERRUPTS();
 				if (e->abbrev_len > 16 &&
 					!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
 					continue;
 				if (pass == 1)
 				{
-					if (ld->subj_hash[idx] == h)
-						add_pair(pairs, k, idx);
+					if (ld->subj_hash[idx] != h)
+						continue;
+					if (npairs++ == fixes_max_subject_candidates)
+					{
+						over[k] = true;
+						break;
+					}
+					add_pair(pairs, k, idx);
 					continue;
 				}
 				e->now.candidates++;
@@ -343,12 +376,15 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
  * the quoted subject's hash.
  */
 static void
-match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
+match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted, bool *over)
 {
+	int32	   *seen;			/* by the first wanted of a hash: its commits so far */
+
 	if (nwanted == 0)
 		return;
 	fixes_load_read_subject_hashes(ld);
-	qsort(wanted, nwanted, sizeof(Wanted), wanted_cmp);
+	qsort_interruptible(wanted, nwanted, sizeof(Wanted), wanted_cmp, NULL);
+	seen = fixes_palloc_big(sizeof(int32) * nwanted, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (uint32 i = 0; i < ld->graph->n; i++)
 	{
 		uint64		h = ld->subj_hash[i];
@@ -366,9 +402,25 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted)
 			else
 				b = m;
 		}
+		if (a == nwanted || wanted[a].hash != h)
+			continue;
+		/* past the limit, the lines of this hash are not resolved by subject */
+		if (seen[a]++ == fixes_max_subject_candidates)
+		{
+			for (; a < nwanted && wanted[a].hash == h; a++)
+				over[wanted[a].edge] = true;
+			continue;
+		}
+		if (seen[a] > fixes_max_subject_candidates)
+			continue;
 		for (; a < nwanted && wanted[a].hash == h; a++)
+		{
+			if ((a & 0xffff) == 0xffff)
+				CHECK_FOR_INTERRUPTS();
 			add_pair(pairs, wanted[a].edge, i);
+		}
 	}
+	pfree(seen);
 }
 
 /*
@@ -391,7 +443,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 		return NULL;
 	for (int64 p = 0; p < pairs->n; p++)
 		ids[p] = pairs->pairs[p].idx;
-	qsort(ids, pairs->n, sizeof(uint32), fixes_uint32_cmp);
+	qsort_interruptible(ids, pairs->n, sizeof(uint32), uint32_cmp_arg, NULL);
 	for (int64 p = 0; p < pairs->n; p++)
 		if (n == 0 || ids[n - 1] != ids[p])
 			ids[n++] = ids[p];
@@ -427,7 +479,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 	SPI_freetuptable(SPI_tuptable);
 	if ((int) *nfetched != n)
 		elog(ERROR, "found %d of %d commits of repository %d", *nfetched, n, ld->repository_id);
-	qsort(out, *nfetched, sizeof(Fetched), fetched_cmp);
+	qsort_interruptible(out, *nfetched, sizeof(Fetched), fetched_cmp_arg, NULL);
 	pfree(ids);
 	return out;
 }
@@ -437,7 +489,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
  * whose subject really equals the quoted one.
  */
 static void
-decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched)
+decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched, const bool *over)
 {
 	int32	   *matches = fixes_palloc_big(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *match = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
@@ -446,8 +498,11 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
 	{
 		FixesEdge  *e = &ld->edges[pairs->pairs[p].edge];
 		Fetched		key = {.idx = pairs->pairs[p].idx};
-		Fetched    *f = bsearch(&key, fetched, nfetched, sizeof(Fetched), fetched_cmp);
+		Fetched    *f;
 
+		if ((p & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		f = bsearch(&key, fetched, nfetched, sizeof(Fetched), fetched_cmp);
 		if (f != NULL && f->len == e->subj_len &&
 			memcmp(f->s, edge_subject(ld, e), f->len) == 0)
 		{
@@ -459,7 +514,7 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
 	{
 		FixesEdge  *e = &ld->edges[k];
 
-		if (e->now.status == EDGE_RESOLVED || matches[k] != 1)
+		if (e->now.status == EDGE_RESOLVED || matches[k] != 1 || over[k])
 			continue;			/* an edge kept as it was has no pair */
 		e->now.status = EDGE_RESOLVED;
 		e->now.method = e->now.candidates > 1 ? METHOD_HASH_SUBJECT : METHOD_SUBJECT;
@@ -467,6 +522,29 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
 	}
 	pfree(matches);
 	pfree(match);
+}
+
+/*
+ * A WARNING for each commit with lines matched by more commits than
+ * fixes.max_subject_candidates (a commit's edges are next to each other).
+ */
+static void
+warn_over(FixesLoad *ld, const bool *over)
+{
+	int64		n = 0;
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		n += over[k];
+		if (n > 0 && (k + 1 == ld->nedges || ld->edges[k + 1].fixing != ld->edges[k].fixing))
+		{
+			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_SUBJECT_CANDIDATES,
+							 &ld->graph->oids[ld->edges[k].fixing], (long long) n);
+			n = 0;
+		}
+	}
 }
 
 void
@@ -478,18 +556,21 @@ fixes_load_resolve(FixesLoad *ld)
 	Fetched    *fetched;
 	int			nfetched;
 	Candidates	cand = {0};
+	bool	   *over = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	cand.sel = edges_to_resolve(ld, &cand.nsel);
 	if (cand.sel != NULL)
 		probe_candidates(ld, &cand);
-	match_prefixes(ld, cand.sel ? &cand : NULL, &pairs, wanted, &nwanted);
-	match_subjects(ld, &pairs, wanted, nwanted);
+	match_prefixes(ld, cand.sel ? &cand : NULL, &pairs, wanted, &nwanted, over);
+	match_subjects(ld, &pairs, wanted, nwanted, over);
+	warn_over(ld, over);
 	fetched = fetch_subjects(ld, &pairs, &nfetched);
 	elog(DEBUG1, "fixes_load %s: %lld edges, %lld resolved again, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
 		 ld->name, (long long) ld->nedges, (long long) cand.nsel, (long long) nwanted,
 		 (long long) pairs.n, nfetched);
-	decide_by_subject(ld, &pairs, fetched, nfetched);
+	decide_by_subject(ld, &pairs, fetched, nfetched, over);
 	pfree(wanted);
+	pfree(over);
 	if (cand.sel != NULL)
 	{
 		pfree(cand.sel);

@@ -849,8 +849,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	GroupCounts *cnt;
 	FixesBulk  *b;
 	TupleDesc	desc;
-	Datum		v[16];
-	bool		nl[16];
+	Datum	   *v;
+	bool	   *nl;
 
 	if (!ld->v11 || !ld->files)
 		return;
@@ -899,16 +899,14 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
 	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
 	CommandCounterIncrement();
-	memset(nl, true, sizeof(nl));
 	if (ld->subsys != NULL)
 	{
 		cnt = count_groups(ld, &gs, NULL);
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
-		if (desc->natts > 16)
-			elog(ERROR, "table fixes_subsystem_counts has %d columns", desc->natts);
 		for (uint32 s = 0; s < gs.ngroups; s++)
 		{
+			fixes_bulk_row(b, &v, &nl);
 			v[fixes_attnum(desc, "repository_id")] = Int32GetDatum(ld->repository_id);
 			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
 			nl[fixes_attnum(desc, "repository_id")] = nl[fixes_attnum(desc, "subsystem_id")] = false;
@@ -921,9 +919,6 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	cnt = count_groups(ld, &gp, px->anc);
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
-	if (desc->natts > 16)
-		elog(ERROR, "table fixes_path_prefix_counts has %d columns", desc->natts);
-	memset(nl, true, sizeof(nl));
 	for (uint32 id = 0; id < px->nnames; id++)
 	{
 		int			c_repo = fixes_attnum(desc, "repository_id"),
@@ -933,6 +928,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 		if ((id & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		fixes_bulk_row(b, &v, &nl);
 		v[c_repo] = Int32GetDatum(ld->repository_id);
 		v[c_depth] = Int32GetDatum(px->names[id][0] - '0');
 		v[c_prefix] = CStringGetTextDatum(px->names[id] + 1);

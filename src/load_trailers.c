@@ -108,6 +108,12 @@ fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
 		text	   *key;
 		text	   *value;
 
+		if (tr.position > fixes_max_trailers_per_commit)
+		{
+			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_TRAILERS, &ld->graph->oids[idx],
+							 fixes_max_trailers_per_commit);
+			break;
+		}
 		if (tr.unfolded_len > t->unfold_cap)
 		{
 			if (t->unfold != NULL)

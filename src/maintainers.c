@@ -16,6 +16,22 @@
 
 #define RANK_N 1				/* just above an F: with an empty literal part (0) */
 
+/*
+ * Called every 65536 steps of the matcher when set: the backend sets
+ * CHECK_FOR_INTERRUPTS() (load_files.c), as a match costs up to
+ * O(|pattern| |path|) for each pattern tried, whose lengths the repository
+ * sets.
+ */
+void		(*mnt_check_interrupts) (void) = NULL;
+static uint32_t mnt_steps;
+
+static inline void
+step(void)
+{
+	if ((++mnt_steps & 0xffff) == 0 && mnt_check_interrupts != NULL)
+		mnt_check_interrupts();
+}
+
 static void *
 grow(Maintainers *m, void *old, size_t elem, int n, int *cap)
 {
@@ -159,6 +175,7 @@ mnt_glob_prefix(const char *p, size_t plen, const char *s, size_t slen)
 
 	for (;;)
 	{
+		step();
 		if (pi == plen)
 			return true;
 		if (p[pi] == '*')
@@ -325,10 +342,12 @@ mnt_match(Maintainers *m, const char *path, size_t len,
 	{
 		int			i = lower_bound(m, path, k);
 
+		step();
 		for (; i < m->nby_literal; i++)
 		{
 			const MntPattern *p = &m->patterns[m->by_literal[i]];
 
+			step();
 			if (p->literal != k || memcmp(p->text, path, k) != 0)
 				break;
 			if (m->best[p->section] < p->rank && mnt_pattern_matches(p, path, len))
@@ -339,6 +358,7 @@ mnt_match(Maintainers *m, const char *path, size_t len,
 	{
 		const MntPattern *p = &m->patterns[m->npats[i]];
 
+		step();
 		if (m->best[p->section] < RANK_N && p->regex != NULL && search != NULL &&
 			search(p->regex, path, len, arg))
 			consider(m, p->section, RANK_N);

@@ -89,6 +89,7 @@ extern void mnt_set_dirs(Maintainers *m, bool (*is_dir) (const char *path, size_
 						 void *arg);
 
 /* does glob pattern p[0..plen) match a prefix of s[0..slen)? */
+extern void (*mnt_check_interrupts) (void);
 extern bool mnt_glob_prefix(const char *p, size_t plen, const char *s, size_t slen);
 
 /* does F:/X: pattern pat match path? */

@@ -149,6 +149,51 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
 	return fixes_reader_start_args(mode, path, &arg, arg != NULL ? 1 : 0, input);
 }
 
+/*
+ * What the reader's command line may hold (issue 28): execv() fails with
+ * E2BIG past the kernel's limits (128 kB for one argument, about 2 MB for
+ * all with the environment), and the child could only exit with status 127.
+ * A longer path or argument (a ref) is refused here with an ERROR that says
+ * so; what can be many (the stable branch heads) goes on the reader's stdin
+ * (walk.c).
+ */
+#define READER_MAX_ARG (64 * 1024)
+#define READER_MAX_ARGS_TOTAL (1024 * 1024)
+
+static void
+check_arguments(const char *path, const char *const *args, int nargs)
+{
+	size_t		total = strlen(path) + 1;
+
+	/* past PATH_MAX, the reader says it cannot open the path (42622) */
+	if (strlen(path) > READER_MAX_ARG)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("repository path of %zu bytes is too long", strlen(path)),
+				 errdetail("A repository path may have at most %d bytes.", READER_MAX_ARG)));
+	for (int i = 0; i < nargs; i++)
+	{
+		size_t		len = strlen(args[i]);
+
+		if ((i & 0xfff) == 0xfff)
+			CHECK_FOR_INTERRUPTS();
+		if (len > READER_MAX_ARG)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("argument of %zu bytes for the reader of repository \"%s\" is too long",
+							len, path),
+					 errdetail("A ref may have at most %d bytes.", READER_MAX_ARG)));
+		total += len + 1;
+	}
+	if (total > READER_MAX_ARGS_TOTAL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%d arguments are too many for the reader of repository \"%s\"",
+						nargs, path),
+				 errdetail("The arguments of the reader may take at most %d bytes.",
+						   READER_MAX_ARGS_TOTAL)));
+}
+
 /* Start "fixes-reader MODE PATH ARG..." with nargs arguments after PATH. */
 FixesReader *
 fixes_reader_start_args(const char *mode, const char *path, const char *const *args,
@@ -176,6 +221,7 @@ fixes_reader_start_args(const char *mode, const char *path, const char *const *a
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many repository readers in one session")));
+	check_arguments(path, args, nargs);
 	if (access(prog, X_OK) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
@@ -413,6 +459,12 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			return WIRE_END;
 		if (!fill(r, WIRE_HEADER_SIZE))
 		{
+			/*
+			 * A statement timeout signals the backend's whole process group
+			 * (StatementTimeoutHandler), the reader too, which dies of it:
+			 * the cancel is the cause, not the stream nor the reader.
+			 */
+			CHECK_FOR_INTERRUPTS();
 			if (r->end > r->start)
 				fixes_reader_protocol_error(r, "The stream ends inside a record.");
 			report_death(r);
@@ -423,7 +475,10 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 		if (*len > WIRE_MAX_PAYLOAD)
 			fixes_reader_protocol_error(r, "A record is too large.");
 		if (!fill(r, WIRE_HEADER_SIZE + (size_t) *len))
+		{
+			CHECK_FOR_INTERRUPTS();	/* as above */
 			fixes_reader_protocol_error(r, "The stream ends inside a record.");
+		}
 		*payload = (const unsigned char *) r->buf + r->start + WIRE_HEADER_SIZE;
 		r->start += WIRE_HEADER_SIZE + (size_t) *len;
 		if (r->start == r->end)

@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "miscadmin.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -73,28 +74,77 @@ note_replacement(FixesDecoder *d)
 	}
 }
 
-/* Append s[0..len) to scratch, replacing each invalid sequence. */
+/*
+ * How many bytes pass between two interrupt checks in the loops below, and
+ * the size of one conversion call: bounded, so that a cancel lands at once
+ * whatever the length of the text.
+ */
+#define DECODE_CHUNK (64 * 1024)
+
+/*
+ * Append s[0..len) to scratch, replacing each invalid sequence.
+ *
+ * One pass, character by character: pg_encoding_verifymbstr() is not used
+ * here, because after an invalid byte it scans on to the end of its input
+ * before it answers, so calling it again after each replaced byte made the
+ * whole quadratic in the length (issue 28, item 1).  Valid runs are copied
+ * in one piece.
+ */
 static void
 append_validated(FixesDecoder *d, const char *s, int len)
 {
-	while (len > 0)
-	{
-		int			ok = pg_encoding_verifymbstr(d->db_encoding, s, len);
+	int			enc = d->db_encoding;
+	int			run = 0;		/* start of the valid run not copied yet */
+	int			i = 0;
+	int			next_check = DECODE_CHUNK;
+	char	   *out;
 
-		appendBinaryStringInfo(&d->scratch, s, ok);
-		s += ok;
-		len -= ok;
-		if (len > 0)
+	/* room for the worst case (decode_into_scratch bounds len), then no more checks */
+	enlargeStringInfo(&d->scratch, len * d->replacement_len);
+	out = d->scratch.data + d->scratch.len;
+	while (i < len)
+	{
+		int			l;
+
+		if (i >= next_check)
 		{
-			appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
-			note_replacement(d);
-			s++;
-			len--;
+			CHECK_FOR_INTERRUPTS();
+			next_check = i + DECODE_CHUNK;
 		}
+		if (!IS_HIGHBIT_SET(s[i]) && s[i] != '\0')
+		{
+			i++;
+			continue;
+		}
+		l = s[i] == '\0' ? -1 : pg_encoding_verifymbchar(enc, s + i, len - i);
+		if (l > 0)
+		{
+			i += l;
+			continue;
+		}
+		/* s[i] starts no valid character: the run so far, then one replacement */
+		memcpy(out, s + run, i - run);
+		out += i - run;
+		memcpy(out, d->replacement, d->replacement_len);
+		out += d->replacement_len;
+		note_replacement(d);
+		i++;
+		run = i;
 	}
+	memcpy(out, s + run, len - run);
+	out += len - run;
+	d->scratch.len = out - d->scratch.data;
+	*out = '\0';
 }
 
-/* Append s[0..len) converted from src_encoding, replacing what fails. */
+/*
+ * Append s[0..len) converted from src_encoding, replacing what fails.
+ *
+ * The conversion runs on chunks of at most DECODE_CHUNK bytes, with an
+ * interrupt check between two; a chunk's end may cut a character, which is
+ * then converted with the next chunk.  Each call converts up to the first
+ * character it cannot convert, so the whole is linear in len.
+ */
 static void
 append_converted(FixesDecoder *d, const char *s, int len, int src_encoding)
 {
@@ -105,6 +155,8 @@ append_converted(FixesDecoder *d, const char *s, int len, int src_encoding)
 		/* no conversion exists: keep the ASCII, replace the rest */
 		for (int i = 0; i < len; i++)
 		{
+			if ((i & (DECODE_CHUNK - 1)) == DECODE_CHUNK - 1)
+				CHECK_FOR_INTERRUPTS();
 			if (IS_HIGHBIT_SET(s[i]) || s[i] == '\0')
 			{
 				appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
@@ -118,21 +170,27 @@ append_converted(FixesDecoder *d, const char *s, int len, int src_encoding)
 
 	while (len > 0)
 	{
-		int			room = len * MAX_CONVERSION_GROWTH + 1;
+		int			chunk = Min(len, DECODE_CHUNK);
+		int			room = chunk * MAX_CONVERSION_GROWTH + 1;
 		int			done;
 
+		CHECK_FOR_INTERRUPTS();
 		enlargeStringInfo(&d->scratch, room);
 		done = pg_do_encoding_conversion_buf(proc, src_encoding, d->db_encoding,
-											 (unsigned char *) s, len,
+											 (unsigned char *) s, chunk,
 											 (unsigned char *) d->scratch.data + d->scratch.len,
 											 room, true);
 		d->scratch.len += strlen(d->scratch.data + d->scratch.len);
 		s += done;
 		len -= done;
+		if (len > 0 && (done == chunk ||
+						(chunk < len && done > 0 && done >= chunk - MAX_MULTIBYTE_CHAR_LEN)))
+			continue;			/* the chunk's end, perhaps inside a character */
 		if (len > 0)
 		{
 			/* skip one character if it is valid but unconvertible, else one byte */
 			int			l = pg_encoding_verifymbchar(src_encoding, s, len);
+			int			n = 0;
 
 			if (l <= 0)
 				l = 1;
@@ -140,6 +198,19 @@ append_converted(FixesDecoder *d, const char *s, int len, int src_encoding)
 			note_replacement(d);
 			s += l;
 			len -= l;
+
+			/*
+			 * and the invalid bytes that follow, here: not one conversion
+			 * call for each
+			 */
+			while (len > 0 && n++ < DECODE_CHUNK &&
+				   (*s == '\0' || pg_encoding_verifymbchar(src_encoding, s, len) <= 0))
+			{
+				appendBinaryStringInfo(&d->scratch, d->replacement, d->replacement_len);
+				note_replacement(d);
+				s++;
+				len--;
+			}
 		}
 	}
 }

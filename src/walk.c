@@ -126,12 +126,16 @@ fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head)
  * the graph holds (a load's stable scope: the mainline is known).  The
  * starts the graph holds already, and repeated ones, are dropped; the
  * others are discovered in the order given.  Returns false when nothing is
- * left to walk.
+ * left to walk.  The start points go on the reader's stdin, before the
+ * known ids ("fixes-reader walk PATH -"): a command line holds about 2 MB,
+ * 50,000 of them (issue 28).
  */
 bool
 fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
 {
-	const char **hex = palloc(sizeof(char *) * Max(nheads, 1));
+	FixesOid   *start = palloc(sizeof(FixesOid) * Max(nheads, 1));
+	const char *dash = "-";
+	unsigned char count[4];
 	int			n = 0;
 	FixesGraph *seen = fixes_graph_create(CurrentMemoryContext);
 
@@ -141,16 +145,19 @@ fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
 
 		if (fixes_graph_lookup(w->graph, &heads[i]) != FIXES_NO_IDX)
 			continue;
+		if ((i & 0xfff) == 0xfff)
+			CHECK_FOR_INTERRUPTS();
 		(void) fixes_graph_add(seen, &heads[i], &found);
 		if (found)
 			continue;
-		hex[n] = palloc(FIXES_OID_HEXSZ + 1);
-		fixes_format_oid((char *) hex[n], &heads[i]);
-		n++;
+		start[n++] = heads[i];
 	}
 	if (n == 0)
 		return false;
-	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, hex, n, true);
+	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, &dash, 1, true);
+	wire_put_u32(count, (uint32) n);
+	fixes_reader_write(w->reader, count, sizeof(count));
+	fixes_reader_write(w->reader, start, (Size) n * sizeof(FixesOid));
 	send_known(w);
 	for (int i = 0; i < nheads; i++)
 	{

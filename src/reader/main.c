@@ -21,7 +21,11 @@
  *                                 more), without the commits whose ids
  *                                 come on standard input (a u32 count and
  *                                 the raw ids), nor those reachable from
- *                                 the ones that come next (the same form)
+ *                                 the ones that come next (the same form);
+ *                                 with HEX "-", the start points come
+ *                                 first on standard input (the same form:
+ *                                 any number, where a command line holds
+ *                                 about 2 MB)
  *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
@@ -149,6 +153,23 @@ main(int argc, char **argv)
 					 strcmp(argv[1], "walk-files") == 0 || strcmp(argv[1], "refresh-files") == 0 ?
 					 files_mapped_limit() : MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+
+	/*
+	 * Only the repository's own config is read (issue 28): not the server
+	 * OS user's ~/.gitconfig, nor $XDG_CONFIG_HOME/git/config, nor the
+	 * system's /etc/gitconfig, whose contents would change what a load
+	 * answers and, when broken, make every load fail.  An empty search
+	 * path finds no file; what libgit2 reads of a config (core.* of the
+	 * repository, extensions) stays the repository's.
+	 */
+	{
+		const int	levels[] = {GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_XDG,
+		GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_PROGRAMDATA};
+
+		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+			if (git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, levels[i], "") < 0)
+				fail("38000", NULL, NULL, "could not set the config search path of libgit2");
+	}
 	{
 		/*
 		 * A partial clone (extensions.partialclone) is read as it is: an
@@ -162,17 +183,28 @@ main(int argc, char **argv)
 
 	if (strcmp(mode, "walk") == 0 || strcmp(mode, "walk-files") == 0)
 	{
-		/* the ids the backend holds, then those whose history it holds */
+		/*
+		 * The start points: the arguments, or with the one argument "-"
+		 * the ids first on stdin (any number: a command line holds about
+		 * 2 MB); then the ids the backend holds, then those whose history
+		 * it holds.
+		 */
+		bool		heads_in = argc == 4 && strcmp(argv[3], "-") == 0;
+		uint32_t	nheads_in = 0;
+		FixesOid   *heads_ids = heads_in ? read_ids(&nheads_in) : NULL;
 		uint32_t	nknown;
 		FixesOid   *known_ids = read_ids(&nknown);
 		uint32_t	nhide;
 		FixesOid   *hide = read_ids(&nhide);
 		OidSet	   *known;
-		int			nheads = argc - 3;
-		git_oid    *heads = xmalloc(sizeof(git_oid) * nheads);
+		int			nheads = heads_in ? (int) nheads_in : argc - 3;
+		git_oid    *heads = xmalloc(sizeof(git_oid) * (nheads > 0 ? nheads : 1));
 
 		repo_open(&r, argv[2]);
-		for (int h = 0; h < nheads; h++)
+		if (heads_in)
+			for (int h = 0; h < nheads; h++)
+				memcpy(heads[h].id, heads_ids[h].id, GIT_OID_RAWSZ);
+		for (int h = 0; !heads_in && h < nheads; h++)
 			if (strlen(argv[3 + h]) != GIT_OID_HEXSZ || git_oid_fromstr(&heads[h], argv[3 + h]) < 0)
 				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3 + h]);
 		if (nhide > 0 && nknown == 0)
