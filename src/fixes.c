@@ -7,7 +7,7 @@
  */
 #include "postgres.h"
 
-#include <limits.h>				/* src/limits.h, and through it the C library's */
+#include "input_limits.h"
 
 #include "fmgr.h"
 #include "utils/guc.h"

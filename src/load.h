@@ -55,7 +55,7 @@
 #ifndef FIXES_LOAD_H
 #define FIXES_LOAD_H
 
-#include <limits.h>				/* src/limits.h, and through it the C library's */
+#include "input_limits.h"
 
 #include "common/hashfn.h"
 #include "datatype/timestamp.h"
@@ -388,7 +388,7 @@ typedef struct FixesLoad
 	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
 	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
-	FixesLimitHits limit_hits;	/* limits.c: the commits past each limit */
+	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
 
 /* the hash by which subjects are compared before their text is */

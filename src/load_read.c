@@ -390,7 +390,7 @@ read_commits(FixesLoad *ld)
 		fixes_progress_tick(&ld->progress);
 		fixes_load_ensure_room(ld, c.idx);
 		old = MemoryContextSwitchTo(rowcxt);
-		/* within fixes.max_record_bytes and fixes.max_message_lines (limits.c) */
+		/* within fixes.max_record_bytes and fixes.max_message_lines (input_limits.c) */
 		c.raw.message_len = fixes_limit_message(&ld->limit_hits, c.oid, c.raw.message,
 												c.raw.message_len);
 		fixes_commit_fields(&ld->decoder, &c, &f);

@@ -1,5 +1,5 @@
 /*
- * limits.c — bounds on what one repository can make the backend do
+ * input_limits.c — bounds on what one repository can make the backend do
  * (issue 28): the GUCs fixes.max_*, and the WARNING past each
  *
  * The reader process is bounded by fixes.reader_memory_limit and
@@ -15,7 +15,7 @@
  */
 #include "postgres.h"
 
-#include <limits.h>				/* src/limits.h, and through it the C library's */
+#include "input_limits.h"
 
 #include "utils/guc.h"
 
