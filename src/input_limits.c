@@ -15,9 +15,11 @@
  */
 #include "postgres.h"
 
-#include "input_limits.h"
+#include <limits.h>
 
 #include "utils/guc.h"
+
+#include "input_limits.h"
 
 int			fixes_max_record_bytes = 16 * 1024;	/* kB */
 int			fixes_max_message_lines = 100000;
