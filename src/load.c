@@ -29,7 +29,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <sys/resource.h>
 
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -42,7 +41,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "repository_lock.h"
 #include "spi_call.h"
 #include "walk.h"
@@ -360,6 +359,7 @@ read_repository(FixesLoad *ld)
 				start_full_load(ld);
 			else if (ld->ahead != NULL)
 				read_previous_rows(ld);
+			fixes_load_clear(ld);
 			fixes_load_read(ld);
 			fixes_load_phase(ld, "history read");
 			if (ld->incremental && !fixes_load_graph_covers_scope(ld))
@@ -371,6 +371,7 @@ read_repository(FixesLoad *ld)
 				fixes_walk_release(ld->walk);
 				ld->walk = NULL;
 				start_full_load(ld);
+				fixes_load_clear(ld);
 				fixes_load_read(ld);
 			}
 			fixes_load_releases(ld);
@@ -550,35 +551,4 @@ fixes_load(PG_FUNCTION_ARGS)
 	Assert(i == LOAD_COLS);
 	MemoryContextDelete(ld->cxt);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
-}
-
-/* the backend's CPU time (user and system) so far, in seconds */
-static double
-cpu_seconds(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-/*
- * Report at DEBUG1 how long the phase that just ended took, and how much of
- * it the backend was on a CPU: the rest it waited, mostly for the reader
- * (SET client_min_messages = debug1 to see them).
- */
-void
-fixes_load_phase(FixesLoad *ld, const char *done)
-{
-	TimestampTz now = GetCurrentTimestamp();
-	double		cpu = cpu_seconds();
-
-	if (ld->phase_start != 0)
-		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->name, done,
-			 (double) (now - ld->phase_start) / USECS_PER_SEC, cpu - ld->phase_cpu);
-	ld->phase_start = now;
-	ld->phase_cpu = cpu;
-	fixes_progress_phase(&ld->progress, done);
 }

@@ -22,7 +22,7 @@
 #include "postmaster/autovacuum.h"
 #include "utils/builtins.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 
 void

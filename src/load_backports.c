@@ -30,7 +30,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 
 static bool

@@ -25,7 +25,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 
 /* what fixes_load_stats notes of a commit */

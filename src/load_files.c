@@ -37,7 +37,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "maintainers.h"
 #include "walk.h"
@@ -442,7 +442,7 @@ path_sections(FixesSubsystems *ss, const char *path, int len)
 
 /*
  * Set up the phase read: where the rows go (the old rows of a full load are
- * gone, fixes_load_delete_files).  A refresh under another MAINTAINERS
+ * gone, load_clear.c).  A refresh under another MAINTAINERS
  * deletes every attribution first: those of the old commits are made again
  * after the read (fixes_load_write_files).  The stable scope's files are
  * not read.
@@ -618,21 +618,6 @@ fixes_load_files_report(FixesLoad *ld)
 					ld->path, (long long) ld->missing_blobs, (long long) ld->missing_trees),
 			 errdetail("It is a partial clone. A file without content has no counts of added and deleted lines; a commit without its tree has no files. Nothing was fetched."),
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
-}
-
-/*
- * A full load, before it reads: the files and subsystems of the previous
- * load go
- */
-void
-fixes_load_delete_files(FixesLoad *ld)
-{
-	if (!ld->v11)
-		return;
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
-	fixes_load_delete_subsystem_counts(ld);
 }
 
 static int

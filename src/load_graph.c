@@ -22,7 +22,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "release_marking.h"
 #include "toast_copy.h"

@@ -23,7 +23,7 @@
 #include "miscadmin.h"
 
 #include "lifetime_days.h"
-#include "load.h"
+#include "load_state.h"
 
 /* the windows of found_within_365d and found_within_730d, in microseconds */
 #define WITHIN_365D ((int64) 365 * USECS_PER_DAY)

@@ -22,7 +22,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 
 static bool

@@ -27,7 +27,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "table_columns.h"
 
@@ -294,7 +294,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		slot_getsomeattrs(slot, natts);
-		/* the stable scope's rows go before the refresh writes (fixes_load_delete_stable) */
+		/* the stable scope's rows go before the refresh writes (load_clear.c) */
 		if (!ld->has_stable || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);

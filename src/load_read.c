@@ -32,7 +32,7 @@
 #include "backport.h"
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load.h"
+#include "load_state.h"
 #include "stable_cc.h"
 #include "trailer.h"
 #include "walk.h"
@@ -338,13 +338,9 @@ read_commits(FixesLoad *ld)
 	values = palloc0(sizeof(Datum) * natts);
 	nulls = palloc(sizeof(bool) * natts);
 
-	/* the mainline's rows replace the previous load's, or follow them */
+	/* the previous load's rows that this one replaces are gone (load_clear.c) */
 	if (ld->stable_phase)
 		ld->commit_rows = tuplestore_begin_heap(false, false, work_mem);
-	else if (ld->known && !ld->incremental)
-		fixes_load_delete_all(ld);
-	else if (ld->known)
-		fixes_load_delete_stable(ld);
 	/* a refresh may have read its old edges into it already (load.c) */
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, CurrentMemoryContext);

@@ -17,7 +17,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "release_marking.h"
 
 #define PRERELEASE_PATTERN "(rc|pre|alpha|beta)[0-9]*$"

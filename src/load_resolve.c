@@ -38,7 +38,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "oid_prefix.h"
 

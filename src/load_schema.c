@@ -20,7 +20,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load.h"
+#include "load_state.h"
 
 static bool
 has_column(Oid nsp, const char *relname, const char *column)

@@ -8,7 +8,7 @@
  * the ref; they are appended to the graph after the mainline (indexes
  * n_mainline ..), walked by one reader given every branch head and, as
  * known, every mainline id.  Every load that is not a no-op deletes the
- * stable rows of the previous load first (fixes_load_delete_stable) and
+ * stable rows of the previous load first (load_clear.c) and
  * writes them all again: the stable scope is small beside the mainline,
  * and a refresh then equals a fresh load by construction.
  *
@@ -43,7 +43,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load.h"
+#include "load_state.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
 #include "spi_call.h"
@@ -183,34 +183,6 @@ fixes_load_stable_branches(FixesLoad *ld)
 						ld->path, ld->stable_re),
 				 errdetail("The expression is matched against full ref names, such as \"refs/heads/stable-1.0\" or \"refs/remotes/origin/linux-6.1.y\"."),
 				 errhint("Only the mainline is loaded.")));
-}
-
-static void
-delete_where(FixesLoad *ld, const char *table, const char *cond, int64 from)
-{
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1%s",
-							   ld->schema, table, cond);
-	Oid			argtypes[2] = {INT4OID, INT8OID};
-	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int64GetDatum(from)};
-
-	(void) fixes_spi_execute(sql, strchr(cond, '$') ? 2 : 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
-}
-
-/*
- * Before a refresh writes: the rows of the previous load's stable scope.
- * Its stable commits are those after its mainline (commit_idx >= its
- * commit count); fixes_releases is replaced whole by every load.
- */
-void
-fixes_load_delete_stable(FixesLoad *ld)
-{
-	if (!ld->has_stable)
-		return;
-	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->old_commits);
-	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->old_commits);
-	delete_where(ld, "fixes_backports", "", 0);
-	delete_where(ld, "fixes_affected_series", "", 0);
-	CommandCounterIncrement();
 }
 
 static void

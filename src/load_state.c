@@ -1,14 +1,17 @@
 /*
- * load_state.c — the state of a load (load.h): growing its per-commit arrays
- * and its edge list; the names of edge statuses, methods and kinds
+ * load_state.c — the state of a load (load_state.h): growing its per-commit arrays
+ * and its edge list; the names of edge statuses, methods and kinds; the
+ * DEBUG1 timing of each phase (fixes_load_phase)
  */
 #include "postgres.h"
+
+#include <sys/resource.h>
 
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "load.h"
+#include "load_state.h"
 
 const char *const fixes_edge_status_names[4] = {"resolved", "ambiguous", "not_found", "ignored"};
 const char *const fixes_edge_method_names[5] = {NULL, "hash", "hash+subject", "subject", "override"};
@@ -111,4 +114,35 @@ fixes_uint64_cmp(const void *a, const void *b)
 	uint64		y = *(const uint64 *) b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* the backend's CPU time (user and system) so far, in seconds */
+static double
+cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * Report at DEBUG1 how long the phase that just ended took, and how much of
+ * it the backend was on a CPU: the rest it waited, mostly for the reader
+ * (SET client_min_messages = debug1 to see them).
+ */
+void
+fixes_load_phase(FixesLoad *ld, const char *done)
+{
+	TimestampTz now = GetCurrentTimestamp();
+	double		cpu = cpu_seconds();
+
+	if (ld->phase_start != 0)
+		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->name, done,
+			 (double) (now - ld->phase_start) / USECS_PER_SEC, cpu - ld->phase_cpu);
+	ld->phase_start = now;
+	ld->phase_cpu = cpu;
+	fixes_progress_phase(&ld->progress, done);
 }

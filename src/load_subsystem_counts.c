@@ -44,7 +44,7 @@
 
 #include "bulk_insert.h"
 #include "lifetime_days.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "string_hash.h"
 #include "table_columns.h"
@@ -969,11 +969,3 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	fixes_load_phase(ld, "per-subsystem and per-prefix counts written");
 }
 
-/* a full load: the rows of the previous load go (load_files.c) */
-void
-fixes_load_delete_subsystem_counts(FixesLoad *ld)
-{
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_groups", ld->repository_id);
-}

@@ -26,7 +26,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load.h"
+#include "load_state.h"
 #include "load_trailer_keys.h"
 #include "spi_call.h"
 

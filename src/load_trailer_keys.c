@@ -25,7 +25,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
-#include "load.h"
+#include "load_state.h"
 #include "load_trailer_keys.h"
 #include "spi_call.h"
 

@@ -8,7 +8,7 @@
 #include "utils/hsearch.h"
 #include "lib/stringinfo.h"
 
-#include "load.h"
+#include "load_state.h"
 
 #define KEYS_CHUNK 65536
 

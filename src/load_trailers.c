@@ -27,7 +27,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 #include "trailers.h"
 

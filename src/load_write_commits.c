@@ -1,9 +1,9 @@
 /*
- * load_write_commits.c — fixes_load(): clear the old rows, correct releases
+ * load_write_commits.c — fixes_load(): correct releases
  * in fixes_commits, write the rows of the stable scope
  *
  * The walk wrote the mainline's rows (load_read.c), after
- * fixes_load_delete_all() or fixes_load_delete_stable() cleared what they
+ * fixes_load_clear() (load_clear.c) cleared what they
  * replace.  The first of the writing phases (load_write_commits.c,
  * load_files.c, load_write_edges.c, load_write_releases.c, load_graph.c)
  * corrects the release of the rows that need another one: old commits that
@@ -38,30 +38,8 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
-
-/*
- * Remove the rows of the repository before a full load reads (load_read.c);
- * fixes_releases is replaced by every load anyway (fixes_load_write_releases),
- * and fixes_repositories keeps its row.
- */
-void
-fixes_load_delete_all(FixesLoad *ld)
-{
-	fixes_spi_delete_rows(ld->schema, "fixes_edges", ld->repository_id);
-	fixes_spi_delete_rows(ld->schema, "fixes_fixed_commits", ld->repository_id);
-	fixes_spi_delete_rows(ld->schema, "fixes_commits", ld->repository_id);
-	fixes_spi_delete_rows(ld->schema, "fixes_graph", ld->repository_id);
-	fixes_load_delete_files(ld);
-	if (ld->has_stable)
-	{
-		fixes_spi_delete_rows(ld->schema, "fixes_backports", ld->repository_id);
-		fixes_spi_delete_rows(ld->schema, "fixes_affected_series", ld->repository_id);
-	}
-	/* fixes_trailers and fixes_release_trailers: before the walk (load_trailers.c) */
-	CommandCounterIncrement();
-}
 
 static int
 moved_cmp(const void *a, const void *b, void *arg)

@@ -20,7 +20,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load.h"
+#include "load_state.h"
 #include "spi_call.h"
 
 /* the edges this load read from messages: one new row each */

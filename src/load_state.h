@@ -1,5 +1,5 @@
 /*
- * load.h — the state of one fixes_load() call, shared by its phases
+ * load_state.h — the state of one fixes_load() call, shared by its phases
  *
  * load.c runs the phases below in this order, one file each (a refresh
  * runs the same ones and keeps what the previous load still holds).
@@ -14,6 +14,9 @@
  *   load_backports.c        the rows of fixes_backport_overrides (1.2)
  *   load_stable.c           the stable_branches setting (1.2: remembered)
  *   load_files.c            the files and maintainers settings
+ * Clearing (load_clear.c): the previous load's rows that this load writes
+ *   again, deleted before the history is read (every row of a full load; the
+ *   stable scope of a refresh).
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones
  *   load_files.c            the MAINTAINERS file of the ref's tree
@@ -52,8 +55,8 @@
  * big_alloc.c); strings live in arenas
  * (arena.c); rows go to the tables through bulk_insert.c.
  */
-#ifndef FIXES_LOAD_H
-#define FIXES_LOAD_H
+#ifndef FIXES_LOAD_STATE_H
+#define FIXES_LOAD_STATE_H
 
 #include "input_limits.h"
 
@@ -461,7 +464,6 @@ extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
 extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
 extern void fixes_load_stable_check(FixesLoad *ld);
 extern void fixes_load_stable_branches(FixesLoad *ld);
-extern void fixes_load_delete_stable(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
@@ -475,8 +477,10 @@ extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint
 extern void fixes_load_lifetimes(FixesLoad *ld);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
-extern void fixes_load_delete_all(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);
+
+/* load_clear.c */
+extern void fixes_load_clear(FixesLoad *ld);
 
 /* load_analyze.c */
 extern void fixes_load_analyze(FixesLoad *ld);
@@ -492,7 +496,6 @@ extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles 
 									Datum *values, bool *nulls);
 extern void fixes_load_files_report(FixesLoad *ld);
 extern void fixes_load_write_files(FixesLoad *ld);
-extern void fixes_load_delete_files(FixesLoad *ld);
 extern void fixes_load_finish_files(FixesLoad *ld);
 extern int	fixes_load_nsections(FixesLoad *ld);
 
@@ -502,6 +505,5 @@ extern void fixes_load_prefixes_begin(FixesLoad *ld);
 extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
 extern void fixes_load_read_kept_groups(FixesLoad *ld);
 extern void fixes_load_subsystem_counts(FixesLoad *ld);
-extern void fixes_load_delete_subsystem_counts(FixesLoad *ld);
 
-#endif							/* FIXES_LOAD_H */
+#endif							/* FIXES_LOAD_STATE_H */
