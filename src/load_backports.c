@@ -33,12 +33,6 @@
 #include "load_state.h"
 #include "spi_call.h"
 
-static bool
-parse_full_id(const char *s, FixesOid *out)
-{
-	return s != NULL && strlen(s) == FIXES_OID_HEXSZ && fixes_oid_parse(out, s);
-}
-
 /* the rows of fixes_backport_overrides for this repository */
 void
 fixes_load_read_backport_overrides(FixesLoad *ld)
@@ -65,7 +59,7 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 		char	   *upstream = SPI_getvalue(tup, desc, 2);
 
 		/* the table's CHECK constraints make these hold, unless dropped */
-		if (!parse_full_id(stable, &o->stable) || !parse_full_id(upstream, &o->upstream))
+		if (!fixes_oid_parse_full(&o->stable, stable) || !fixes_oid_parse_full(&o->upstream, upstream))
 		{
 			ereport(WARNING,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -263,20 +257,11 @@ fixes_load_backports_by_subject(FixesLoad *ld)
 	for (uint32 i = 0; i < nmain; i++)
 	{
 		uint64		h = ld->subj_hash[i];
-		int64		a = 0;
-		int64		b = nwanted;
+		int64		a;
 
 		if ((i & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
-		while (a < b)
-		{
-			int64		m = a + (b - a) / 2;
-
-			if (wanted[m].hash < h)
-				a = m + 1;
-			else
-				b = m;
-		}
+		a = fixes_subject_lower_bound(wanted, nwanted, sizeof(Wanted), h);
 		if (a == nwanted || wanted[a].hash != h || is_merge(g, i))
 			continue;
 		for (; a < nwanted && wanted[a].hash == h; a++)

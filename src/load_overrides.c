@@ -36,12 +36,6 @@ valid_abbrev(const char *s, size_t len)
 	return true;
 }
 
-static bool
-parse_full_id(const char *s, FixesOid *out)
-{
-	return strlen(s) == FIXES_OID_HEXSZ && fixes_oid_parse(out, s);
-}
-
 /* the rows of fixes_overrides for this repository, into ld->overrides */
 void
 fixes_load_read_overrides(FixesLoad *ld)
@@ -69,8 +63,8 @@ fixes_load_read_overrides(FixesLoad *ld)
 		size_t		len = strlen(abbrev);
 
 		/* the table's CHECK constraints make these hold, unless dropped */
-		if (!parse_full_id(fixing, &o->fixing) || !valid_abbrev(abbrev, len) ||
-			(target != NULL && !parse_full_id(target, &o->target)))
+		if (!fixes_oid_parse_full(&o->fixing, fixing) || !valid_abbrev(abbrev, len) ||
+			(target != NULL && !fixes_oid_parse_full(&o->target, target)))
 		{
 			ereport(WARNING,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

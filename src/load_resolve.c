@@ -388,20 +388,11 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted, bo
 	for (uint32 i = 0; i < ld->graph->n; i++)
 	{
 		uint64		h = ld->subj_hash[i];
-		int64		a = 0;
-		int64		b = nwanted;
+		int64		a;
 
 		if ((i & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
-		while (a < b)
-		{
-			int64		m = a + (b - a) / 2;
-
-			if (wanted[m].hash < h)
-				a = m + 1;
-			else
-				b = m;
-		}
+		a = fixes_subject_lower_bound(wanted, nwanted, sizeof(Wanted), h);
 		if (a == nwanted || wanted[a].hash != h)
 			continue;
 		/* past the limit, the lines of this hash are not resolved by subject */

@@ -401,6 +401,31 @@ fixes_subject_hash(const char *s, Size len)
 	return hash_bytes_extended((const unsigned char *) s, (int) len, 0);
 }
 
+/*
+ * The first of n elements of stride bytes, sorted by a uint64 subject hash
+ * that is each element's first member, whose hash is not below h (n when
+ * none): where the lines that quote a subject of hash h start.
+ */
+static inline int64
+fixes_subject_lower_bound(const void *base, int64 n, Size stride, uint64 h)
+{
+	int64		a = 0;
+	int64		b = n;
+
+	while (a < b)
+	{
+		int64		m = a + (b - a) / 2;
+		uint64		v;
+
+		memcpy(&v, (const char *) base + m * stride, sizeof(v));
+		if (v < h)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 /* the release of commit idx as text, or NULL (after load_releases.c) */
 static inline Datum
 fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)

@@ -74,4 +74,11 @@ fixes_oid_parse(FixesOid *out, const char *s)
 	return true;
 }
 
+/* a full id: exactly 40 hex digits and nothing after them (NULL: false) */
+static inline bool
+fixes_oid_parse_full(FixesOid *out, const char *s)
+{
+	return s != NULL && strlen(s) == FIXES_OID_HEXSZ && fixes_oid_parse(out, s);
+}
+
 #endif							/* FIXES_OID_H */
