@@ -343,7 +343,8 @@ typedef struct FixesLoad
 	int64		old_missing_blobs;
 	int64		old_missing_trees;
 	int64		maint_hash;
-	bool		reattribute;	/* a refresh under another MAINTAINERS */
+	bool		reattribute;	/* a refresh attributes every commit again */
+	bool		reattribute_some;	/* a refresh attributes some old commits again */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
 	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */

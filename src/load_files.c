@@ -9,16 +9,29 @@
  * its patterns name) does not: a refresh attributes the commits of the
  * previous load again from their recorded files.
  *
+ * Subsystems of their time (1.2): a commit is attributed by the MAINTAINERS
+ * file of the release that contains it, its patterns read against that
+ * release's tree (the "names a directory" rule); unreleased commits by the
+ * ref's; a release whose tree lacks the file by the oldest release's that
+ * has it.  Each distinct version (content, and which patterns name
+ * directories) is parsed once; sections are identified by name across
+ * versions (fixes_subsystems: one id per name).  In a database whose SQL is
+ * at 1.0 or 1.1, every commit is attributed by the ref's file, as before.
+ *
  * Phase read: the reader sends each commit's files right after it
  * (reader/files.c); their rows go straight into fixes_commit_files (a full
  * load deletes the old ones first, as load_trailers.c does for trailers), so
  * that the backend writes them while the reader diffs the next commits; the
- * sums go into the commit's row, and each path is attributed to MAINTAINERS
- * sections (maintainers.c; N: expressions with PostgreSQL's regex engine),
- * each distinct path once per load.
+ * sums go into the commit's row, and the (commit, path) pairs are kept: the
+ * release of a commit is final only after load_releases.c.
  *
- * Phase write: fixes_subsystems (rewritten by a full load) and
- * fixes_commit_subsystems, in bulk.
+ * Phase write: the releases' files (one reader process, "blobs"), then each
+ * (version, distinct path) matched once (maintainers.c; N: expressions
+ * with PostgreSQL's regex engine), into fixes_subsystems and
+ * fixes_commit_subsystems, in bulk.  A refresh attributes its new commits,
+ * and the old ones whose version changed (a new tag releasing the
+ * unreleased tail under another file), or all of them again when it cannot
+ * tell (changed_commits()).
  */
 #include "postgres.h"
 
@@ -31,48 +44,103 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "regex/regex.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "big_alloc.h"
 #include "bulk_insert.h"
 #include "load.h"
 #include "spi_call.h"
 #include "maintainers.h"
+#include "string_hash.h"
 #include "walk.h"
 
-/* a path attributed already: its sections are secs[start .. start + n) */
-typedef struct PathEntry
+/*
+ * One version of MAINTAINERS: a distinct content with a distinct set of
+ * patterns that name directories (of the tree it was read from).  Its
+ * sections map to the load-wide ids of their names.
+ */
+typedef struct MntVersion
+{
+	Maintainers m;
+	uint64		content_hash;
+	uint64		hash;			/* content and directory bits */
+	bool	   *dirbits;		/* by pattern: it names a directory */
+	int		   *gid;			/* by section: global id - 1 */
+	regex_t    *regexes;		/* one per N: pattern that compiled */
+	int			nregexes;
+} MntVersion;
+
+/* a path seen by this load: its id is its position in paths */
+typedef struct PathSlot
 {
 	uint64		hash;
-	const char *path;			/* NULL: empty slot */
-	int			len;
-	int			start;
-	int			n;
-} PathEntry;
+	int32		id;				/* -1: empty slot */
+} PathSlot;
+
+/* the sections of (version, path): gsecs[start .. start + n) */
+typedef struct AttrSlot
+{
+	uint64		key;			/* (version << 32 | path id) + 1; 0: empty */
+	int32		start;
+	int32		n;
+} AttrSlot;
 
 typedef struct FixesSubsystems
 {
-	Maintainers m;
-	regex_t    *regexes;		/* one per N: pattern that compiled */
-	int			nregexes;
+	MntVersion **vers;		/* each allocated once: the regex callbacks point at them */
+	int			nvers;
+	int			vcap;
+	int			ref_ver;		/* the ref's version */
+	int		   *rank_ver;		/* by release rank (0: unreleased): version */
+	bool		any_missing;	/* a release's tree lacks the file */
+	/* sections by name: id = position + 1 */
+	HTAB	   *by_name;
+	char	  **names;
+	int			nnames;
+	int			names_cap;
+	int			stored_names;	/* of them, in fixes_subsystems already */
+	/* the paths */
+	PathSlot   *pslots;
+	uint32		pmask;
+	char	  **paths;
+	int32	   *path_len;
+	int32		npaths;
+	int32		paths_cap;
+	/* the attributions, per (version, path) */
+	AttrSlot   *aslots;
+	uint32		amask;
+	uint32		nattr;
+	int		   *gsecs;
+	int			ngsecs;
+	int			gsecs_cap;
+	/* (commit, path id) of the commits to attribute */
+	uint32	   *fp;
+	int64		nfp;
+	int64		fp_cap;
+	/* scratch */
 	pg_wchar   *wbuf;			/* a path as wide characters */
 	int			wcap;
-	PathEntry  *paths;
-	uint32		mask;
-	uint32		npaths;
-	int		   *secs;
-	int			nsecs;
-	int			secs_cap;
-	int		   *scratch;		/* a path's sections (room for nsections) */
-	bool	   *in_commit;		/* by section: in the current commit */
-	int		   *commit_secs;	/* the sections of the current commit */
+	int		   *scratch;		/* a path's local sections */
+	int			scratch_cap;
+	bool	   *in_commit;		/* by global id - 1: in the current commit */
+	int		   *commit_secs;
 	int			ncommit;
-	char	  **dirs;			/* the tree's directories, sorted */
+	int			commit_cap;
+	char	  **dirs;			/* the directories of the tree being read, sorted */
 	int			ndirs;
 	MemoryContext cxt;			/* the load's */
 } FixesSubsystems;
+
+typedef struct NameEntry
+{
+	char	   *name;			/* key */
+	int			id;
+} NameEntry;
 
 static void *
 mnt_palloc(void *ctx, size_t size)
@@ -84,11 +152,21 @@ mnt_palloc(void *ctx, size_t size)
 static void
 free_regexes(void *arg)
 {
-	FixesSubsystems *ss = arg;
+	MntVersion *v = arg;
 
-	for (int i = 0; i < ss->nregexes; i++)
-		pg_regfree(&ss->regexes[i]);
-	ss->nregexes = 0;
+	for (int i = 0; i < v->nregexes; i++)
+		pg_regfree(&v->regexes[i]);
+	v->nregexes = 0;
+}
+
+static inline uint64
+mix64(uint64 x)
+{
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	return x ^ (x >> 31);
 }
 
 /*
@@ -170,19 +248,19 @@ regex_search(void *regex, const char *path, size_t len, void *arg)
 	return rc == REG_OKAY;
 }
 
-/* compile the N: expressions; a bad one is ignored with a WARNING */
+/* compile the N: expressions of v; a bad one is ignored (with a WARNING for the ref's file) */
 static void
-compile_regexes(FixesLoad *ld, FixesSubsystems *ss)
+compile_regexes(FixesLoad *ld, MntVersion *v, bool warn)
 {
-	Maintainers *m = &ss->m;
+	Maintainers *m = &v->m;
 	int			bad = 0;
 	const char *first_bad = NULL;
 	char		first_msg[256] = "";
 	MemoryContextCallback *cb = palloc0(sizeof(MemoryContextCallback));
 
-	ss->regexes = palloc0(sizeof(regex_t) * Max(m->npatterns, 1));
+	v->regexes = palloc0(sizeof(regex_t) * Max(m->npatterns, 1));
 	cb->func = free_regexes;
-	cb->arg = ss;
+	cb->arg = v;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
 	for (int i = 0; i < m->npatterns; i++)
 	{
@@ -196,20 +274,20 @@ compile_regexes(FixesLoad *ld, FixesSubsystems *ss)
 		CHECK_FOR_INTERRUPTS();
 		w = palloc(sizeof(pg_wchar) * (p->len + 1));
 		wlen = pg_mb2wchar_with_len(p->text, w, (int) p->len);
-		rc = pg_regcomp(&ss->regexes[ss->nregexes], w, wlen, REG_ADVANCED, C_COLLATION_OID);
+		rc = pg_regcomp(&v->regexes[v->nregexes], w, wlen, REG_ADVANCED, C_COLLATION_OID);
 		pfree(w);
 		if (rc != REG_OKAY)
 		{
 			if (bad++ == 0)
 			{
 				first_bad = p->text;
-				pg_regerror(rc, &ss->regexes[ss->nregexes], first_msg, sizeof(first_msg));
+				pg_regerror(rc, &v->regexes[v->nregexes], first_msg, sizeof(first_msg));
 			}
 			continue;
 		}
-		p->regex = &ss->regexes[ss->nregexes++];
+		p->regex = &v->regexes[v->nregexes++];
 	}
-	if (bad > 0)
+	if (bad > 0 && warn)
 		ereport(WARNING,
 				(errcode(ERRCODE_INVALID_REGULAR_EXPRESSION),
 				 errmsg_plural("%d N: field of \"%s\" is not a valid regular expression and is ignored",
@@ -240,12 +318,248 @@ warn_metachars(FixesLoad *ld, Maintainers *m)
 						   first->kind, (int) first->len, first->text)));
 }
 
+/* the id of section name (1 ..), a new one at the end */
+static int
+section_id(FixesSubsystems *ss, const char *name)
+{
+	NameEntry  *e;
+	bool		found;
+
+	e = hash_search(ss->by_name, &name, HASH_ENTER, &found);
+	if (!found)
+	{
+		if (ss->nnames == ss->names_cap)
+		{
+			ss->names_cap = ss->names_cap ? ss->names_cap * 2 : 64;
+			ss->names = ss->names
+				? repalloc_huge(ss->names, sizeof(char *) * ss->names_cap)
+				: MemoryContextAllocHuge(ss->cxt, sizeof(char *) * ss->names_cap);
+		}
+		e->name = ss->names[ss->nnames] = MemoryContextStrdup(ss->cxt, name);
+		e->id = ++ss->nnames;
+	}
+	return e->id;
+}
+
+/* no section names yet (a full load numbers them again) */
+static void
+reset_names(FixesSubsystems *ss)
+{
+	HASHCTL		ctl;
+
+	if (ss->by_name != NULL)
+		hash_destroy(ss->by_name);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(char *);
+	ctl.entrysize = sizeof(NameEntry);
+	ctl.hash = fixes_string_ptr_hash;
+	ctl.match = fixes_string_ptr_match;
+	ctl.hcxt = ss->cxt;
+	ss->by_name = hash_create("fixes section names", 256, &ctl,
+							  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	ss->nnames = 0;
+	ss->stored_names = 0;
+}
+
+/* the sections of version v by the ids of their names */
+static void
+map_sections(FixesSubsystems *ss, MntVersion *v)
+{
+	for (int s = 0; s < v->m.nsections; s++)
+		v->gid[s] = section_id(ss, v->m.sections[s].name) - 1;
+}
+
+/* does version v read the same patterns as directories in the tree of ss->dirs? */
+static bool
+same_dirs(FixesSubsystems *ss, MntVersion *v)
+{
+	for (int i = 0; i < v->m.npatterns; i++)
+	{
+		MntPattern *p = &v->m.patterns[i];
+		bool		d;
+
+		if (p->kind == 'N')
+			continue;
+		if (p->len > 0 && p->text[p->len - 1] == '/')
+			d = true;
+		else
+			d = p->len > 0 && memchr(p->text, '*', p->len) == NULL &&
+				memchr(p->text, '?', p->len) == NULL && is_dir(p->text, p->len, ss);
+		if (d != v->dirbits[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The version of content read with the directories of ss->dirs: one parsed
+ * before when the content and the patterns that name directories are the
+ * same, else a new one (parsed, its N: expressions compiled).  warn: the
+ * ref's file, whose problems are reported.
+ */
+static int
+find_version(FixesLoad *ld, FixesSubsystems *ss, const char *content, size_t len, bool warn)
+{
+	uint64		ch = hash_bytes_extended((const unsigned char *) content, (int) len, 0);
+	uint64		h = ch;
+	MntVersion *v;
+	char	   *copy;
+
+	for (int i = 0; i < ss->nvers; i++)
+		if (ss->vers[i]->content_hash == ch && same_dirs(ss, ss->vers[i]))
+			return i;
+	if (ss->nvers == ss->vcap)
+	{
+		ss->vcap = ss->vcap ? ss->vcap * 2 : 8;
+		ss->vers = ss->vers ? repalloc(ss->vers, sizeof(MntVersion *) * ss->vcap)
+			: MemoryContextAlloc(ss->cxt, sizeof(MntVersion *) * ss->vcap);
+	}
+	v = MemoryContextAllocZero(ss->cxt, sizeof(MntVersion));
+	copy = MemoryContextAlloc(ss->cxt, len + 1);
+	memcpy(copy, content, len);
+	copy[len] = '\0';
+	mnt_parse(&v->m, copy, len, mnt_palloc, ss->cxt);
+	mnt_set_dirs(&v->m, is_dir, ss);
+	v->dirbits = MemoryContextAlloc(ss->cxt, sizeof(bool) * Max(v->m.npatterns, 1));
+	for (int i = 0; i < v->m.npatterns; i++)
+	{
+		v->dirbits[i] = v->m.patterns[i].dir;
+		h = hash_combine64(h, (unsigned char) v->m.patterns[i].dir);
+	}
+	v->content_hash = ch;
+	v->hash = h;
+	v->gid = MemoryContextAlloc(ss->cxt, sizeof(int) * Max(v->m.nsections, 1));
+	if (warn)
+	{
+		if (v->m.nsections == 0)
+			ereport(WARNING,
+					(errmsg("\"%s\" of repository \"%s\" has no sections with F: or N: fields",
+							ld->maintainers, ld->path),
+					 errdetail("No commit is attributed to a subsystem."),
+					 errhint("A section is a block of lines, the first its name, separated from the next by a blank line; its F: fields name files.")));
+		warn_metachars(ld, &v->m);
+	}
+	{
+		MemoryContext old = MemoryContextSwitchTo(ss->cxt);
+
+		compile_regexes(ld, v, warn);
+		MemoryContextSwitchTo(old);
+	}
+	if (v->m.nsections + 1 > ss->scratch_cap)
+	{
+		ss->scratch_cap = v->m.nsections + 1;
+		ss->scratch = ss->scratch ? repalloc(ss->scratch, sizeof(int) * ss->scratch_cap)
+			: MemoryContextAlloc(ss->cxt, sizeof(int) * ss->scratch_cap);
+	}
+	ss->vers[ss->nvers] = v;
+	return ss->nvers++;
+}
+
+/*
+ * A blob record and the directory records after it, from reader.  The
+ * content, decoded (in the current memory context), or NULL when the tree
+ * lacks the file; the directories sorted into ss->dirs.  strict: the file of
+ * the ref, which must be there and be a text file.
+ */
+static const char *
+receive_file(FixesLoad *ld, FixesSubsystems *ss, FixesReader *reader, bool strict, size_t *len_out)
+{
+	const unsigned char *payload;
+	uint32		len;
+	WireBlob	blob;
+	char		type;
+	int			dcap = 256;
+	const char *content = NULL;
+
+	fixes_reader_expect(reader, WIRE_BLOB, &payload, &len);
+	if (wire_decode_blob(payload, len, &blob) != 0)
+		fixes_reader_protocol_error(reader, "A blob record is malformed.");
+	if (strict && !blob.found)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("file \"%s\" not found in the tree of \"%s\" in repository \"%s\"",
+						ld->maintainers, ld->ref, ld->path),
+				 errhint("maintainers is the path of the MAINTAINERS file inside the repository's tree, e.g. 'MAINTAINERS'.")));
+	if (strict && blob.is_tree)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a directory in the tree of \"%s\" in repository \"%s\"",
+						ld->maintainers, ld->ref, ld->path),
+				 errhint("maintainers is the path of a file, e.g. 'MAINTAINERS'.")));
+	if (strict && memchr(blob.data, '\0', blob.len) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" in repository \"%s\" is a binary file, not a MAINTAINERS file",
+						ld->maintainers, ld->path),
+				 errdetail("It holds a NUL byte.")));
+	/* a release's tree without it (or with a directory, or a binary file there) */
+	if (blob.found && !blob.is_tree && memchr(blob.data, '\0', blob.len) == NULL)
+	{
+		content = fixes_decode_cstring(&ld->decoder, blob.data, blob.len, PG_UTF8);
+		*len_out = strlen(content);
+	}
+
+	ss->ndirs = 0;
+	ss->dirs = palloc(sizeof(char *) * dcap);
+	while ((type = fixes_reader_next(reader, &payload, &len)) == WIRE_DIR)
+	{
+		WireStr		d;
+
+		if (wire_decode_dir(payload, len, &d) != 0)
+			fixes_reader_protocol_error(reader, "A directory record is malformed.");
+		if (ss->ndirs == dcap)
+		{
+			dcap *= 2;
+			ss->dirs = repalloc_huge(ss->dirs, sizeof(char *) * dcap);
+		}
+		ss->dirs[ss->ndirs++] = fixes_decode_cstring(&ld->decoder, d.s, d.len, PG_UTF8);
+	}
+	if (!reader->ended)
+		fixes_reader_unread(reader);	/* the next file's, or the caller's */
+	qsort(ss->dirs, ss->ndirs, sizeof(char *), dir_cmp);
+	return content;
+}
+
+/*
+ * The section names of the previous load (a refresh keeps their ids); ids
+ * not 1 .. n: attribute every commit again.
+ */
+static void
+read_stored_names(FixesLoad *ld, FixesSubsystems *ss)
+{
+	char	   *sql = psprintf("SELECT subsystem_id, name FROM %s.fixes_subsystems "
+							   "WHERE repository_id = $1 ORDER BY subsystem_id", ld->schema);
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	uint64		n = fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+
+	for (uint64 i = 0; i < n; i++)
+	{
+		bool		isnull;
+		int32		id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+		char	   *name = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+
+		if (id != (int32) i + 1 || section_id(ss, name) != id)
+		{
+			ld->reattribute = true;
+			reset_names(ss);
+			break;
+		}
+	}
+	if (SPI_tuptable)
+		SPI_freetuptable(SPI_tuptable);
+	ss->stored_names = ss->nnames;
+}
+
 /*
  * Read the MAINTAINERS file of the ref's tree and the tree's directories
  * (a reader process of its own, or shared: a refresh's reader sends them
- * after the tags), parse the file and compile its N: expressions.  Its
- * hash (content, and which patterns name directories) decides whether a
- * refresh can keep the attributions of the previous load.
+ * after the tags), parse the file and compile its N: expressions: the
+ * version of the unreleased commits (and of every commit in a database
+ * whose SQL is older than 1.2).  Its hash (content, and which patterns
+ * name directories) decides whether a refresh can keep the attributions of
+ * the previous load.  The releases' files are read after the releases are
+ * known (fixes_load_write_files).
  */
 void
 fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
@@ -255,7 +569,6 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	char		hex[FIXES_OID_HEXSZ + 1];
 	const char *content = NULL;
 	size_t		content_len = 0;
-	uint64		h;
 
 	if (!ld->v11 || ld->maintainers == NULL || ld->empty)
 		return;
@@ -264,61 +577,18 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	fixes_format_oid(hex, &ld->head);
 	PG_TRY();
 	{
-		const unsigned char *payload;
-		uint32		len;
-		WireBlob	blob;
-		char		type;
-		int			dcap = 256;
 		const char *args[2];
 
 		args[0] = pstrdup(hex);
 		args[1] = ld->maintainers;
 		reader = shared != NULL ? shared : fixes_reader_start_args("blob", ld->path, args, 2, false);
-		fixes_reader_expect(reader, WIRE_BLOB, &payload, &len);
-		if (wire_decode_blob(payload, len, &blob) != 0)
-			fixes_reader_protocol_error(reader, "A blob record is malformed.");
-		if (!blob.found)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_FILE),
-					 errmsg("file \"%s\" not found in the tree of \"%s\" in repository \"%s\"",
-							ld->maintainers, ld->ref, ld->path),
-					 errhint("maintainers is the path of the MAINTAINERS file inside the repository's tree, e.g. 'MAINTAINERS'.")));
-		if (blob.is_tree)
-			ereport(ERROR,
-					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-					 errmsg("\"%s\" is a directory in the tree of \"%s\" in repository \"%s\"",
-							ld->maintainers, ld->ref, ld->path),
-					 errhint("maintainers is the path of a file, e.g. 'MAINTAINERS'.")));
-		if (memchr(blob.data, '\0', blob.len) != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("\"%s\" in repository \"%s\" is a binary file, not a MAINTAINERS file",
-							ld->maintainers, ld->path),
-					 errdetail("It holds a NUL byte.")));
-		content = fixes_decode_cstring(&ld->decoder, blob.data, blob.len, PG_UTF8);
-		content_len = strlen(content);
-		h = hash_bytes_extended((const unsigned char *) content, (int) content_len, 0);
-
-		ss->dirs = palloc(sizeof(char *) * dcap);
-		while ((type = fixes_reader_next(reader, &payload, &len)) == WIRE_DIR)
+		content = receive_file(ld, ss, reader, true, &content_len);
+		if (shared == NULL)
 		{
-			WireStr		d;
-
-			if (wire_decode_dir(payload, len, &d) != 0)
-				fixes_reader_protocol_error(reader, "A directory record is malformed.");
-			if (ss->ndirs == dcap)
-			{
-				dcap *= 2;
-				ss->dirs = repalloc(ss->dirs, sizeof(char *) * dcap);
-			}
-			ss->dirs[ss->ndirs++] = fixes_decode_cstring(&ld->decoder, d.s, d.len, PG_UTF8);
-		}
-		if (shared != NULL && !reader->ended)
-			fixes_reader_unread(reader);	/* what follows is the caller's */
-		else if (!reader->ended)
-			fixes_reader_protocol_error(reader, "A directory record was expected.");
-		else
+			if (!reader->ended)
+				fixes_reader_protocol_error(reader, "A directory record was expected.");
 			fixes_reader_finish(reader);
+		}
 	}
 	PG_FINALLY();
 	{
@@ -326,113 +596,245 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 			fixes_reader_stop(reader);
 	}
 	PG_END_TRY();
-	qsort(ss->dirs, ss->ndirs, sizeof(char *), dir_cmp);
 
-	mnt_parse(&ss->m, content, content_len, mnt_palloc, CurrentMemoryContext);
-	mnt_set_dirs(&ss->m, is_dir, ss);
-	for (int i = 0; i < ss->m.npatterns; i++)
-	{
-		unsigned char dir = ss->m.patterns[i].dir;
-
-		h = hash_combine64(h, dir);
-	}
-	ld->maint_hash = (int64) h;
-	if (ss->m.nsections == 0)
-		ereport(WARNING,
-				(errmsg("\"%s\" of repository \"%s\" has no sections with F: or N: fields",
-						ld->maintainers, ld->path),
-				 errdetail("No commit is attributed to a subsystem."),
-				 errhint("A section is a block of lines, the first its name, separated from the next by a blank line; its F: fields name files.")));
-	warn_metachars(ld, &ss->m);
-	compile_regexes(ld, ss);
+	reset_names(ss);
+	ss->ref_ver = find_version(ld, ss, content, content_len, true);
 	ss->wcap = 256;
 	ss->wbuf = palloc(sizeof(pg_wchar) * ss->wcap);
-	ss->mask = 1023;
-	ss->paths = palloc0(sizeof(PathEntry) * (ss->mask + 1));
-	ss->secs_cap = 1024;
-	ss->secs = palloc(sizeof(int) * ss->secs_cap);
-	ss->scratch = palloc(sizeof(int) * (ss->m.nsections + 1));
-	ss->in_commit = palloc0(sizeof(bool) * (ss->m.nsections + 1));
-	ss->commit_secs = palloc(sizeof(int) * (ss->m.nsections + 1));
+	ss->pmask = 1023;
+	ss->pslots = palloc(sizeof(PathSlot) * (ss->pmask + 1));
+	memset(ss->pslots, 0xff, sizeof(PathSlot) * (ss->pmask + 1));
+	ss->amask = 1023;
+	ss->aslots = palloc0(sizeof(AttrSlot) * (ss->amask + 1));
 	ld->subsys = ss;
+
 	/*
-	 * Another MAINTAINERS (the same setting): a refresh reads only the new
-	 * commits, and attributes the old ones again from their recorded files.
+	 * Another MAINTAINERS at the ref (the same setting): a refresh reads only
+	 * the new commits, and attributes the old ones again from their recorded
+	 * files.  The hash of a database at 1.2 differs from that of the same
+	 * file at 1.1, whose attributions were all by the ref's file.
 	 */
+	ld->maint_hash = (int64) (ld->has.version >= 12
+							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
+							  : ss->vers[ss->ref_ver]->hash);
 	if (ld->old_maint_hash_null)
 		ld->old_usable = false;
 	else if (ld->old_maint_hash != ld->maint_hash)
 		ld->reattribute = true;
+	if (ld->known && ld->old_usable && !ld->reattribute)
+		read_stored_names(ld, ss);
+	map_sections(ss, ss->vers[ss->ref_ver]);
+}
+
+/*
+ * The MAINTAINERS file at each release's tag (one reader process for all),
+ * into ss->rank_ver: each distinct version parsed once; a release whose tree
+ * lacks the file takes the oldest release's that has it (the ref's when
+ * none has).
+ */
+static void
+read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
+{
+	FixesReader *volatile reader = NULL;
+	MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "fixes MAINTAINERS of a release",
+											  ALLOCSET_DEFAULT_SIZES);
+	int			first = 0;
+
+	PG_TRY();
+	{
+		const char **args = palloc(sizeof(char *) * (ld->nreleases + 1));
+
+		args[0] = ld->maintainers;
+		for (int r = 0; r < ld->nreleases; r++)
+		{
+			char	   *hex = palloc(FIXES_OID_HEXSZ + 1);
+
+			fixes_format_oid(hex, &ld->tags[ld->release_tag[r]].commit);
+			args[r + 1] = hex;
+		}
+		reader = fixes_reader_start_args("blobs", ld->path, args, ld->nreleases + 1, false);
+		for (int r = 0; r < ld->nreleases; r++)
+		{
+			MemoryContext old;
+			const char *content;
+			size_t		len = 0;
+
+			CHECK_FOR_INTERRUPTS();
+			old = MemoryContextSwitchTo(tmp);
+			content = receive_file(ld, ss, reader, false, &len);
+			MemoryContextSwitchTo(old);
+			if (content == NULL)
+			{
+				ss->rank_ver[r + 1] = -1;
+				ss->any_missing = true;
+			}
+			else
+			{
+				ss->rank_ver[r + 1] = find_version(ld, ss, content, len, false);
+				if (first == 0)
+					first = r + 1;
+			}
+			MemoryContextReset(tmp);
+			ss->dirs = NULL;
+			ss->ndirs = 0;
+		}
+		if (!reader->ended)
+			fixes_reader_protocol_error(reader, "A blob record was expected.");
+		fixes_reader_finish(reader);
+	}
+	PG_FINALLY();
+	{
+		fixes_reader_stop(reader);
+	}
+	PG_END_TRY();
+	MemoryContextDelete(tmp);
+	for (int r = 1; r <= ld->nreleases; r++)
+		if (ss->rank_ver[r] < 0)
+			ss->rank_ver[r] = first > 0 ? ss->rank_ver[first] : ss->ref_ver;
 }
 
 static void
-grow_paths(FixesSubsystems *ss)
+grow_pslots(FixesSubsystems *ss)
 {
-	uint32		cap = (ss->mask + 1) * 2;
-	PathEntry  *old = ss->paths;
-	uint32		oldcap = ss->mask + 1;
+	uint32		cap = (ss->pmask + 1) * 2;
+	PathSlot   *old = ss->pslots;
+	uint32		oldcap = ss->pmask + 1;
 
-	ss->paths = MemoryContextAllocHuge(GetMemoryChunkContext(old), sizeof(PathEntry) * cap);
-	memset(ss->paths, 0, sizeof(PathEntry) * cap);
-	ss->mask = cap - 1;
+	ss->pslots = MemoryContextAllocHuge(ss->cxt, sizeof(PathSlot) * cap);
+	memset(ss->pslots, 0xff, sizeof(PathSlot) * cap);
+	ss->pmask = cap - 1;
 	for (uint32 i = 0; i < oldcap; i++)
-		if (old[i].path != NULL)
+		if (old[i].id >= 0)
 		{
-			uint32		j = (uint32) old[i].hash & ss->mask;
+			uint32		j = (uint32) old[i].hash & ss->pmask;
 
-			while (ss->paths[j].path != NULL)
-				j = (j + 1) & ss->mask;
-			ss->paths[j] = old[i];
+			while (ss->pslots[j].id >= 0)
+				j = (j + 1) & ss->pmask;
+			ss->pslots[j] = old[i];
 		}
 	pfree(old);
 }
 
-/* the sections of path, attributed once per load */
-static PathEntry *
-path_sections(FixesSubsystems *ss, const char *path, int len)
+/* the id of path, each distinct path once per load */
+static int32
+path_id(FixesSubsystems *ss, const char *path, int len)
 {
 	uint64		h = hash_bytes_extended((const unsigned char *) path, len, 0);
-	uint32		j = (uint32) h & ss->mask;
-	PathEntry  *e;
+	uint32		j = (uint32) h & ss->pmask;
+	int32		id;
+	char	   *copy;
+
+	for (;;)
+	{
+		PathSlot   *e = &ss->pslots[j];
+
+		if (e->id < 0)
+			break;
+		if (e->hash == h && ss->path_len[e->id] == len && memcmp(ss->paths[e->id], path, len) == 0)
+			return e->id;
+		j = (j + 1) & ss->pmask;
+	}
+	if (ss->npaths == ss->paths_cap)
+	{
+		ss->paths_cap = ss->paths_cap ? ss->paths_cap * 2 : 1024;
+		ss->paths = ss->paths ? repalloc_huge(ss->paths, sizeof(char *) * ss->paths_cap)
+			: MemoryContextAllocHuge(ss->cxt, sizeof(char *) * ss->paths_cap);
+		ss->path_len = ss->path_len ? repalloc_huge(ss->path_len, sizeof(int32) * ss->paths_cap)
+			: MemoryContextAllocHuge(ss->cxt, sizeof(int32) * ss->paths_cap);
+	}
+	id = ss->npaths++;
+	copy = MemoryContextAlloc(ss->cxt, len + 1);
+	memcpy(copy, path, len);
+	copy[len] = '\0';
+	ss->paths[id] = copy;
+	ss->path_len[id] = len;
+	ss->pslots[j].hash = h;
+	ss->pslots[j].id = id;
+	if ((uint32) ss->npaths * 2 > ss->pmask)
+		grow_pslots(ss);
+	return id;
+}
+
+/* commit idx changed path id: to attribute after the releases */
+static void
+add_file(FixesLoad *ld, FixesSubsystems *ss, uint32 idx, int32 id)
+{
+	if (ss->nfp + 2 > ss->fp_cap)
+	{
+		ss->fp_cap = ss->fp_cap ? ss->fp_cap * 2 : 8192;
+		ss->fp = ss->fp == NULL
+			? MemoryContextAllocHuge(ld->cxt, sizeof(uint32) * ss->fp_cap)
+			: repalloc_huge(ss->fp, sizeof(uint32) * ss->fp_cap);
+	}
+	ss->fp[ss->nfp++] = idx;
+	ss->fp[ss->nfp++] = (uint32) id;
+}
+
+static void
+grow_aslots(FixesSubsystems *ss)
+{
+	uint32		cap = (ss->amask + 1) * 2;
+	AttrSlot   *old = ss->aslots;
+	uint32		oldcap = ss->amask + 1;
+
+	ss->aslots = MemoryContextAllocHuge(ss->cxt, sizeof(AttrSlot) * cap);
+	memset(ss->aslots, 0, sizeof(AttrSlot) * cap);
+	ss->amask = cap - 1;
+	for (uint32 i = 0; i < oldcap; i++)
+		if (old[i].key != 0)
+		{
+			uint32		j = (uint32) mix64(old[i].key) & ss->amask;
+
+			while (ss->aslots[j].key != 0)
+				j = (j + 1) & ss->amask;
+			ss->aslots[j] = old[i];
+		}
+	pfree(old);
+}
+
+/* the sections (global ids - 1) of path id under version ver, matched once */
+static AttrSlot *
+path_sections(FixesSubsystems *ss, int ver, int32 id)
+{
+	uint64		key = (((uint64) ver << 32) | (uint32) id) + 1;
+	uint32		j = (uint32) mix64(key) & ss->amask;
+	AttrSlot   *e;
+	MntVersion *v = ss->vers[ver];
 	int			n;
 
 	for (;;)
 	{
-		e = &ss->paths[j];
-		if (e->path == NULL)
+		e = &ss->aslots[j];
+		if (e->key == 0)
 			break;
-		if (e->hash == h && e->len == len && memcmp(e->path, path, len) == 0)
+		if (e->key == key)
 			return e;
-		j = (j + 1) & ss->mask;
+		j = (j + 1) & ss->amask;
 	}
-	n = mnt_match(&ss->m, path, (size_t) len, regex_search, ss, ss->scratch);
-	if (ss->nsecs + n > ss->secs_cap)
+	n = mnt_match(&v->m, ss->paths[id], (size_t) ss->path_len[id], regex_search, ss, ss->scratch);
+	if (ss->ngsecs + n > ss->gsecs_cap)
 	{
-		ss->secs_cap = (ss->nsecs + n) * 2;
-		ss->secs = repalloc_huge(ss->secs, sizeof(int) * ss->secs_cap);
+		ss->gsecs_cap = (ss->ngsecs + n) * 2 + 1024;
+		ss->gsecs = ss->gsecs ? repalloc_huge(ss->gsecs, sizeof(int) * ss->gsecs_cap)
+			: MemoryContextAllocHuge(ss->cxt, sizeof(int) * ss->gsecs_cap);
 	}
-	memcpy(ss->secs + ss->nsecs, ss->scratch, sizeof(int) * n);
-	e->hash = h;
-	e->path = MemoryContextAlloc(ss->cxt, len + 1);
-	memcpy((char *) e->path, path, len);
-	e->len = len;
-	e->start = ss->nsecs;
+	for (int k = 0; k < n; k++)
+		ss->gsecs[ss->ngsecs + k] = v->gid[ss->scratch[k]];
+	e->key = key;
+	e->start = ss->ngsecs;
 	e->n = n;
-	ss->nsecs += n;
-	if (++ss->npaths * 2 > ss->mask)
+	ss->ngsecs += n;
+	if (++ss->nattr * 2 > ss->amask)
 	{
-		grow_paths(ss);
-		return path_sections(ss, path, len);
+		grow_aslots(ss);
+		return path_sections(ss, ver, id);
 	}
 	return e;
 }
 
 /*
  * Set up the phase read: where the rows go (the old rows of a full load are
- * gone, fixes_load_delete_files).  A refresh under another MAINTAINERS
- * deletes every attribution first: those of the old commits are made again
- * after the read (fixes_load_write_files).  The stable scope's files are
- * not read.
+ * gone, fixes_load_delete_files).  The stable scope's files are not read.
  */
 void
 fixes_load_files_begin(FixesLoad *ld)
@@ -444,20 +846,9 @@ fixes_load_files_begin(FixesLoad *ld)
 	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
 	if (ld->stable_phase || !ld->files)
 		return;
-	if (ld->incremental && ld->reattribute)
-	{
-		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
-		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
-		CommandCounterIncrement();
-	}
-	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 	if (ld->subsys != NULL)
-	{
-		ld->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
-		if (RelationGetDescr(ld->subsys_bulk->rel)->natts != 3)
-			elog(ERROR, "table fixes_commit_subsystems has %d columns, not 3",
-				 RelationGetDescr(ld->subsys_bulk->rel)->natts);
-	}
+		ld->subsys->nfp = 0;	/* a walk that starts again in full */
+	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 	fixes_load_prefixes_begin(ld);
 }
 
@@ -469,19 +860,26 @@ fixes_load_files_end(FixesLoad *ld)
 		return;
 	fixes_bulk_end(ld->file_bulk);
 	ld->file_bulk = NULL;
-	if (ld->subsys_bulk != NULL)
-		fixes_bulk_end(ld->subsys_bulk);
-	ld->subsys_bulk = NULL;
 	CommandCounterIncrement();
 }
 
 /*
- * Commit idx is in section (0-based): a pair for the per-subsystem counts;
- * during the read, also its row of fixes_commit_subsystems.
+ * Commit idx is in section (0-based): its row of fixes_commit_subsystems,
+ * and a pair for the per-subsystem counts (only those of the new commits
+ * when the counts read the old ones back, fixes_load_subsystem_counts).
  */
 static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
+	Datum		v[3];
+	bool		n[3] = {false, false, false};
+
+	v[0] = Int32GetDatum(ld->repository_id);
+	v[1] = Int32GetDatum((int32) idx);
+	v[2] = Int32GetDatum(section + 1);
+	fixes_bulk_insert(ld->subsys_bulk, v, n, 32);
+	if (ld->incremental && !ld->reattribute && idx < ld->n_old)
+		return;
 	if (ld->ncs + 2 > ld->cs_cap)
 	{
 		ld->cs_cap = ld->cs_cap ? ld->cs_cap * 2 : 4096;
@@ -491,22 +889,13 @@ add_pair(FixesLoad *ld, uint32 idx, int section)
 	}
 	ld->cs_pairs[ld->ncs++] = idx;
 	ld->cs_pairs[ld->ncs++] = (uint32) section;
-	if (ld->subsys_bulk != NULL)
-	{
-		Datum		v[3];
-		bool		n[3] = {false, false, false};
-
-		v[0] = Int32GetDatum(ld->repository_id);
-		v[1] = Int32GetDatum((int32) idx);
-		v[2] = Int32GetDatum(section + 1);
-		fixes_bulk_insert(ld->subsys_bulk, v, n, 32);
-	}
 }
 
 /*
  * The files of commit idx (its 'F' record): rows into fixes_commit_files, sums
- * into the commit's row (values/nulls of fixes_commits), sections into the
- * pairs.  Runs in the per-row memory context of the read.
+ * into the commit's row (values/nulls of fixes_commits), paths kept for the
+ * attribution after the releases.  Runs in the per-row memory context of the
+ * read.
  */
 void
 fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values, bool *nulls)
@@ -534,8 +923,6 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 	fv[c_repo] = Int32GetDatum(ld->repository_id);
 	fv[c_idx] = Int32GetDatum((int32) idx);
 	fn[c_repo] = fn[c_idx] = fn[c_path] = false;
-	if (ss != NULL)
-		ss->ncommit = 0;
 	while (wire_files_next(wf, &row))
 	{
 		text	   *path = fixes_decode_text(&ld->decoder, row.path.s, row.path.len, PG_UTF8);
@@ -551,28 +938,7 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 		ld->missing_blobs += row.kind == FILE_MISSING;
 		fixes_load_prefix_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
 		if (ss != NULL)
-		{
-			PathEntry  *e = path_sections(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
-
-			for (int k = 0; k < e->n; k++)
-			{
-				int			s = ss->secs[e->start + k];
-
-				if (!ss->in_commit[s])
-				{
-					ss->in_commit[s] = true;
-					ss->commit_secs[ss->ncommit++] = s;
-				}
-			}
-		}
-	}
-	if (ss != NULL)
-	{
-		for (int k = 0; k < ss->ncommit; k++)
-		{
-			add_pair(ld, idx, ss->commit_secs[k]);
-			ss->in_commit[ss->commit_secs[k]] = false;
-		}
+			add_file(ld, ss, idx, path_id(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path)));
 	}
 	values[ld->c_files] = Int32GetDatum((int32) nfiles);
 	values[ld->c_added] = Int64GetDatum(added);
@@ -580,11 +946,11 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 	nulls[ld->c_files] = nulls[ld->c_added] = nulls[ld->c_deleted] = false;
 }
 
-/* the sections of the MAINTAINERS file (subsystem_id 1 .. n) */
+/* the section ids 1 .. n of fixes_subsystems */
 int
 fixes_load_nsections(FixesLoad *ld)
 {
-	return ld->subsys ? ld->subsys->m.nsections : 0;
+	return ld->subsys ? ld->subsys->nnames : 0;
 }
 
 /* one WARNING per load for what a partial clone lacks */
@@ -627,23 +993,39 @@ pair_cmp(const void *a, const void *b)
 }
 
 /*
- * A refresh under another MAINTAINERS: the sections of the commits loaded
- * before, from their rows of fixes_commit_files (read in batches through a
- * cursor, each distinct path matched once), into the pairs.
+ * The files of old commits from fixes_commit_files, into ss->fp: those below
+ * n_old (ids NULL), or those of ids[0 .. n) (sorted), read in batches through
+ * a cursor.
  */
 static void
-reattribute_old_commits(FixesLoad *ld)
+read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 {
-	FixesSubsystems *ss = ld->subsys;
-	char	   *sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
-							   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx",
-							   ld->schema);
-	Oid			argtypes[2] = {INT4OID, INT4OID};
-	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	Portal		portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
-	int64		cur = -1;
+	char	   *sql;
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	Portal		portal;
 
-	ss->ncommit = 0;
+	args[0] = Int32GetDatum(ld->repository_id);
+	if (ids == NULL)
+	{
+		sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+					   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx",
+					   ld->schema);
+		argtypes[1] = INT4OID;
+		args[1] = Int32GetDatum((int32) ld->n_old);
+	}
+	else
+	{
+		Datum	   *d = fixes_palloc_big(sizeof(Datum) * Max(n, 1), MCXT_ALLOC_HUGE);
+
+		for (int64 i = 0; i < n; i++)
+			d[i] = Int32GetDatum((int32) ids[i]);
+		sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+					   "WHERE repository_id = $1 AND commit_idx = ANY ($2) ORDER BY commit_idx",
+					   ld->schema);
+		args[1] = PointerGetDatum(construct_array(d, (int) n, INT4OID, 4, true, TYPALIGN_INT));
+	}
+	portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
 	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -653,63 +1035,200 @@ reattribute_old_commits(FixesLoad *ld)
 			bool		isnull;
 			int32		idx = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 			text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
-			PathEntry  *e;
 
-			if (idx != cur)
-			{
-				for (int k = 0; k < ss->ncommit; k++)
-				{
-					add_pair(ld, (uint32) cur, ss->commit_secs[k]);
-					ss->in_commit[ss->commit_secs[k]] = false;
-				}
-				ss->ncommit = 0;
-				cur = idx;
-			}
-			e = path_sections(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
-			for (int k = 0; k < e->n; k++)
-			{
-				int			sec = ss->secs[e->start + k];
-
-				if (!ss->in_commit[sec])
-				{
-					ss->in_commit[sec] = true;
-					ss->commit_secs[ss->ncommit++] = sec;
-				}
-			}
+			add_file(ld, ss, (uint32) idx, path_id(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path)));
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
-	for (int k = 0; k < ss->ncommit; k++)
-	{
-		add_pair(ld, (uint32) cur, ss->commit_secs[k]);
-		ss->in_commit[ss->commit_secs[k]] = false;
-	}
-	ss->ncommit = 0;
 	fixes_spi_cursor_close(portal);
 }
 
-/* write the subsystems of the commits this load read (after the commits) */
+/* the pairs of ss->fp (each commit's together) into sections, rows and pairs */
+static void
+attribute(FixesLoad *ld, FixesSubsystems *ss)
+{
+	int64		cur = -1;
+	int			ver = ss->ref_ver;
+
+	ss->in_commit = MemoryContextAllocZero(ss->cxt, sizeof(bool) * (ss->nnames + 1));
+	ss->commit_secs = MemoryContextAlloc(ss->cxt, sizeof(int) * (ss->nnames + 1));
+	ss->ncommit = 0;
+	for (int64 k = 0; k <= ss->nfp; k += 2)
+	{
+		AttrSlot   *e;
+
+		if ((k & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (k == ss->nfp || ss->fp[k] != cur)
+		{
+			for (int i = 0; i < ss->ncommit; i++)
+			{
+				add_pair(ld, (uint32) cur, ss->commit_secs[i]);
+				ss->in_commit[ss->commit_secs[i]] = false;
+			}
+			ss->ncommit = 0;
+			if (k == ss->nfp)
+				break;
+			cur = ss->fp[k];
+			ver = ss->rank_ver[ld->mark[cur]];
+		}
+		e = path_sections(ss, ver, (int32) ss->fp[k + 1]);
+		for (int i = 0; i < e->n; i++)
+		{
+			int			s = ss->gsecs[e->start + i];
+
+			if (!ss->in_commit[s])
+			{
+				ss->in_commit[s] = true;
+				ss->commit_secs[ss->ncommit++] = s;
+			}
+		}
+	}
+}
+
+/* a new commit in a release: the refresh needs the releases' files */
+static bool
+new_released(FixesLoad *ld)
+{
+	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+		if (ld->mark[i] != 0)
+			return true;
+	return false;
+}
+
+/*
+ * A refresh that may keep the attributions of the old commits: those whose
+ * version changed, into *out (sorted); false when every commit must be
+ * attributed again (a section name of the previous load is no longer in
+ * use, a release tag names another commit, or the releases changed while
+ * one lacks the file, whose fallback may be another one now).
+ */
+static bool
+changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
+{
+	bool	   *used;
+
+	*out = NULL;
+	*nout = 0;
+	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash)
+		return false;
+	for (int r = 0; r < ld->n_old_releases; r++)
+	{
+		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
+
+		if (nr > 0 && ld->release_commit[nr - 1] != ld->old_releases[r].commit)
+			return false;
+	}
+	/* the names in use now: those of the previous load must all be */
+	for (int r = 0; r <= ld->nreleases; r++)
+		map_sections(ss, ss->vers[ss->rank_ver[r]]);
+	used = palloc0(sizeof(bool) * (ss->nnames + 1));
+	for (int r = 0; r <= ld->nreleases; r++)
+	{
+		MntVersion *v = ss->vers[ss->rank_ver[r]];
+
+		for (int s = 0; s < v->m.nsections; s++)
+			used[v->gid[s]] = true;
+	}
+	for (int s = 0; s < ss->stored_names; s++)
+		if (!used[s])
+			return false;
+	if (ld->nmoved > 0)
+	{
+		*out = fixes_palloc_big(sizeof(uint32) * ld->nmoved, MCXT_ALLOC_HUGE);
+		for (int64 m = 0; m < ld->nmoved; m++)
+		{
+			uint32		i = ld->moved[m];
+			int32		was = ld->old_mark[i];
+			int			before = was == 0 ? ss->ref_ver
+				: ld->old_to_new_rank[was] > 0 ? ss->rank_ver[ld->old_to_new_rank[was]] : -1;
+
+			if (before != ss->rank_ver[ld->mark[i]])
+				(*out)[(*nout)++] = i;
+		}
+		qsort(*out, *nout, sizeof(uint32), fixes_uint32_cmp);
+	}
+	return true;
+}
+
+/*
+ * After the releases: attribute each commit by the MAINTAINERS of its
+ * release (the ref's when unreleased; a database at 1.0 or 1.1 SQL: the
+ * ref's for all), and write fixes_subsystems and fixes_commit_subsystems.
+ * A full load attributes every commit; a refresh the new ones and the old
+ * ones whose version changed, or all of them again (changed_commits()).
+ */
 void
 fixes_load_write_files(FixesLoad *ld)
 {
+	FixesSubsystems *ss = ld->subsys;
 	FixesBulk  *b;
 	TupleDesc	desc;
 	Datum		v[4];
 	bool		n[4] = {false, false, false, false};
+	bool		full;
+	uint32	   *changed = NULL;
+	int64		nchanged = 0;
+	int			from;
 
-	if (!ld->v11)
+	if (!ld->v11 || ss == NULL)
 		return;
-	if (ld->subsys == NULL)
-		return;
+	ss->rank_ver = palloc(sizeof(int) * (ld->nreleases + 1));
+	for (int r = 0; r <= ld->nreleases; r++)
+		ss->rank_ver[r] = ss->ref_ver;
+	full = !ld->incremental || ld->reattribute;
+	if (ld->has.version >= 12 && ld->nreleases > 0 &&
+		(full || ld->nmoved > 0 || new_released(ld)))
+	{
+		read_release_versions(ld, ss);
+		fixes_load_phase(ld, "MAINTAINERS of the releases read");
+		if (!full)
+			full = !changed_commits(ld, ss, &changed, &nchanged);
+	}
+	if (ld->incremental && full)
+		ld->reattribute = true;
+	ld->reattribute_some = !full && nchanged > 0;
 
-	/*
-	 * A refresh under another MAINTAINERS: the old commits' attributions
-	 * again (their rows went before the read, fixes_load_files_begin)
-	 */
-	if (ld->incremental && ld->reattribute)
-		reattribute_old_commits(ld);
-	/* the sections: written by a full load, or under another MAINTAINERS */
-	if (!ld->incremental || ld->reattribute)
+	/* the section ids: all again in the order of the releases, or new ones at the end */
+	if (full)
+	{
+		reset_names(ss);
+		for (int r = 1; r <= ld->nreleases; r++)
+			map_sections(ss, ss->vers[ss->rank_ver[r]]);
+	}
+	map_sections(ss, ss->vers[ss->ref_ver]);
+	for (int r = 1; r <= ld->nreleases; r++)
+		map_sections(ss, ss->vers[ss->rank_ver[r]]);
+
+	/* the rows that go, and the files of the old commits to attribute again */
+	if (ld->incremental && full)
+	{
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);
+		CommandCounterIncrement();
+		read_old_files(ld, ss, NULL, 0);
+	}
+	else if (nchanged > 0)
+	{
+		Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+		Datum		args[2];
+		Datum	   *d = fixes_palloc_big(sizeof(Datum) * nchanged, MCXT_ALLOC_HUGE);
+
+		for (int64 i = 0; i < nchanged; i++)
+			d[i] = Int32GetDatum((int32) changed[i]);
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = PointerGetDatum(construct_array(d, (int) nchanged, INT4OID, 4, true, TYPALIGN_INT));
+		(void) fixes_spi_execute(psprintf("DELETE FROM %s.fixes_commit_subsystems "
+										  "WHERE repository_id = $1 AND commit_idx = ANY ($2)",
+										  ld->schema),
+								 2, argtypes, args, NULL, 0, SPI_OK_DELETE);
+		CommandCounterIncrement();
+		read_old_files(ld, ss, changed, nchanged);
+	}
+
+	/* the sections: all of them, or those new to fixes_subsystems */
+	from = full ? 0 : ss->stored_names;
+	if (from < ss->nnames)
 	{
 		int			c_repo,
 					c_id,
@@ -722,31 +1241,30 @@ fixes_load_write_files(FixesLoad *ld)
 		c_name = fixes_attnum(desc, "name");
 		if (desc->natts != 3)
 			elog(ERROR, "table fixes_subsystems has %d columns, not 3", desc->natts);
-		for (int s = 0; s < ld->subsys->m.nsections; s++)
+		for (int s = from; s < ss->nnames; s++)
 		{
 			v[c_repo] = Int32GetDatum(ld->repository_id);
 			v[c_id] = Int32GetDatum(s + 1);
-			v[c_name] = CStringGetTextDatum(ld->subsys->m.sections[s].name);
+			v[c_name] = CStringGetTextDatum(ss->names[s]);
 			fixes_bulk_insert(b, v, n, 64);
 		}
 		fixes_bulk_end(b);
 	}
-	/* the pairs, in order, for the counts; the new commits' rows are written */
+
+	/* the commits' sections */
+	ld->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
+	if (RelationGetDescr(ld->subsys_bulk->rel)->natts != 3)
+		elog(ERROR, "table fixes_commit_subsystems has %d columns, not 3",
+			 RelationGetDescr(ld->subsys_bulk->rel)->natts);
+	attribute(ld, ss);
+	fixes_bulk_end(ld->subsys_bulk);
+	ld->subsys_bulk = NULL;
+	if (ss->fp)
+		pfree(ss->fp);
+	ss->fp = NULL;
+	ss->nfp = ss->fp_cap = 0;
+	/* the pairs, in order, for the counts */
 	qsort(ld->cs_pairs, ld->ncs / 2, sizeof(uint32) * 2, pair_cmp);
-	if (ld->incremental && ld->reattribute)
-	{
-		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
-		for (int64 k = 0; k < ld->ncs && ld->cs_pairs[k] < ld->n_old; k += 2)
-		{
-			if ((k & 0x3ff) == 0)
-				CHECK_FOR_INTERRUPTS();
-			v[0] = Int32GetDatum(ld->repository_id);
-			v[1] = Int32GetDatum((int32) ld->cs_pairs[k]);
-			v[2] = Int32GetDatum((int32) ld->cs_pairs[k + 1] + 1);
-			fixes_bulk_insert(b, v, n, 32);
-		}
-		fixes_bulk_end(b);
-	}
 	CommandCounterIncrement();
 }
 
