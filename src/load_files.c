@@ -98,6 +98,8 @@ typedef struct FixesSubsystems
 	int			ref_ver;		/* the ref's version */
 	int		   *rank_ver;		/* by release rank (0: unreleased): version */
 	bool		any_missing;	/* a release's tree lacks the file */
+	int			first_with;		/* the oldest release's rank whose tree has it, 0: none */
+	bool	   *rank_has;		/* by rank: its tree has the file */
 	/* sections by name: id = position + 1 */
 	HTAB	   *by_name;
 	char	  **names;
@@ -640,6 +642,7 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
 											  ALLOCSET_DEFAULT_SIZES);
 	int			first = 0;
 
+	ss->rank_has = palloc0(sizeof(bool) * (ld->nreleases + 1));
 	PG_TRY();
 	{
 		const char **args = palloc(sizeof(char *) * (ld->nreleases + 1));
@@ -663,6 +666,7 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
 			old = MemoryContextSwitchTo(tmp);
 			content = receive_file(ld, ss, reader, false, &len);
 			MemoryContextSwitchTo(old);
+			ss->rank_has[r + 1] = content != NULL;
 			if (content == NULL)
 			{
 				ss->rank_ver[r + 1] = -1;
@@ -688,6 +692,7 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
 	}
 	PG_END_TRY();
 	MemoryContextDelete(tmp);
+	ss->first_with = first;
 	for (int r = 1; r <= ld->nreleases; r++)
 		if (ss->rank_ver[r] < 0)
 			ss->rank_ver[r] = first > 0 ? ss->rank_ver[first] : ss->ref_ver;
@@ -1110,8 +1115,31 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 
 	*out = NULL;
 	*nout = 0;
+	/*
+	 * Releases without the file take the oldest release's that has it: the
+	 * same as before when the previous load's oldest with it is the oldest
+	 * now (each old release before it is still there, on the same commit,
+	 * so still without it)
+	 */
 	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash)
-		return false;
+	{
+		int			old_first = 0;
+
+		for (int r = 0; r < ld->n_old_releases; r++)
+		{
+			int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
+
+			if (nr == 0)
+				return false;	/* gone: whether it had the file is not known */
+			if (ss->rank_has[nr])
+			{
+				old_first = nr;
+				break;
+			}
+		}
+		if (old_first != ss->first_with)
+			return false;
+	}
 	for (int r = 0; r < ld->n_old_releases; r++)
 	{
 		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;

@@ -10,6 +10,12 @@
 # test/answers-oracle.sql, also after a refresh under a changed MAINTAINERS and after one
 # whose kept groups (fixes_commit_groups, the prefix numbering) are unusable, and over 17
 # refreshes, whose rows of fixes_commit_groups are written again as one at the 16th.
+# Subsystems of their time (issue 30): subsys.git, whose MAINTAINERS and paths change across
+# releases, loaded fresh, and refreshed tag by tag (v1, v2, v3, main: each refresh attributes
+# new commits of a new release by its file); then a clone of it gains a tag v4 on u02 (the
+# unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
+# and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
+# the oracle, whose releases follow test/crosscheck.py's rule.
 # Own scratch database fixes_t_files, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither fixtures nor make-history).
 set -euo pipefail
@@ -125,6 +131,64 @@ SQL
     fi
     oracle --repo "$work/m" --name mchange --maintainers MAINTAINERS || fail=1
     answers mchange
+fi
+
+if [ -d "$fixtures/subsys.git" ]; then
+    sx="$fixtures/subsys.git"
+    psql_q -At -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT repository, commits, releases FROM fixes_load(:'path', name => 'subsys', files => true, maintainers => 'MAINTAINERS');
+SQL
+    oracle --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
+    answers subsys
+    # FOO counts s01 and s06 (v0 and v2) though HEAD's file has no FOO
+    got=$(psql_q -At <<<"SELECT string_agg(subsystem || ' ' || commits, ', ' ORDER BY subsystem) FROM fixes_per_subsystem WHERE repository = 'subsys'")
+    want="CORE 1, FOO 2, FOO CORE 2, TOOLS 1, X LIBRARY 6"
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: fixes_per_subsystem of subsys.git: $got, want $want"
+        fail=1
+    fi
+    first=1
+    for ref in v1 v2 v3 main; do
+        if [ $first = 1 ]; then
+            psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-r at %s: %s commits', :'ref', commits)
+  FROM fixes_load(:'path', :'ref', name => 'subsys-r', files => true, maintainers => 'MAINTAINERS');
+SQL
+            first=0
+        else
+            psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-r refreshed at %s: %s commits', :'ref', commits) FROM fixes_load(:'path', :'ref', name => 'subsys-r');
+SQL
+        fi
+        oracle --repo "$sx" --name subsys-r --ref $ref --maintainers MAINTAINERS || fail=1
+        answers subsys-r
+    done
+    sw=$(mktemp -d /tmp/fixes-t-subsys.XXXXXX)
+    git clone -q --bare "$sx" "$sw/s.git"
+    chmod -R a+rX "$sw"
+    psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-t: %s commits', commits) FROM fixes_load(:'path', name => 'subsys-t', files => true, maintainers => 'MAINTAINERS');
+SQL
+    u02=$(git -C "$sx" rev-parse main~1)
+    for what in tag untag; do
+        if [ $what = tag ]; then git -C "$sw/s.git" tag v4 "$u02"; else git -C "$sw/s.git" tag -d v4 >/dev/null; fi
+        got=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+BEGIN;
+SELECT releases FROM fixes_load(:'path', name => 'subsys-t');
+SELECT n_tup_ins || ' ' || n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commit_subsystems';
+COMMIT;
+SQL
+)
+        # v4 on u02: u02's two rows go and come back (under TOOLS NEW); without it: every row again
+        want=$([ $what = tag ] && echo "6 2 2" || echo "5 12 12")
+        if [ "$(echo $got)" != "$want" ]; then
+            echo "FAIL: subsys-t after the $what of v4: got \"$(echo $got)\", want \"$want\" (releases, rows of fixes_commit_subsystems written and deleted)"
+            fail=1
+        fi
+        oracle --repo "$sw/s.git" --name subsys-t --maintainers MAINTAINERS || fail=1
+        answers subsys-t
+    done
+    rm -rf "$sw"
 fi
 
 if [ $have_mh = 1 ]; then
