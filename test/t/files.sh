@@ -15,7 +15,9 @@
 # new commits of a new release by its file); then a clone of it gains a tag v4 on u02 (the
 # unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
-# the oracle, whose releases follow test/crosscheck.py's rule.
+# the oracle, whose releases follow test/crosscheck.py's rule; and in a database whose SQL is
+# at 1.1, where every commit is attributed by HEAD's file as 1.1 did, and again after ALTER
+# EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11).
 # Own scratch database fixes_t_files, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither fixtures nor make-history).
 set -euo pipefail
@@ -189,6 +191,24 @@ SQL
         answers subsys-t
     done
     rm -rf "$sw"
+    # a database whose SQL is at 1.1 (the 1.2 library): every commit by HEAD's file, as 1.1 did
+    db11=fixes_t_files11
+    drop_db "$db11"
+    createdb "$db11"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db11" -c "CREATE EXTENSION fixes VERSION '1.1'"
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db11" -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys at 1.1: %s commits', commits) FROM fixes_load(:'path', name => 'subsys', files => true, maintainers => 'MAINTAINERS');
+SQL
+    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS \
+        --at-ref || fail=1
+    # ALTER EXTENSION fixes UPDATE: the next load, nothing else changed, attributes every commit
+    # by its release's file
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db11" -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+ALTER EXTENSION fixes UPDATE;
+SELECT format('subsys updated to 1.2, loaded again: %s commits', commits) FROM fixes_load(:'path', name => 'subsys');
+SQL
+    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
+    [ $fail = 0 ] && PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db11"
 fi
 
 if [ $have_mh = 1 ]; then
