@@ -100,6 +100,7 @@ typedef struct FixesSubsystems
 	bool		any_missing;	/* a release's tree lacks the file */
 	int			first_with;		/* the oldest release's rank whose tree has it, 0: none */
 	bool	   *rank_has;		/* by rank: its tree has the file */
+	bool	   *rank_read;		/* by rank: its file was read (rank_ver, rank_has set) */
 	/* sections by name: id = position + 1 */
 	HTAB	   *by_name;
 	char	  **names;
@@ -629,55 +630,51 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 }
 
 /*
- * The MAINTAINERS file at each release's tag (one reader process for all),
- * into ss->rank_ver: each distinct version parsed once; a release whose tree
- * lacks the file takes the oldest release's that has it (the ref's when
- * none has).
+ * The MAINTAINERS file at the tags of the releases want[r] names (all when
+ * want is NULL; one reader process for them), into ss->rank_ver (-1: the
+ * tree lacks the file) and ss->rank_has; each distinct version parsed once.
  */
 static void
-read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
+read_release_versions(FixesLoad *ld, FixesSubsystems *ss, const bool *want)
 {
 	FixesReader *volatile reader = NULL;
 	MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "fixes MAINTAINERS of a release",
 											  ALLOCSET_DEFAULT_SIZES);
-	int			first = 0;
+	int		   *ranks = palloc(sizeof(int) * (ld->nreleases + 1));
+	int			n = 0;
 
-	ss->rank_has = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	for (int r = 1; r <= ld->nreleases; r++)
+		if (!ss->rank_read[r] && (want == NULL || want[r]))
+			ranks[n++] = r;
+	if (n == 0)
+		return;
 	PG_TRY();
 	{
-		const char **args = palloc(sizeof(char *) * (ld->nreleases + 1));
+		const char **args = palloc(sizeof(char *) * (n + 1));
 
 		args[0] = ld->maintainers;
-		for (int r = 0; r < ld->nreleases; r++)
+		for (int k = 0; k < n; k++)
 		{
 			char	   *hex = palloc(FIXES_OID_HEXSZ + 1);
 
-			fixes_format_oid(hex, &ld->tags[ld->release_tag[r]].commit);
-			args[r + 1] = hex;
+			fixes_format_oid(hex, &ld->tags[ld->release_tag[ranks[k] - 1]].commit);
+			args[k + 1] = hex;
 		}
-		reader = fixes_reader_start_args("blobs", ld->path, args, ld->nreleases + 1, false);
-		for (int r = 0; r < ld->nreleases; r++)
+		reader = fixes_reader_start_args("blobs", ld->path, args, n + 1, false);
+		for (int k = 0; k < n; k++)
 		{
 			MemoryContext old;
 			const char *content;
 			size_t		len = 0;
+			int			r = ranks[k];
 
 			CHECK_FOR_INTERRUPTS();
 			old = MemoryContextSwitchTo(tmp);
 			content = receive_file(ld, ss, reader, false, &len);
 			MemoryContextSwitchTo(old);
-			ss->rank_has[r + 1] = content != NULL;
-			if (content == NULL)
-			{
-				ss->rank_ver[r + 1] = -1;
-				ss->any_missing = true;
-			}
-			else
-			{
-				ss->rank_ver[r + 1] = find_version(ld, ss, content, len, false);
-				if (first == 0)
-					first = r + 1;
-			}
+			ss->rank_read[r] = true;
+			ss->rank_has[r] = content != NULL;
+			ss->rank_ver[r] = content == NULL ? -1 : find_version(ld, ss, content, len, false);
 			MemoryContextReset(tmp);
 			ss->dirs = NULL;
 			ss->ndirs = 0;
@@ -692,10 +689,28 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss)
 	}
 	PG_END_TRY();
 	MemoryContextDelete(tmp);
+}
+
+/*
+ * The releases read whose tree lacks the file take the oldest release's that
+ * has it (the ref's when none has): the releases before it were read.
+ */
+static void
+resolve_fallback(FixesLoad *ld, FixesSubsystems *ss)
+{
+	int			first = 0;
+
+	for (int r = 1; r <= ld->nreleases && first == 0 && ss->rank_read[r]; r++)
+		if (ss->rank_has[r])
+			first = r;
 	ss->first_with = first;
+	ss->any_missing = false;
 	for (int r = 1; r <= ld->nreleases; r++)
-		if (ss->rank_ver[r] < 0)
+		if (ss->rank_read[r] && !ss->rank_has[r])
+		{
+			ss->any_missing = true;
 			ss->rank_ver[r] = first > 0 ? ss->rank_ver[first] : ss->ref_ver;
+		}
 }
 
 static void
@@ -1075,6 +1090,9 @@ attribute(FixesLoad *ld, FixesSubsystems *ss)
 			if (k == ss->nfp)
 				break;
 			cur = ss->fp[k];
+			if (!ss->rank_read[ld->mark[cur]])
+				elog(ERROR, "the MAINTAINERS of release %d of commit %lld was not read",
+					 ld->mark[cur], (long long) cur);
 			ver = ss->rank_ver[ld->mark[cur]];
 		}
 		e = path_sections(ss, ver, (int32) ss->fp[k + 1]);
@@ -1102,35 +1120,73 @@ new_released(FixesLoad *ld)
 }
 
 /*
- * A refresh that may keep the attributions of the old commits: those whose
- * version changed, into *out (sorted); false when every commit must be
- * attributed again (a section name of the previous load is no longer in
- * use, a release tag names another commit, or the releases changed while
- * one lacks the file, whose fallback may be another one now).
+ * A refresh that may keep the attributions of the old commits, before the
+ * releases' files are read: false when every commit must be attributed
+ * again.  A previous release is gone (a section name may be in use no
+ * more, and whether it had the file is not known) or on another commit, or
+ * a release older than the previous load's oldest came (a release without
+ * the file may take another one's now).  Otherwise the releases' versions
+ * only grow, and those of the old releases are the same.
+ */
+static bool
+can_keep(FixesLoad *ld)
+{
+	for (int r = 0; r < ld->n_old_releases; r++)
+	{
+		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
+
+		if (nr == 0 || ld->release_commit[nr - 1] != ld->old_releases[r].commit)
+			return false;
+	}
+	return ld->n_old_releases == 0 || ld->old_to_new_rank[1] == 1;
+}
+
+/*
+ * The releases whose file a refresh that keeps the old attributions needs:
+ * those of its new commits, those of the old commits that moved, before and
+ * now, and the oldest (for the releases without the file).
+ */
+static bool *
+wanted_releases(FixesLoad *ld)
+{
+	bool	   *want = palloc0(sizeof(bool) * (ld->nreleases + 1));
+
+	want[1] = true;
+	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+		want[ld->mark[i]] = true;
+	for (int64 m = 0; m < ld->nmoved; m++)
+	{
+		uint32		i = ld->moved[m];
+		int32		was = ld->old_mark[i];
+
+		want[ld->mark[i]] = true;
+		if (was > 0)
+			want[ld->old_to_new_rank[was]] = true;
+	}
+	return want;
+}
+
+/*
+ * The old commits whose version changed (moved to another release with
+ * another file), into *out (sorted); false when every commit must be
+ * attributed again: a release lacks the file, the tags changed, and the
+ * previous load's oldest release with the file is not the oldest now.
  */
 static bool
 changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 {
-	bool	   *used;
-
 	*out = NULL;
 	*nout = 0;
-	/*
-	 * Releases without the file take the oldest release's that has it: the
-	 * same as before when the previous load's oldest with it is the oldest
-	 * now (each old release before it is still there, on the same commit,
-	 * so still without it)
-	 */
-	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash)
+	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash && !ss->rank_has[1])
 	{
 		int			old_first = 0;
 
 		for (int r = 0; r < ld->n_old_releases; r++)
 		{
-			int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
+			int			nr = ld->old_to_new_rank[r + 1];
 
-			if (nr == 0)
-				return false;	/* gone: whether it had the file is not known */
+			if (!ss->rank_read[nr])
+				return false;
 			if (ss->rank_has[nr])
 			{
 				old_first = nr;
@@ -1140,27 +1196,6 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 		if (old_first != ss->first_with)
 			return false;
 	}
-	for (int r = 0; r < ld->n_old_releases; r++)
-	{
-		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
-
-		if (nr > 0 && ld->release_commit[nr - 1] != ld->old_releases[r].commit)
-			return false;
-	}
-	/* the names in use now: those of the previous load must all be */
-	for (int r = 0; r <= ld->nreleases; r++)
-		map_sections(ss, ss->vers[ss->rank_ver[r]]);
-	used = palloc0(sizeof(bool) * (ss->nnames + 1));
-	for (int r = 0; r <= ld->nreleases; r++)
-	{
-		MntVersion *v = ss->vers[ss->rank_ver[r]];
-
-		for (int s = 0; s < v->m.nsections; s++)
-			used[v->gid[s]] = true;
-	}
-	for (int s = 0; s < ss->stored_names; s++)
-		if (!used[s])
-			return false;
 	if (ld->nmoved > 0)
 	{
 		*out = fixes_palloc_big(sizeof(uint32) * ld->nmoved, MCXT_ALLOC_HUGE);
@@ -1168,8 +1203,7 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 		{
 			uint32		i = ld->moved[m];
 			int32		was = ld->old_mark[i];
-			int			before = was == 0 ? ss->ref_ver
-				: ld->old_to_new_rank[was] > 0 ? ss->rank_ver[ld->old_to_new_rank[was]] : -1;
+			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->old_to_new_rank[was]];
 
 			if (before != ss->rank_ver[ld->mark[i]])
 				(*out)[(*nout)++] = i;
@@ -1202,31 +1236,52 @@ fixes_load_write_files(FixesLoad *ld)
 	if (!ld->v11 || ss == NULL)
 		return;
 	ss->rank_ver = palloc(sizeof(int) * (ld->nreleases + 1));
+	ss->rank_has = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	ss->rank_read = palloc0(sizeof(bool) * (ld->nreleases + 1));
 	for (int r = 0; r <= ld->nreleases; r++)
+	{
 		ss->rank_ver[r] = ss->ref_ver;
+		/* a database at 1.0 or 1.1 SQL: every release by the ref's file */
+		ss->rank_read[r] = r == 0 || ld->has.version < 12;
+	}
 	full = !ld->incremental || ld->reattribute;
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
 		(full || ld->nmoved > 0 || new_released(ld)))
 	{
-		read_release_versions(ld, ss);
-		fixes_load_phase(ld, "MAINTAINERS of the releases read");
+		bool	   *want = NULL;
+
+		if (!full)
+			full = !can_keep(ld);
+		if (!full)
+			want = wanted_releases(ld);
+		read_release_versions(ld, ss, want);
+		if (!ss->rank_has[1])
+			read_release_versions(ld, ss, NULL);	/* the oldest with the file */
+		resolve_fallback(ld, ss);
 		if (!full)
 			full = !changed_commits(ld, ss, &changed, &nchanged);
+		if (full)
+		{
+			read_release_versions(ld, ss, NULL);
+			resolve_fallback(ld, ss);
+		}
+		fixes_load_phase(ld, "MAINTAINERS of the releases read");
 	}
 	if (ld->incremental && full)
 		ld->reattribute = true;
 	ld->reattribute_some = !full && nchanged > 0;
 
-	/* the section ids: all again in the order of the releases, or new ones at the end */
+	/*
+	 * The section ids: all again in the order of the releases, or new ones
+	 * at the end (a refresh that keeps the old attributions only adds
+	 * versions: the names of those it did not read are stored already)
+	 */
 	if (full)
-	{
 		reset_names(ss);
-		for (int r = 1; r <= ld->nreleases; r++)
-			map_sections(ss, ss->vers[ss->rank_ver[r]]);
-	}
-	map_sections(ss, ss->vers[ss->ref_ver]);
 	for (int r = 1; r <= ld->nreleases; r++)
-		map_sections(ss, ss->vers[ss->rank_ver[r]]);
+		if (ss->rank_read[r])
+			map_sections(ss, ss->vers[ss->rank_ver[r]]);
+	map_sections(ss, ss->vers[ss->ref_ver]);
 
 	/* the rows that go, and the files of the old commits to attribute again */
 	if (ld->incremental && full)
