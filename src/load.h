@@ -14,7 +14,8 @@
  *   load_files.c            the files and maintainers settings
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones
- *   load_files.c            the MAINTAINERS file of the ref's tree
+ *   load_files.c            the MAINTAINERS file of the ref's tree (those of
+ *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
  *                           and load_previous.c its releases
  *   load_read.c             the walk: each new commit into the graph and into
@@ -27,7 +28,8 @@
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
- *   load_files.c            the subsystems (fixes_commit_files was written
+ *   load_files.c            the subsystems, each commit by its release's
+ *                           MAINTAINERS (fixes_commit_files was written
  *                           during the read)
  *   load_previous.c         a refresh: the edges of the previous load
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
