@@ -28,7 +28,9 @@
  *                                 and the tree's directories ('O', 'D')
  *   fixes-reader blobs PATH FILE HEX...   what blob sends, for each commit
  *                                 HEX in turn (the MAINTAINERS file of
- *                                 each release, load_files.c)
+ *                                 each release, load_files.c); a tree or
+ *                                 blob missing from a partial clone is
+ *                                 sent as no file
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -213,7 +215,7 @@ main(int argc, char **argv)
 		out_push();
 		if (found && argc == 6)
 		{
-			send_blob(&r, &head, argv[5]);
+			send_blob(&r, &head, argv[5], false);
 			out_push();
 		}
 		old_found = git_odb_exists(r.odb, &old) != 0;
@@ -231,7 +233,7 @@ main(int argc, char **argv)
 		repo_open(&r, argv[2]);
 		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		send_blob(&r, &head, argv[4]);
+		send_blob(&r, &head, argv[4], false);
 	}
 	else if (strcmp(mode, "blobs") == 0)
 	{
@@ -240,7 +242,7 @@ main(int argc, char **argv)
 		{
 			if (strlen(argv[k]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[k]) < 0)
 				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[k]);
-			send_blob(&r, &head, argv[3]);
+			send_blob(&r, &head, argv[3], true);
 		}
 	}
 	else

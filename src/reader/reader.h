@@ -111,7 +111,7 @@ extern bool files_pool_hold(const unsigned char *header, const void *payload, si
 extern void files_pool_drain(void);
 
 /* blob.c */
-extern void send_blob(Repo *r, const git_oid *commit, const char *path);
+extern void send_blob(Repo *r, const git_oid *commit, const char *path, bool lenient);
 
 /* tags.c */
 extern void send_tags(Repo *r);

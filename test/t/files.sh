@@ -17,7 +17,8 @@
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
 # the oracle, whose releases follow test/crosscheck.py's rule; and in a database whose SQL is
 # at 1.1, where every commit is attributed by HEAD's file as 1.1 did, and again after ALTER
-# EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11).
+# EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11); and
+# a blob:none partial clone of it with HEAD's file only (the releases' missing files count as none).
 # Own scratch database fixes_t_files, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither fixtures nor make-history).
 set -euo pipefail
@@ -209,6 +210,25 @@ SELECT format('subsys updated to 1.2, loaded again: %s commits', commits) FROM f
 SQL
     PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
     [ $fail = 0 ] && PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db11"
+    # a partial clone of it (blob:none) where only HEAD's MAINTAINERS was fetched: the releases'
+    # files are missing, which counts as no file (nothing is fetched): every commit by HEAD's
+    pw=$(mktemp -d /tmp/fixes-t-subsysp.XXXXXX)
+    git clone -q --bare "$sx" "$pw/full.git"
+    git -C "$pw/full.git" config uploadpack.allowFilter true
+    git -C "$pw/full.git" config uploadpack.allowAnySHA1InWant true
+    git clone -q --bare --filter=blob:none "file://$pw/full.git" "$pw/p.git"
+    git -C "$pw/p.git" cat-file blob main:MAINTAINERS >/dev/null
+    chmod -R a+rX "$pw"
+    before=$(packs "$pw/p.git")
+    psql_q -At -v path="$pw/p.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL\|^HINT\|^WARNING'
+SELECT format('subsys, partial clone: %s commits', commits) FROM fixes_load(:'path', name => 'subsys-p', files => true, maintainers => 'MAINTAINERS');
+SQL
+    oracle --repo "$pw/p.git" --full "$sx" --name subsys-p --maintainers MAINTAINERS --at-ref || fail=1
+    if [ "$(packs "$pw/p.git")" != "$before" ]; then
+        echo "FAIL: the load of the partial clone of subsys.git changed its object database (a fetch?)"
+        fail=1
+    fi
+    rm -rf "$pw"
 fi
 
 if [ $have_mh = 1 ]; then
