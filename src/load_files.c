@@ -510,6 +510,8 @@ receive_file(FixesLoad *ld, FixesSubsystems *ss, FixesReader *reader, bool stric
 
 		if (wire_decode_dir(payload, len, &d) != 0)
 			fixes_reader_protocol_error(reader, "A directory record is malformed.");
+		if ((ss->ndirs & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (ss->ndirs == dcap)
 		{
 			dcap *= 2;
@@ -1114,8 +1116,12 @@ static bool
 new_released(FixesLoad *ld)
 {
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+	{
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (ld->mark[i] != 0)
 			return true;
+	}
 	return false;
 }
 
@@ -1153,12 +1159,18 @@ wanted_releases(FixesLoad *ld)
 
 	want[1] = true;
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+	{
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		want[ld->mark[i]] = true;
+	}
 	for (int64 m = 0; m < ld->nmoved; m++)
 	{
 		uint32		i = ld->moved[m];
 		int32		was = ld->old_mark[i];
 
+		if ((m & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
 		want[ld->mark[i]] = true;
 		if (was > 0)
 			want[ld->old_to_new_rank[was]] = true;
@@ -1204,6 +1216,9 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 			uint32		i = ld->moved[m];
 			int32		was = ld->old_mark[i];
 			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->old_to_new_rank[was]];
+
+			if ((m & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
 
 			if (before != ss->rank_ver[ld->mark[i]])
 				(*out)[(*nout)++] = i;
