@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test/files-oracle.py --repo PATH --name NAME [--full PATH] [--maintainers FILE] [--ref REF]
-        [--at-ref]
+        [--at-ref] [--release-pattern RE]
 
 Checks what fixes_load(files => true[, maintainers => FILE]) stored for the
 repository loaded as NAME (database from PGDATABASE etc., through psql)
@@ -27,7 +27,8 @@ against git's command line, row for row:
   the first whose `git rev-list <tag_i> --not <tag_1> .. <tag_i-1>` holds it.
   fixes_subsystems holds the names of the sections of every release's file
   and REF's.  --at-ref: every commit by REF's file (a database at 1.1 SQL).
-- --ref: the history of REF (default HEAD) was loaded.
+- --ref: the history of REF (default HEAD) was loaded; --release-pattern: with the
+  release_pattern RE (the releases are the tags RE finds, pre-releases included).
 
 Exit 0 when everything matches; otherwise prints the first differences, exit 1.
 python3 standard library only.
@@ -197,7 +198,7 @@ def version_key(name):
                  for r in VERSION_RUN_RE.findall(name)), name
 
 
-def releases_of(repo, ref):
+def releases_of(repo, ref, pattern=None):
     """[(tag, commit)] in version order, and {commit: tag} (crosscheck.py's rule)."""
     scope = set(git(repo, "rev-list", ref, "--").decode().split())
     tags = [t for t in git(repo, "for-each-ref", "--format=%(refname:strip=2)",
@@ -207,7 +208,8 @@ def releases_of(repo, ref):
         p = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "-q", "refs/tags/%s^{commit}" % t],
                            env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         c = p.stdout.decode().strip()
-        if p.returncode == 0 and c in scope and not PRERELEASE_RE.search(t):
+        ok = re.search(pattern, t) if pattern is not None else not PRERELEASE_RE.search(t)
+        if p.returncode == 0 and c in scope and ok:
             rel.append((t, c))
     rel.sort(key=lambda x: version_key(x[0]))
     release = {}
@@ -239,6 +241,7 @@ def main():
     ap.add_argument("--maintainers")
     ap.add_argument("--ref", default="HEAD")
     ap.add_argument("--at-ref", action="store_true")
+    ap.add_argument("--release-pattern")
     a = ap.parse_args()
     name = a.name.replace("'", "''")
     bad = []
@@ -297,7 +300,7 @@ def main():
         # the versions: REF's, and each release's (the oldest release's with the file when
         # its tree lacks it, REF's when none has it)
         at_ref = maintainers_at(a.repo, a.ref, a.maintainers)
-        rel, release = ([], {}) if a.at_ref else releases_of(a.repo, a.ref)
+        rel, release = ([], {}) if a.at_ref else releases_of(a.repo, a.ref, a.release_pattern)
         version = {None: at_ref}
         first = None
         for t, c in rel:

@@ -191,6 +191,28 @@ SQL
         oracle --repo "$sw/s.git" --name subsys-t --maintainers MAINTAINERS || fail=1
         answers subsys-t
     done
+    # the same with release_pattern '^v[1-9]' (v0 is no release: the oldest release has the file,
+    # so the refresh reads only the files of the releases it needs: v1's and v4's)
+    git -C "$sw/s.git" tag -d v4 >/dev/null 2>&1 || true
+    psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-q: %s commits', commits) FROM fixes_load(:'path', 'v2', '^v[1-9]', 'subsys-q', files => true, maintainers => 'MAINTAINERS');
+SELECT format('subsys-q refreshed at main: %s commits', commits) FROM fixes_load(:'path', 'main', '^v[1-9]', 'subsys-q');
+SQL
+    oracle --repo "$sw/s.git" --name subsys-q --ref main --release-pattern '^v[1-9]' --maintainers MAINTAINERS || fail=1
+    git -C "$sw/s.git" tag v4 "$u02"
+    got=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+BEGIN;
+SELECT releases FROM fixes_load(:'path', 'main', '^v[1-9]', 'subsys-q');
+SELECT n_tup_ins || ' ' || n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commit_subsystems';
+COMMIT;
+SQL
+)
+    if [ "$(echo $got)" != "6 2 2" ]; then
+        echo "FAIL: subsys-q after the tag of v4: got \"$(echo $got)\", want \"6 2 2\" (releases, rows of fixes_commit_subsystems written and deleted)"
+        fail=1
+    fi
+    oracle --repo "$sw/s.git" --name subsys-q --ref main --release-pattern '^v[1-9]' --maintainers MAINTAINERS || fail=1
+    answers subsys-q
     rm -rf "$sw"
     # a database whose SQL is at 1.1 (the 1.2 library): every commit by HEAD's file, as 1.1 did
     db11=fixes_t_files11
