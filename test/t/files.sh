@@ -15,7 +15,9 @@
 # new commits of a new release by its file); then a clone of it gains a tag v4 on u02 (the
 # unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
-# the oracle, whose releases follow test/crosscheck.py's rule; and in a database whose SQL is
+# the oracle, whose releases follow test/crosscheck.py's rule (the same with release_pattern
+# '^v[1-9]', whose oldest release has the file: a refresh reads only the files it needs); and in
+# a database whose SQL is
 # at 1.1, where every commit is attributed by HEAD's file as 1.1 did, and again after ALTER
 # EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11); and
 # a blob:none partial clone of it with HEAD's file only (the releases' missing files count as none).
