@@ -239,6 +239,9 @@ unchanged_since_last_load(FixesLoad *ld)
 {
 	if (!ld->old_usable || ld->empty || ld->old_head == NULL)
 		return false;
+	/* the subsystems are attributed again (load_files.c), e.g. after an update to 1.2 */
+	if (ld->reattribute)
+		return false;
 	return head_unmoved(ld) && ld->tags_hash == ld->old_tags_hash;
 }
 

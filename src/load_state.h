@@ -19,7 +19,8 @@
  *   stable scope of a refresh).
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones
- *   load_files.c            the MAINTAINERS file of the ref's tree
+ *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
+ *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
  *                           and load_previous.c its releases
  *   load_read.c             the walk: each new commit into the graph and into
@@ -28,11 +29,13 @@
  *                           backport lines; during it,
  *                           load_trailers.c, load_trailer_keys.c and
  *                           load_files.c take the commit's trailers and files
+ *                           (load_maintainers.c: their paths)
  *                           (load_subsystem_counts.c: their path prefixes)
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
- *   load_files.c            the subsystems (fixes_commit_files was written
+ *   load_maintainers.c      the subsystems, each commit by its release's
+ *                           MAINTAINERS (fixes_commit_files was written
  *                           during the read)
  *   load_previous.c         a refresh: the edges of the previous load
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
@@ -376,8 +379,9 @@ typedef struct FixesLoad
 	int64		old_missing_blobs;
 	int64		old_missing_trees;
 	int64		maint_hash;
-	bool		reattribute;	/* a refresh under another MAINTAINERS */
-	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS */
+	bool		reattribute;	/* a refresh attributes every commit again */
+	bool		reattribute_some;	/* a refresh attributes some old commits again */
+	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
 	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
 	int			c_files;		/* fixes_commits.files, added, deleted */
@@ -514,14 +518,18 @@ extern void fixes_load_analyze(FixesLoad *ld);
 struct WireFiles;
 extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
-extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);
 extern void fixes_load_files_begin(FixesLoad *ld);
 extern void fixes_load_files_end(FixesLoad *ld);
 extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
 									Datum *values, bool *nulls);
 extern void fixes_load_files_report(FixesLoad *ld);
-extern void fixes_load_write_files(FixesLoad *ld);
 extern void fixes_load_finish_files(FixesLoad *ld);
+
+/* load_maintainers.c */
+extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);
+extern void fixes_load_write_files(FixesLoad *ld);
+extern void fixes_load_maintainers_path(FixesLoad *ld, uint32 idx, const char *path, int len);
+extern void fixes_load_maintainers_restart(FixesLoad *ld);
 extern int	fixes_load_nsections(FixesLoad *ld);
 
 /* load_subsystem_counts.c: prefixes of 1 .. FIXES_PREFIX_DEPTHS components are stored */

@@ -870,6 +870,13 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	{
 		uint32		nsec = (uint32) fixes_load_nsections(ld);
 
+		/* old commits attributed again (load_files.c): the kept groups are stale */
+		if (ld->reattribute || ld->reattribute_some)
+		{
+			old_groups_free(&k->s);
+			memset(&k->s, 0, sizeof(k->s));
+			k->s_ok = false;
+		}
 		rewrite_s = !k->s_ok;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""test/files-oracle.py --repo PATH --name NAME [--full PATH] [--maintainers FILE]
+"""test/files-oracle.py --repo PATH --name NAME [--full PATH] [--maintainers FILE] [--ref REF]
+        [--at-ref] [--release-pattern RE]
 
 Checks what fixes_load(files => true[, maintainers => FILE]) stored for the
 repository loaded as NAME (database from PGDATABASE etc., through psql)
@@ -15,8 +16,19 @@ against git's command line, row for row:
   fetches nothing) has NULL counts;
 - with --maintainers: fixes_commit_subsystems against an independent
   implementation of the rules of issue 14 (get_maintainer.pl's), written from
-  the issue's text: the MAINTAINERS file at HEAD (`git show`), the directories
-  of HEAD's tree (`git ls-tree -r -d`), every changed path of each commit.
+  the issue's text, every changed path of each commit, and of issue 30
+  ("subsystems of their time"): a commit is attributed by the MAINTAINERS file
+  at the release that contains it (`git show <tag>:FILE`), its patterns read
+  against the directories of that tag's tree (`git ls-tree -r -d <tag>`); an
+  unreleased commit by REF's; a release whose tree lacks the file by the
+  oldest release's that has it.  Releases and the release of a commit by the
+  rule of test/crosscheck.py: tags peeled to a commit reachable from REF, not
+  matching (rc|pre|alpha|beta)[0-9]*$, in version order; a commit's release is
+  the first whose `git rev-list <tag_i> --not <tag_1> .. <tag_i-1>` holds it.
+  fixes_subsystems holds the names of the sections of every release's file
+  and REF's.  --at-ref: every commit by REF's file (a database at 1.1 SQL).
+- --ref: the history of REF (default HEAD) was loaded; --release-pattern: with the
+  release_pattern RE (the releases are the tags RE finds, pre-releases included).
 
 Exit 0 when everything matches; otherwise prints the first differences, exit 1.
 python3 standard library only.
@@ -60,9 +72,9 @@ NUMSTAT = re.compile(rb"^(\d+|-)\t(\d+|-)\t(.*)$", re.S)
 HEADER = re.compile(rb"^\n*C([0-9a-f]{40})\n*(.*)$", re.S)
 
 
-def git_numstat(repo):
+def git_numstat(repo, ref="HEAD"):
     """{commit: [(path bytes, added or None, deleted or None)]}, parents {commit: n}."""
-    data = git(repo, "log", "--numstat", "--no-renames", "-z", "--format=C%H%x09%P")
+    data = git(repo, "log", "--numstat", "--no-renames", "-z", "--format=C%H%x09%P", ref, "--")
     rows, parents, cur = {}, {}, None
     for tok in data.split(b"\0"):
         tok = tok.lstrip(b"\n")
@@ -85,9 +97,9 @@ def git_numstat(repo):
     return rows, parents
 
 
-def git_raw_oids(repo):
+def git_raw_oids(repo, ref="HEAD"):
     """{(commit, path bytes): (old oid, new oid, old mode, new mode)} of `git log --raw`."""
-    data = git(repo, "log", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=C%H")
+    data = git(repo, "log", "--raw", "--no-renames", "--no-abbrev", "-z", "--format=C%H", ref, "--")
     out, cur = {}, None
     toks = data.split(b"\0")
     i = 0
@@ -176,21 +188,69 @@ def sections_of(sections, dirs, path):
     return {sections[i][0] for i, r in hits.items() if r == top}
 
 
+PRERELEASE_RE = re.compile(r"(rc|pre|alpha|beta)[0-9]*$", re.IGNORECASE)
+VERSION_RUN_RE = re.compile(r"[0-9]+|[^0-9]+")
+
+
+def version_key(name):
+    """Digit runs as numbers, other runs as strings; a name that runs out first sorts first."""
+    return tuple((0, int(r), "") if r[0].isdigit() else (1, 0, r)
+                 for r in VERSION_RUN_RE.findall(name)), name
+
+
+def releases_of(repo, ref, pattern=None):
+    """[(tag, commit)] in version order, and {commit: tag} (crosscheck.py's rule)."""
+    scope = set(git(repo, "rev-list", ref, "--").decode().split())
+    tags = [t for t in git(repo, "for-each-ref", "--format=%(refname:strip=2)",
+                           "refs/tags").decode("utf-8", "replace").splitlines() if t]
+    rel = []
+    for t in tags:
+        p = subprocess.run(["git", "-C", repo, "rev-parse", "--verify", "-q", "refs/tags/%s^{commit}" % t],
+                           env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        c = p.stdout.decode().strip()
+        ok = re.search(pattern, t) if pattern is not None else not PRERELEASE_RE.search(t)
+        if p.returncode == 0 and c in scope and ok:
+            rel.append((t, c))
+    rel.sort(key=lambda x: version_key(x[0]))
+    release = {}
+    for i, (t, c) in enumerate(rel):
+        for m in git(repo, "rev-list", c, "--not", *[x[1] for x in rel[:i]], "--").decode().split():
+            release.setdefault(m, t)
+    return rel, release
+
+
+def maintainers_at(repo, rev, path):
+    """(sections, dirs) of the file at rev, or None when rev's tree lacks it."""
+    p = subprocess.run(["git", "-C", repo, "cat-file", "-t", "%s:%s" % (rev, path)], env=ENV,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    if p.returncode != 0 or p.stdout.strip() != b"blob":
+        return None
+    data = git(repo, "cat-file", "blob", "%s:%s" % (rev, path))
+    if b"\0" in data:
+        return None
+    dirs = {pg_decode(d) for d in git(repo, "ls-tree", "-r", "-d", "-z", "--name-only",
+                                         rev).split(b"\0") if d}
+    return parse_maintainers(pg_decode(data)), dirs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repo", required=True)
     ap.add_argument("--name", required=True)
     ap.add_argument("--full")
     ap.add_argument("--maintainers")
+    ap.add_argument("--ref", default="HEAD")
+    ap.add_argument("--at-ref", action="store_true")
+    ap.add_argument("--release-pattern")
     a = ap.parse_args()
     name = a.name.replace("'", "''")
     bad = []
 
-    rows, parents = git_numstat(a.full or a.repo)
+    rows, parents = git_numstat(a.full or a.repo, a.ref)
     if a.full:
         missing = {l[1:].decode() for l in git(a.repo, "rev-list", "--objects", "--all",
                                                 "--missing=print").split() if l.startswith(b"?")}
-        raw = git_raw_oids(a.full)
+        raw = git_raw_oids(a.full, a.ref)
         for c, rs in rows.items():
             new = []
             for path, ad, de in rs:
@@ -237,21 +297,34 @@ def main():
                 break
 
     if a.maintainers:
-        text = pg_decode(git(a.repo, "show", "HEAD:" + a.maintainers))
-        dirs = {pg_decode(d) for d in git(a.repo, "ls-tree", "-r", "-d", "-z", "--name-only",
-                                             "HEAD").split(b"\0") if d}
-        sections = parse_maintainers(text)
+        # the versions: REF's, and each release's (the oldest release's with the file when
+        # its tree lacks it, REF's when none has it)
+        at_ref = maintainers_at(a.repo, a.ref, a.maintainers)
+        rel, release = ([], {}) if a.at_ref else releases_of(a.repo, a.ref, a.release_pattern)
+        version = {None: at_ref}
+        first = None
+        for t, c in rel:
+            version[t] = maintainers_at(a.repo, c, a.maintainers)
+            if version[t] is not None and first is None:
+                first = version[t]
+        for t, _ in rel:
+            if version[t] is None:
+                version[t] = first or at_ref
         cache = {}
         want_s = set()
         for c, rs in rows.items():
             if parents[c] > 1:
                 continue
+            t = release.get(c)
+            sections, dirs = version[t]
             for path, _, _ in rs:
                 p = pg_decode(path)
-                if p not in cache:
-                    cache[p] = sections_of(sections, dirs, p)
-                for s in cache[p]:
+                key = (id(version[t]), p)
+                if key not in cache:
+                    cache[key] = sections_of(sections, dirs, p)
+                for s in cache[key]:
                     want_s.add((c, s))
+        all_names = {n for v in version.values() for n, _ in v[0]}
         got_s = {(cid, s) for cid, s in psql(
             "SELECT c.commit_id, s.name FROM fixes_commit_subsystems cs "
             "JOIN fixes_commits c USING (repository_id, commit_idx) "
@@ -259,14 +332,15 @@ def main():
             "JOIN fixes_repositories r USING (repository_id) WHERE r.name = '%s'" % name)}
         names = {s for (s,) in psql("SELECT s.name FROM fixes_subsystems s JOIN fixes_repositories r "
                                     "USING (repository_id) WHERE r.name = '%s'" % name)}
-        if names != {n for n, _ in sections}:
-            bad.append("subsystems %r, expected %r" % (sorted(names), sorted(n for n, _ in sections)))
+        if names != all_names:
+            bad.append("subsystems %r, expected %r" % (sorted(names), sorted(all_names)))
         for x in sorted(want_s - got_s)[:10]:
             bad.append("missing subsystem: %r" % (x,))
         for x in sorted(got_s - want_s)[:10]:
             bad.append("extra subsystem: %r" % (x,))
-        print("fixes_commit_subsystems: %d rows, oracle: %d rows, %d sections, %d paths"
-              % (len(got_s), len(want_s), len(sections), len(cache)))
+        print("fixes_commit_subsystems: %d rows, oracle: %d rows, %d section names, "
+              "%d releases, %d (version, path) pairs"
+              % (len(got_s), len(want_s), len(all_names), len(rel), len(cache)))
 
     for b in bad:
         print("FAIL " + b)

@@ -6,7 +6,10 @@
  * record per directory of that tree, so that the backend knows which
  * MAINTAINERS patterns name a directory (get_maintainer.pl reads them as if
  * they ended in '/').  A blob missing from a partial clone is an error: the
- * backend cannot attribute paths without the file.
+ * backend cannot attribute paths without the file.  lenient (blobs mode, the
+ * file at each release): a tree or blob missing from a partial clone is sent
+ * as no file (found = 0, no directories), and the backend takes the oldest
+ * release's that has it, as for a release that lacks it.
  */
 #include "reader.h"
 
@@ -33,7 +36,7 @@ send_dir(const char *root, const git_tree_entry *entry, void *payload)
 }
 
 void
-send_blob(Repo *r, const git_oid *commit_id, const char *path)
+send_blob(Repo *r, const git_oid *commit_id, const char *path, bool lenient)
 {
 	git_commit *commit = NULL;
 	git_tree   *tree = NULL;
@@ -47,6 +50,12 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path)
 	if (rc < 0)
 		fail_git(rc, "XX001", "could not read the commit of the reference of repository \"%s\"", r->path);
 	rc = git_commit_tree(&tree, commit);
+	if (rc == GIT_ENOTFOUND && lenient)
+	{
+		out_record(WIRE_BLOB, hdr, 2);
+		git_commit_free(commit);
+		return;
+	}
 	if (rc == GIT_ENOTFOUND)
 		fail("58P01",
 			 "The repository is a partial clone without the tree of the reference's commit; nothing is fetched.",
@@ -71,6 +80,14 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path)
 
 		loose_check(r, git_tree_entry_id(entry));
 		rc = git_blob_lookup(&blob, r->repo, git_tree_entry_id(entry));
+		if (rc == GIT_ENOTFOUND && lenient)
+		{
+			out_record(WIRE_BLOB, hdr, 2);
+			git_tree_entry_free(entry);
+			git_tree_free(tree);
+			git_commit_free(commit);
+			return;
+		}
 		if (rc == GIT_ENOTFOUND)
 			fail("58P01",
 				 "The repository is a partial clone without the file's content; nothing is fetched.",

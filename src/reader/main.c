@@ -30,6 +30,11 @@
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
  *                                 and the tree's directories ('O', 'D')
+ *   fixes-reader blobs PATH FILE HEX...   what blob sends, for each commit
+ *                                 HEX in turn (the MAINTAINERS file of
+ *                                 each release, load_files.c); a tree or
+ *                                 blob missing from a partial clone is
+ *                                 sent as no file
  *
  * Output: the records of wire.h on standard output, ending with 'Z' (or
  * 'E' and exit status 1).  Started only by the fixes extension's backend.
@@ -137,12 +142,14 @@ main(int argc, char **argv)
 	is_refresh = argc >= 2 &&
 		(strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0);
 	if (argc < 3 ||
-		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 && !is_walk &&
+		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 &&
+		 strcmp(argv[1], "blobs") != 0 && !is_walk &&
 		 !is_refresh && argc != 4) ||
 		(is_walk && argc < 4) ||
 		(strcmp(argv[1], "blob") == 0 && argc != 5) ||
+		(strcmp(argv[1], "blobs") == 0 && argc < 5) ||
 		(is_refresh && argc != 5 && argc != 6))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE");
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE, fixes-reader blobs PATH FILE HEX...");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -240,7 +247,7 @@ main(int argc, char **argv)
 		out_push();
 		if (found && argc == 6)
 		{
-			send_blob(&r, &head, argv[5]);
+			send_blob(&r, &head, argv[5], false);
 			out_push();
 		}
 		old_found = git_odb_exists(r.odb, &old) != 0;
@@ -258,7 +265,17 @@ main(int argc, char **argv)
 		repo_open(&r, argv[2]);
 		if (strlen(argv[3]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[3]) < 0)
 			fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[3]);
-		send_blob(&r, &head, argv[4]);
+		send_blob(&r, &head, argv[4], false);
+	}
+	else if (strcmp(mode, "blobs") == 0)
+	{
+		repo_open(&r, argv[2]);
+		for (int k = 4; k < argc; k++)
+		{
+			if (strlen(argv[k]) != GIT_OID_HEXSZ || git_oid_fromstr(&head, argv[k]) < 0)
+				fail("22023", NULL, NULL, "\"%s\" is not a commit id", argv[k]);
+			send_blob(&r, &head, argv[3], true);
+		}
 	}
 	else
 	{

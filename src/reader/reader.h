@@ -118,7 +118,7 @@ extern void files_pool_record(char type, const void *payload, size_t len);
 extern void files_pool_drain(void);
 
 /* blob.c */
-extern void send_blob(Repo *r, const git_oid *commit, const char *path);
+extern void send_blob(Repo *r, const git_oid *commit, const char *path, bool lenient);
 
 /* tags.c */
 extern void send_tags(Repo *r);

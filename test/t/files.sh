@@ -10,6 +10,17 @@
 # test/answers-oracle.sql, also after a refresh under a changed MAINTAINERS and after one
 # whose kept groups (fixes_commit_groups, the prefix numbering) are unusable, and over 17
 # refreshes, whose rows of fixes_commit_groups are written again as one at the 16th.
+# Subsystems of their time (issue 30): subsys.git, whose MAINTAINERS and paths change across
+# releases, loaded fresh, and refreshed tag by tag (v1, v2, v3, main: each refresh attributes
+# new commits of a new release by its file); then a clone of it gains a tag v4 on u02 (the
+# unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
+# and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
+# the oracle, whose releases follow test/crosscheck.py's rule (the same with release_pattern
+# '^v[1-9]', whose oldest release has the file: a refresh reads only the files it needs); and in
+# a database whose SQL is
+# at 1.1, where every commit is attributed by HEAD's file as 1.1 did, and again after ALTER
+# EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11); and
+# a blob:none partial clone of it with HEAD's file only (the releases' missing files count as none).
 # Own scratch database fixes_t_files, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither fixtures nor make-history).
 set -euo pipefail
@@ -125,6 +136,123 @@ SQL
     fi
     oracle --repo "$work/m" --name mchange --maintainers MAINTAINERS || fail=1
     answers mchange
+fi
+
+if [ -d "$fixtures/subsys.git" ]; then
+    sx="$fixtures/subsys.git"
+    psql_q -At -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT repository, commits, releases FROM fixes_load(:'path', name => 'subsys', files => true, maintainers => 'MAINTAINERS');
+SQL
+    oracle --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
+    answers subsys
+    # FOO counts s01 and s06 (v0 and v2) though HEAD's file has no FOO
+    got=$(psql_q -At <<<"SELECT string_agg(subsystem || ' ' || commits, ', ' ORDER BY subsystem) FROM fixes_per_subsystem WHERE repository = 'subsys'")
+    want="CORE 1, FOO 2, FOO CORE 2, TOOLS 1, X LIBRARY 6"
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: fixes_per_subsystem of subsys.git: $got, want $want"
+        fail=1
+    fi
+    first=1
+    for ref in v1 v2 v3 main; do
+        if [ $first = 1 ]; then
+            psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-r at %s: %s commits', :'ref', commits)
+  FROM fixes_load(:'path', :'ref', name => 'subsys-r', files => true, maintainers => 'MAINTAINERS');
+SQL
+            first=0
+        else
+            psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-r refreshed at %s: %s commits', :'ref', commits) FROM fixes_load(:'path', :'ref', name => 'subsys-r');
+SQL
+        fi
+        oracle --repo "$sx" --name subsys-r --ref $ref --maintainers MAINTAINERS || fail=1
+        answers subsys-r
+    done
+    sw=$(mktemp -d /tmp/fixes-t-subsys.XXXXXX)
+    git clone -q --bare "$sx" "$sw/s.git"
+    chmod -R a+rX "$sw"
+    psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-t: %s commits', commits) FROM fixes_load(:'path', name => 'subsys-t', files => true, maintainers => 'MAINTAINERS');
+SQL
+    u02=$(git -C "$sx" rev-parse main~1)
+    for what in tag untag; do
+        if [ $what = tag ]; then git -C "$sw/s.git" tag v4 "$u02"; else git -C "$sw/s.git" tag -d v4 >/dev/null; fi
+        got=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+BEGIN;
+SELECT releases FROM fixes_load(:'path', name => 'subsys-t');
+SELECT n_tup_ins || ' ' || n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commit_subsystems';
+COMMIT;
+SQL
+)
+        # v4 on u02: u02's two rows go and come back (under TOOLS NEW); without it: every row again
+        want=$([ $what = tag ] && echo "6 2 2" || echo "5 12 12")
+        if [ "$(echo $got)" != "$want" ]; then
+            echo "FAIL: subsys-t after the $what of v4: got \"$(echo $got)\", want \"$want\" (releases, rows of fixes_commit_subsystems written and deleted)"
+            fail=1
+        fi
+        oracle --repo "$sw/s.git" --name subsys-t --maintainers MAINTAINERS || fail=1
+        answers subsys-t
+    done
+    # the same with release_pattern '^v[1-9]' (v0 is no release: the oldest release has the file,
+    # so the refresh reads only the files of the releases it needs: v1's and v4's)
+    git -C "$sw/s.git" tag -d v4 >/dev/null 2>&1 || true
+    psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys-q: %s commits', commits) FROM fixes_load(:'path', 'v2', '^v[1-9]', 'subsys-q', files => true, maintainers => 'MAINTAINERS');
+SELECT format('subsys-q refreshed at main: %s commits', commits) FROM fixes_load(:'path', 'main', '^v[1-9]', 'subsys-q');
+SQL
+    oracle --repo "$sw/s.git" --name subsys-q --ref main --release-pattern '^v[1-9]' --maintainers MAINTAINERS || fail=1
+    git -C "$sw/s.git" tag v4 "$u02"
+    got=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+BEGIN;
+SELECT releases FROM fixes_load(:'path', 'main', '^v[1-9]', 'subsys-q');
+SELECT n_tup_ins || ' ' || n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commit_subsystems';
+COMMIT;
+SQL
+)
+    if [ "$(echo $got)" != "6 2 2" ]; then
+        echo "FAIL: subsys-q after the tag of v4: got \"$(echo $got)\", want \"6 2 2\" (releases, rows of fixes_commit_subsystems written and deleted)"
+        fail=1
+    fi
+    oracle --repo "$sw/s.git" --name subsys-q --ref main --release-pattern '^v[1-9]' --maintainers MAINTAINERS || fail=1
+    answers subsys-q
+    rm -rf "$sw"
+    # a database whose SQL is at 1.1 (the 1.2 library): every commit by HEAD's file, as 1.1 did
+    db11=fixes_t_files11
+    drop_db "$db11"
+    createdb "$db11"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db11" -c "CREATE EXTENSION fixes VERSION '1.1'"
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db11" -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+SELECT format('subsys at 1.1: %s commits', commits) FROM fixes_load(:'path', name => 'subsys', files => true, maintainers => 'MAINTAINERS');
+SQL
+    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS \
+        --at-ref || fail=1
+    # ALTER EXTENSION fixes UPDATE: the next load, nothing else changed, attributes every commit
+    # by its release's file
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db11" -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+ALTER EXTENSION fixes UPDATE;
+SELECT format('subsys updated to 1.2, loaded again: %s commits', commits) FROM fixes_load(:'path', name => 'subsys');
+SQL
+    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
+    [ $fail = 0 ] && PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db11"
+    # a partial clone of it (blob:none) where only HEAD's MAINTAINERS was fetched: the releases'
+    # files are missing, which counts as no file (nothing is fetched): every commit by HEAD's
+    pw=$(mktemp -d /tmp/fixes-t-subsysp.XXXXXX)
+    git clone -q --bare "$sx" "$pw/full.git"
+    git -C "$pw/full.git" config uploadpack.allowFilter true
+    git -C "$pw/full.git" config uploadpack.allowAnySHA1InWant true
+    git clone -q --bare --filter=blob:none "file://$pw/full.git" "$pw/p.git"
+    git -C "$pw/p.git" cat-file blob main:MAINTAINERS >/dev/null
+    chmod -R a+rX "$pw"
+    before=$(packs "$pw/p.git")
+    psql_q -At -v path="$pw/p.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL\|^HINT\|^WARNING'
+SELECT format('subsys, partial clone: %s commits', commits) FROM fixes_load(:'path', name => 'subsys-p', files => true, maintainers => 'MAINTAINERS');
+SQL
+    oracle --repo "$pw/p.git" --full "$sx" --name subsys-p --maintainers MAINTAINERS --at-ref || fail=1
+    if [ "$(packs "$pw/p.git")" != "$before" ]; then
+        echo "FAIL: the load of the partial clone of subsys.git changed its object database (a fetch?)"
+        fail=1
+    fi
+    rm -rf "$pw"
 fi
 
 if [ $have_mh = 1 ]; then
