@@ -408,18 +408,25 @@ COMMENT ON VIEW @extschema@.fixes_affected_releases IS
 -- prefix <= id < prefix || 'g' is exactly the ids that start with it).
 CREATE FUNCTION @extschema@.fixes_commit_id(repository text, rev text)
 RETURNS text
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql STABLE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
+    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
+                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname = 'fixes');
     repo integer;
     hex text COLLATE "C";
     found_id text;
     n integer;
     shown text;
 BEGIN
+    -- the extension's schema when the function runs, not the one of CREATE
+    -- EXTENSION (issue 28): the names below are found through it, and the
+    -- function's SET clause takes the setting back when it returns
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
     SELECT p.repository_id INTO repo
-      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_commit_id.repository;
+      FROM fixes_repositories p WHERE p.name = fixes_commit_id.repository;
     IF repo IS NULL THEN
         RAISE EXCEPTION 'repository "%" is not loaded', fixes_commit_id.repository
               USING ERRCODE = 'undefined_object',
@@ -427,13 +434,13 @@ BEGIN
     END IF;
     hex := pg_catalog.lower(rev);
     IF hex ~ '^[0-9a-f]{40}$' THEN
-        SELECT c.commit_id INTO found_id FROM @extschema@.fixes_commits c
+        SELECT c.commit_id INTO found_id FROM fixes_commits c
          WHERE c.commit_id = hex AND c.repository_id = repo;
         IF found_id IS NOT NULL THEN
             RETURN found_id;
         END IF;
     END IF;
-    SELECT r.commit_id INTO found_id FROM @extschema@.fixes_releases r
+    SELECT r.commit_id INTO found_id FROM fixes_releases r
      WHERE r.repository_id = repo AND r.tag = rev;
     IF found_id IS NOT NULL THEN
         RETURN found_id;
@@ -456,7 +463,7 @@ BEGIN
       INTO n, found_id, shown
       FROM (SELECT c.commit_id, c.subject,
                    pg_catalog.row_number() OVER (ORDER BY c.commit_id) AS n
-              FROM @extschema@.fixes_commits c
+              FROM fixes_commits c
              WHERE c.commit_id >= hex AND c.commit_id < hex || 'g'
                AND c.repository_id = repo
              ORDER BY c.commit_id
@@ -616,13 +623,20 @@ CREATE FUNCTION @extschema@.fixes_cve_affected_rows(
     product text,
     repo_url text)
 RETURNS TABLE(fixing_commit text, affected jsonb)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
 AS $fn$
 DECLARE
+    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
+                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname = 'fixes');
     q text;
 BEGIN
+    -- the extension's schema when the function runs, not the one of CREATE
+    -- EXTENSION (issue 28): the names below are found through it, and the
+    -- function's SET clause takes the setting back when it returns
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
     q := pg_catalog.format($q$
 WITH rel AS (
     -- every release, with its place in version order across the mainline
@@ -788,30 +802,30 @@ SELECT f.fixing_commit,
               || CASE WHEN fl.paths IS NULL THEN ''
                       ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
  ORDER BY f.fixing_commit
-$q$, '@extschema@', CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END,
+$q$, pg_catalog.quote_ident(nsp), CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END,
        -- one fix: its rows by the index on fixes_commit_files; every fix: one
        -- pass over the repository's rows (117,000 look-ups would cost more)
        CASE WHEN fixing_idx IS NULL THEN $f$
     SELECT x.fixing_idx, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
       FROM (SELECT DISTINCT cf.commit_idx AS fixing_idx, cf.path COLLATE "C" AS path
               FROM fixes f
-              JOIN @extschema@.fixes_commit_files cf
+              JOIN fixes_commit_files cf
                 ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
-     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)
      GROUP BY x.fixing_idx$f$
        ELSE $f$
     SELECT f.fixing_idx,
            (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
-              FROM @extschema@.fixes_commit_files cf
+              FROM fixes_commit_files cf
              WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
       FROM fixes f
-     WHERE (SELECT r.files FROM @extschema@.fixes_repositories r WHERE r.repository_id = $1)$f$ END,
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)$f$ END,
        -- one fix: of the stable releases (thousands in a kernel-sized
        -- history), only those its series rows name
        CASE WHEN fixing_idx IS NULL THEN '' ELSE $f$
        AND (r.mainline
             OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
-                                    FROM @extschema@.fixes_affected_series fa
+                                    FROM fixes_affected_series fa
                                    WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END);
     RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
 END
@@ -827,11 +841,14 @@ CREATE FUNCTION @extschema@.fixes_cve_affected(
     product text DEFAULT NULL,
     repo_url text DEFAULT NULL)
 RETURNS jsonb
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
 AS $$
 DECLARE
+    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
+                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname = 'fixes');
     repo integer;
     id text;
     idx integer;
@@ -840,25 +857,29 @@ DECLARE
     n_lines bigint;
     n_resolved bigint;
 BEGIN
+    -- the extension's schema when the function runs, not the one of CREATE
+    -- EXTENSION (issue 28): the names below are found through it, and the
+    -- function's SET clause takes the setting back when it returns
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
     IF repository IS NULL OR fixing_commit IS NULL THEN
         RETURN NULL;
     END IF;
-    id := @extschema@.fixes_commit_id(repository, fixing_commit);
+    id := fixes_commit_id(repository, fixing_commit);
     SELECT p.repository_id INTO repo
-      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected.repository;
+      FROM fixes_repositories p WHERE p.name = fixes_cve_affected.repository;
     SELECT c.commit_idx, c.mainline INTO idx, is_mainline
-      FROM @extschema@.fixes_commits c WHERE c.repository_id = repo AND c.commit_id = id;
+      FROM fixes_commits c WHERE c.repository_id = repo AND c.commit_id = id;
     IF NOT is_mainline THEN
         RAISE NOTICE 'commit % is not a mainline commit: fixes_affected describes the fixes of the mainline', id;
         RETURN NULL;
     END IF;
     SELECT r.affected INTO result
-      FROM @extschema@.fixes_cve_affected_rows(repo, idx, COALESCE(vendor, repository),
+      FROM fixes_cve_affected_rows(repo, idx, COALESCE(vendor, repository),
                                                COALESCE(product, repository), repo_url) r;
     IF result IS NULL THEN
         SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE e.status = 'resolved')
           INTO n_lines, n_resolved
-          FROM @extschema@.fixes_edges e
+          FROM fixes_edges e
          WHERE e.repository_id = repo AND e.fixing_idx = idx AND e.kind = 'fixes';
         IF n_lines = 0 THEN
             RAISE NOTICE 'commit % has no Fixes: line', id;
@@ -887,17 +908,24 @@ CREATE FUNCTION @extschema@.fixes_cve_affected_all(
     product text DEFAULT NULL,
     repo_url text DEFAULT NULL)
 RETURNS TABLE(fixing_commit text, affected jsonb)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
 SET enable_nestloop = off
 SET work_mem = '64MB'
 AS $$
 DECLARE
+    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
+                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                  WHERE e.extname = 'fixes');
     repo integer;
 BEGIN
+    -- the extension's schema when the function runs, not the one of CREATE
+    -- EXTENSION (issue 28): the names below are found through it, and the
+    -- function's SET clause takes the setting back when it returns
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
     SELECT p.repository_id INTO repo
-      FROM @extschema@.fixes_repositories p WHERE p.name = fixes_cve_affected_all.repository;
+      FROM fixes_repositories p WHERE p.name = fixes_cve_affected_all.repository;
     IF repo IS NULL THEN
         IF fixes_cve_affected_all.repository IS NULL THEN
             RETURN;
@@ -908,7 +936,7 @@ BEGIN
     END IF;
     RETURN QUERY
     SELECT r.fixing_commit, r.affected
-      FROM @extschema@.fixes_cve_affected_rows(repo, NULL,
+      FROM fixes_cve_affected_rows(repo, NULL,
                                                COALESCE(vendor, fixes_cve_affected_all.repository),
                                                COALESCE(product, fixes_cve_affected_all.repository),
                                                repo_url) r;
