@@ -11,6 +11,13 @@
  * the statistics knew (all of them when the table was never analysed).  A
  * refresh that adds 1% changes no large table that much and analyses none.
  *
+ * Only the columns of the table's indexes are analysed: they are what joins
+ * and look-ups by id are planned on, and a table's wide text columns (the
+ * messages, paths and trailer values) would cost a load most of the
+ * ANALYZE (0.5 s of a 2-s load at 100,000 commits).  An ANALYZE of some
+ * columns leaves autovacuum's count of changed rows as it was, so
+ * autovacuum still analyses the whole table after the commit.
+ *
  * Only the tables' owner may analyse them; a load by another role (the
  * README's pg_cron role) leaves the statistics to autovacuum, as before.
  */
@@ -21,6 +28,7 @@
 #include "miscadmin.h"
 #include "postmaster/autovacuum.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 #include "load_state.h"
 #include "spi_call.h"
@@ -32,11 +40,16 @@ fixes_load_analyze(FixesLoad *ld)
 	Datum		args[3];
 	uint64		n;
 	char	  **names;
+	int			nestlevel;
 
 	args[0] = ObjectIdGetDatum(ld->nsp);
 	args[1] = Float8GetDatum(autovacuum_anl_scale);
 	args[2] = Int32GetDatum(autovacuum_anl_thresh);
 	n = fixes_spi_execute("SELECT pg_catalog.format('%I.%I', n.nspname, c.relname) "
+						  " || COALESCE(' (' || (SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) "
+						  "    FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 "
+						  "     AND EXISTS (SELECT FROM pg_catalog.pg_index x WHERE x.indrelid = c.oid "
+						  "                  AND a.attnum = ANY (x.indkey::pg_catalog.int2[]))) || ')', '') "
 						  "FROM pg_catalog.pg_class c "
 						  "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
 						  "JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
@@ -54,10 +67,19 @@ fixes_load_analyze(FixesLoad *ld)
 	names = palloc(sizeof(char *) * (n + 1));
 	for (uint64 i = 0; i < n; i++)
 		names[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+	/*
+	 * A sample of 3,000 rows (300 x the statistics target), not 30,000: the
+	 * planner needs the columns' sizes and distinct counts, not their
+	 * histograms; autovacuum's full ANALYZE follows
+	 */
+	nestlevel = NewGUCNestLevel();
+	(void) set_config_option("default_statistics_target", "10", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	for (uint64 i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		fixes_spi_execute(psprintf("ANALYZE %s", names[i]), 0, NULL, NULL, NULL, 0, SPI_OK_UTILITY);
 	}
+	AtEOXact_GUC(true, nestlevel);
 	ld->analyzed = (int) n;
 }
