@@ -612,7 +612,7 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 -- the bug that a fix fixes, from what fixes_affected holds: a product entry
 -- by commit (git ranges, defaultStatus unaffected) and one by release
 -- (defaultStatus affected), as the Linux kernel's CNA writes them.  See
--- docs/pending/issue-32.md for the rules.  One set-based query serves the
+-- README.md, "CVE records", for the rules.  One set-based query serves the
 -- single fix and the whole repository, so that both give the same bytes;
 -- fixes_cve_affected_rows runs it with or without the filter on the fixing
 -- commit (dynamic SQL: each is planned for what it reads).

@@ -36,7 +36,7 @@ SELECT release, commits, fixing_commits, stable_cc_commits, stable_cc_fixing_com
   FROM fixes_per_release;
 
 -- the share of fixes that asked for a stable backport, whichever convention
--- the project writes them in (docs/pending/issue-30.md)
+-- the project writes them in (README.md, "Cc: stable anywhere in the message")
 SELECT release, fixing_commits, stable_cc_fixing_commits,
        round(100.0 * stable_cc_fixing_commits / nullif(fixing_commits, 0), 1) AS stable_share
   FROM fixes_per_release WHERE repository = 'stablecc';
