@@ -192,7 +192,10 @@ SQL
     # the version's own columns, as REL.COL: the rows of its relations must be those of the
     # default version.  Except four counters of fixes_per_release that 1.1 declared NOT NULL
     # though they do not apply to a stable release: 1.2 stores NULL there, and the 1.2 library
-    # writes 0 into a database still at 1.1 (issue 29); the rows after the update compare them.
+    # writes 0 into a database still at 1.1 (issue 29); and fixes_repositories.maintainers_hash,
+    # the hash of the MAINTAINERS files an attribution rests on: the ref's alone in a database
+    # at 1.1 SQL, those of every release at 1.2 (issue 30).  The rows after the update compare
+    # them.
     only=$(q "$old" <<'SQL'
 SELECT string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnum)
   FROM pg_depend d
@@ -202,7 +205,8 @@ SELECT string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnu
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'fixes') AND d.deptype = 'e'
    AND c.relkind IN ('r', 'v')
    AND NOT (c.relname = 'fixes_releases' AND a.attname IN
-            ('tagged_commits', 'fixing_earlier_commits', 'reverts', 'reverted_introduced'));
+            ('tagged_commits', 'fixing_earlier_commits', 'reverts', 'reverted_introduced'))
+   AND NOT (c.relname = 'fixes_repositories' AND a.attname = 'maintainers_hash');
 SQL
 )
     # 1.1 adds revert edges to fixes_edges (kind 'revert', issue 16): 1.0 had the Fixes: lines only
