@@ -81,5 +81,4 @@ fixes_load_analyze(FixesLoad *ld)
 		fixes_spi_execute(psprintf("ANALYZE %s", names[i]), 0, NULL, NULL, NULL, 0, SPI_OK_UTILITY);
 	}
 	AtEOXact_GUC(true, nestlevel);
-	ld->analyzed = (int) n;
 }

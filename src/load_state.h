@@ -280,7 +280,6 @@ typedef struct FixesLoad
 	int32		old_nreleases;
 	bool		old_usable;		/* loaded, and missed no parents */
 	bool		unchanged;		/* same head, same tags: nothing to do */
-	int			analyzed;		/* tables ANALYZEd at the end (load_analyze.c) */
 	int64		tags_hash;		/* of this load's tags and release pattern */
 
 	/* incremental is false for a full load */
