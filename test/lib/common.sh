@@ -50,6 +50,16 @@ finish() {
     exit 0
 }
 
+# victim_snapshot: what $db holds of the repository loaded under the name 'victim' (commits,
+# edges, a digest of fixes_per_release, the head), to show that hostile loads left it intact
+victim_snapshot() {
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -c "SELECT
+        (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
+        (SELECT count(*) FROM fixes_edges e JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
+        (SELECT md5(string_agg(p::text, ',' ORDER BY p.release_rank)) FROM fixes_per_release p WHERE p.repository = 'victim'),
+        (SELECT head_commit FROM fixes_repositories WHERE name = 'victim')"
+}
+
 # elapsed T0: seconds since T0 (a `date +%s.%N`), two decimals
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }'; }
 

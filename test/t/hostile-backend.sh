@@ -73,13 +73,7 @@ PY
 
 # --- the previous load that must survive --------------------------------------------------
 q -c "SELECT repository FROM fixes_load('$fixtures/releases.git', name => 'victim')" >/dev/null
-snapshot() {
-    q -c "SELECT (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
-                 (SELECT count(*) FROM fixes_edges e JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
-                 (SELECT md5(string_agg(p::text, ',' ORDER BY p.release_rank)) FROM fixes_per_release p WHERE p.repository = 'victim'),
-                 (SELECT head_commit FROM fixes_repositories WHERE name = 'victim')"
-}
-before=$(snapshot)
+before=$(victim_snapshot)
 
 unload_attacker() {
     q -c "SELECT fixes_unload(name) FROM fixes_repositories WHERE name = 'attacker'" >/dev/null
@@ -426,7 +420,7 @@ named=$(q3 -c "SELECT string_agg(p.oid::regprocedure::text, ' ') FROM pg_proc p
 drop_db "$db3"
 
 # --- the end ------------------------------------------------------------------------------
-after=$(snapshot)
+after=$(victim_snapshot)
 if [ "$before" != "$after" ]; then fail "the previous load changed: $before -> $after"; fi
 echo "previous load of 'victim' intact: $after"
 crashes=$(tail -n +"$((log_lines + 1))" "$log" | grep -c -E 'server process .* was terminated by signal|terminating any other active server processes' || true)

@@ -94,13 +94,7 @@ chmod -R a+rX "$work"
 
 # --- the previous load that must survive --------------------------------------------------
 q -c "SELECT repository FROM fixes_load('$fixtures/releases.git', name => 'victim')" >/dev/null
-snapshot() {
-    q -c "SELECT (SELECT count(*) FROM fixes_commits c JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
-                 (SELECT count(*) FROM fixes_edges e JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'victim'),
-                 (SELECT md5(string_agg(p::text, ',' ORDER BY p.release_rank)) FROM fixes_per_release p WHERE p.repository = 'victim'),
-                 (SELECT head_commit FROM fixes_repositories WHERE name = 'victim')"
-}
-before=$(snapshot)
+before=$(victim_snapshot)
 
 # hostile NAME TIMEOUT SQL-ARGS EXPECT: load under the name victim, within TIMEOUT + 1 s
 hostile() {
@@ -166,7 +160,7 @@ kill_reader() {
 kill_reader SEGV 'terminated by signal 11'
 kill_reader KILL 'terminated by signal 9'
 
-after=$(snapshot)
+after=$(victim_snapshot)
 if [ "$before" != "$after" ]; then fail "the previous load changed: $before -> $after"; fi
 echo "previous load of 'victim' intact: $after"
 crashes=$(tail -n +"$((log_lines + 1))" "$log" | grep -c 'server process .* was terminated by signal' || true)
