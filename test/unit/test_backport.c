@@ -148,32 +148,6 @@ static void run_table(unit_counts *u)
 
 /* ---- randomized differential test against <regex.h> references ---- */
 
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
-
-static size_t pick(uint64_t *state, size_t n)
-{
-	return (size_t) (next_random(state) % n);
-}
-
-static void append(char *buf, size_t *n, size_t cap, const char *s)
-{
-	size_t l = strlen(s);
-
-	if (*n + l < cap)
-	{
-		memcpy(buf + *n, s, l);
-		*n += l;
-	}
-}
-
 /* One random line (no '\n'): one of the three forms, each piece usually
  * right and sometimes replaced by a near miss. */
 static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
@@ -189,35 +163,35 @@ static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
 		 {")", ")", ")", "S)"}, {"", "", "", "x"}},
 	};
 	static const size_t hexlens[] = {5, 6, 7, 7, 8, 12, 12, 39, 40, 40, 41, 45};
-	size_t f = pick(rs, 3), piece, i, k;
+	size_t f = unit_pick(rs, 3), piece, i, k;
 
-	if (pick(rs, 2))
-		append(buf, n, cap, blanks[pick(rs, 8)]);
+	if (unit_pick(rs, 2))
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 8)]);
 	for (piece = 0; piece < 5; piece++)
 	{
-		const char *c = forms[f][piece][pick(rs, 8) == 0 ? 3 : pick(rs, 3)];
+		const char *c = forms[f][piece][unit_pick(rs, 8) == 0 ? 3 : unit_pick(rs, 3)];
 
 		for (; *c; c++)
 			if (*c == 'S')
-				append(buf, n, cap, blanks[pick(rs, 7)]);
+				unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
 			else if (*c == 'H')
-				for (k = hexlens[pick(rs, 12)], i = 0; i < k; i++)
+				for (k = hexlens[unit_pick(rs, 12)], i = 0; i < k; i++)
 				{
-					char h[2] = {"0123456789abcdefABCDEFg"[pick(rs, i + 1 == k ? 23 : 22)], 0};
+					char h[2] = {"0123456789abcdefABCDEFg"[unit_pick(rs, i + 1 == k ? 23 : 22)], 0};
 
-					append(buf, n, cap, h);
+					unit_append(buf, n, cap, h);
 				}
 			else
 			{
 				char ch[2] = {*c, '\0'};
 
-				append(buf, n, cap, ch);
+				unit_append(buf, n, cap, ch);
 			}
 	}
-	if (pick(rs, 3) == 0)
-		append(buf, n, cap, blanks[pick(rs, 8)]);
-	if (pick(rs, 20) == 0)
-		append(buf, n, cap, pick(rs, 2) ? "x" : "\xc3\xa9");
+	if (unit_pick(rs, 3) == 0)
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 8)]);
+	if (unit_pick(rs, 20) == 0)
+		unit_append(buf, n, cap, unit_pick(rs, 2) ? "x" : "\xc3\xa9");
 }
 
 /* Reference: the three regular expressions over each NUL-terminated line. */
@@ -281,14 +255,14 @@ static void run_differential(unit_counts *u, int messages)
 	for (i = 0; i < messages; i++)
 	{
 		char msg[2048], want[8192], got[8192], esc[8192];
-		size_t n = 0, lines = 1 + pick(&rs, 5), l;
+		size_t n = 0, lines = 1 + unit_pick(&rs, 5), l;
 		char *copy;
 
 		for (l = 0; l < lines; l++)
 		{
 			random_line(&rs, msg, &n, 1800);
-			if (l + 1 < lines || pick(&rs, 2))
-				append(msg, &n, 1800, pick(&rs, 4) ? "\n" : "\r\n");
+			if (l + 1 < lines || unit_pick(&rs, 2))
+				unit_append(msg, &n, 1800, unit_pick(&rs, 4) ? "\n" : "\r\n");
 		}
 		msg[n] = '\0';
 		copy = malloc(n ? n : 1);

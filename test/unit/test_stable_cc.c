@@ -79,32 +79,6 @@ static void run_table(unit_counts *u)
 
 /* ---- randomized differential test against a <regex.h> reference ---- */
 
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
-
-static size_t pick(uint64_t *state, size_t n)
-{
-	return (size_t) (next_random(state) % n);
-}
-
-static void append(char *buf, size_t *n, size_t cap, const char *s)
-{
-	size_t l = strlen(s);
-
-	if (*n + l < cap)
-	{
-		memcpy(buf + *n, s, l);
-		*n += l;
-	}
-}
-
 /* a random line of ASCII pieces (no '\n', no NUL) */
 static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
 {
@@ -113,12 +87,12 @@ static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
 	static const char *const pieces[] = {" ", " ", "<", ">", ",", ";", "\"", "stable@", "Stable@", "STABLE@",
 		"stAble@", "stable", "linux-", "x", "X", "9", "vger.kernel.org", "#", " # 5.10+", "@", ".", "-", "_",
 		"Stable Team ", "stable.", "\t", "\r", "(", ")", "+", "stable@@", "a@x.org"};
-	size_t k = pick(rs, 8);
+	size_t k = unit_pick(rs, 8);
 
-	append(buf, n, cap, lead[pick(rs, sizeof(lead) / sizeof(lead[0]))]);
-	append(buf, n, cap, keys[pick(rs, sizeof(keys) / sizeof(keys[0]))]);
+	unit_append(buf, n, cap, lead[unit_pick(rs, sizeof(lead) / sizeof(lead[0]))]);
+	unit_append(buf, n, cap, keys[unit_pick(rs, sizeof(keys) / sizeof(keys[0]))]);
 	for (size_t i = 0; i < k; i++)
-		append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+		unit_append(buf, n, cap, pieces[unit_pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
 }
 
 /*
@@ -140,7 +114,7 @@ static void run_random(unit_counts *u)
 	{
 		char buf[512];
 		size_t n = 0;
-		size_t lines = 1 + pick(&rs, 3);
+		size_t lines = 1 + unit_pick(&rs, 3);
 		bool expect = false, got;
 		char *copy;
 
@@ -154,7 +128,7 @@ static void run_random(unit_counts *u)
 			line[n - from] = '\0';
 			expect = expect || regexec(&re, line, 0, NULL, 0) == 0;
 			if (l + 1 < lines)
-				append(buf, &n, sizeof(buf), "\n");
+				unit_append(buf, &n, sizeof(buf), "\n");
 		}
 		copy = malloc(n ? n : 1);
 		memcpy(copy, buf, n);

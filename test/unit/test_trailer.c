@@ -294,32 +294,6 @@ static void run_revert_subjects(unit_counts *u)
 
 /* ---- randomized differential test against a <regex.h> reference ---- */
 
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *state = x;
-}
-
-static size_t pick(uint64_t *state, size_t n)
-{
-	return (size_t) (next_random(state) % n);
-}
-
-static void append(char *buf, size_t *n, size_t cap, const char *s)
-{
-	size_t l = strlen(s);
-
-	if (*n + l < cap)
-	{
-		memcpy(buf + *n, s, l);
-		*n += l;
-	}
-}
-
 /* One random line (no '\n'), biased toward what the parser finds tricky. */
 static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
 {
@@ -336,27 +310,27 @@ static void random_line(uint64_t *rs, char *buf, size_t *n, size_t cap)
 	static const size_t hexlens[] = {0, 4, 5, 6, 7, 8, 12, 39, 40, 41, 45};
 	size_t i, k;
 
-	if (pick(rs, 10) < 7)
+	if (unit_pick(rs, 10) < 7)
 	{
-		append(buf, n, cap, blanks[pick(rs, 7)]);
-		append(buf, n, cap, keys[pick(rs, 10)]);
-		append(buf, n, cap, blanks[pick(rs, 7)]);
-		if (pick(rs, 10) < 3)
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+		unit_append(buf, n, cap, keys[unit_pick(rs, 10)]);
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+		if (unit_pick(rs, 10) < 3)
 		{
-			append(buf, n, cap, commits[pick(rs, 4)]);
-			append(buf, n, cap, blanks[pick(rs, 7)]);
+			unit_append(buf, n, cap, commits[unit_pick(rs, 4)]);
+			unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
 		}
-		k = hexlens[pick(rs, 11)];
+		k = hexlens[unit_pick(rs, 11)];
 		for (i = 0; i < k; i++)
 		{
-			char h[2] = {"0123456789abcdefABCDEF"[pick(rs, 22)], '\0'};
+			char h[2] = {"0123456789abcdefABCDEF"[unit_pick(rs, 22)], '\0'};
 
-			append(buf, n, cap, h);
+			unit_append(buf, n, cap, h);
 		}
 	}
-	k = pick(rs, 9);
+	k = unit_pick(rs, 9);
 	for (i = 0; i < k; i++)
-		append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+		unit_append(buf, n, cap, pieces[unit_pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
 }
 
 /* Last occurrence of needle in hay, or NULL. */
@@ -489,14 +463,14 @@ static void run_differential(unit_counts *u, int messages)
 	for (i = 0; i < messages; i++)
 	{
 		char msg[2048], want[8192], got[8192], esc[8192];
-		size_t n = 0, lines = 1 + pick(&rs, 6), l;
+		size_t n = 0, lines = 1 + unit_pick(&rs, 6), l;
 		char *copy;
 
 		for (l = 0; l < lines; l++)
 		{
 			random_line(&rs, msg, &n, 1800);
-			if (l + 1 < lines || pick(&rs, 2))
-				append(msg, &n, 1800, pick(&rs, 4) ? "\n" : "\r\n");
+			if (l + 1 < lines || unit_pick(&rs, 2))
+				unit_append(msg, &n, 1800, unit_pick(&rs, 4) ? "\n" : "\r\n");
 		}
 		msg[n] = '\0';
 		copy = malloc(n ? n : 1);
@@ -529,36 +503,36 @@ static void random_line_more(uint64_t *rs, char *buf, size_t *n, size_t cap)
 	static const size_t hexlens[] = {5, 6, 7, 8, 12, 40, 41};
 	size_t i, k;
 
-	append(buf, n, cap, blanks[pick(rs, 7)]);
-	append(buf, n, cap, heads[pick(rs, 8)]);
-	append(buf, n, cap, blanks[pick(rs, 7)]);
-	k = hexlens[pick(rs, 7)];
+	unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+	unit_append(buf, n, cap, heads[unit_pick(rs, 8)]);
+	unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+	k = hexlens[unit_pick(rs, 7)];
 	for (i = 0; i < k; i++)
 	{
-		char h[2] = {"0123456789abcdefABCDEF"[pick(rs, 22)], '\0'};
+		char h[2] = {"0123456789abcdefABCDEF"[unit_pick(rs, 22)], '\0'};
 
-		append(buf, n, cap, h);
+		unit_append(buf, n, cap, h);
 	}
-	k = pick(rs, 6);
+	k = unit_pick(rs, 6);
 	for (i = 0; i < k; i++)
-		append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
-	if (pick(rs, 2))
+		unit_append(buf, n, cap, pieces[unit_pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+	if (unit_pick(rs, 2))
 	{
 		/* a subject in parentheses, quoted or not */
 		static const char *const quotes[] = {"", "", "\"", "'", "\xe2\x80\x9c", "\xe2\x80\x9d"};
 
-		append(buf, n, cap, "(");
-		append(buf, n, cap, blanks[pick(rs, 7)]);
-		append(buf, n, cap, quotes[pick(rs, 6)]);
-		k = pick(rs, 4);
+		unit_append(buf, n, cap, "(");
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+		unit_append(buf, n, cap, quotes[unit_pick(rs, 6)]);
+		k = unit_pick(rs, 4);
 		for (i = 0; i < k; i++)
-			append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
-		append(buf, n, cap, quotes[pick(rs, 6)]);
-		append(buf, n, cap, blanks[pick(rs, 7)]);
-		append(buf, n, cap, ")");
-		k = pick(rs, 3);
+			unit_append(buf, n, cap, pieces[unit_pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+		unit_append(buf, n, cap, quotes[unit_pick(rs, 6)]);
+		unit_append(buf, n, cap, blanks[unit_pick(rs, 7)]);
+		unit_append(buf, n, cap, ")");
+		k = unit_pick(rs, 3);
 		for (i = 0; i < k; i++)
-			append(buf, n, cap, pieces[pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
+			unit_append(buf, n, cap, pieces[unit_pick(rs, sizeof(pieces) / sizeof(pieces[0]))]);
 	}
 }
 
@@ -582,14 +556,14 @@ static void run_more_differential(unit_counts *u, int messages)
 	for (i = 0; i < messages; i++)
 	{
 		char msg[2048], want[8192], got[8192], esc[8192];
-		size_t n = 0, lines = 1 + pick(&rs, 4), l;
+		size_t n = 0, lines = 1 + unit_pick(&rs, 4), l;
 		char *copy;
 
 		for (l = 0; l < lines; l++)
 		{
 			random_line_more(&rs, msg, &n, 1800);
-			if (l + 1 < lines || pick(&rs, 2))
-				append(msg, &n, 1800, pick(&rs, 4) ? "\n" : "\r\n");
+			if (l + 1 < lines || unit_pick(&rs, 2))
+				unit_append(msg, &n, 1800, unit_pick(&rs, 4) ? "\n" : "\r\n");
 		}
 		msg[n] = '\0';
 		copy = malloc(n ? n : 1);

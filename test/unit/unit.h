@@ -3,6 +3,7 @@
 #define FIXES_UNIT_H
 
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 typedef struct unit_counts {
@@ -57,6 +58,34 @@ static inline const char *unit_escape(const char *s, size_t len, char *buf, size
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+/* The randomized differential tests: a xorshift64 generator (deterministic from its seed),
+ * a pick in [0, n) and an append that never writes past cap. */
+static inline uint64_t unit_random(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
+static inline size_t unit_pick(uint64_t *state, size_t n)
+{
+	return (size_t) (unit_random(state) % n);
+}
+
+static inline void unit_append(char *buf, size_t *n, size_t cap, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (*n + l < cap)
+	{
+		memcpy(buf + *n, s, l);
+		*n += l;
+	}
 }
 
 #endif /* FIXES_UNIT_H */
