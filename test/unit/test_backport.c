@@ -111,19 +111,12 @@ static void check_raw_spans(const backport_case *c, unit_counts *u)
 
 	while (fixes_backport_next(c->msg, c->len, &cur, &b))
 	{
-		size_t start = 0, end;
-		int line;
+		size_t start, n;
 
-		for (line = 1; line < b.line; line++)
-			start = (size_t) ((const char *) memchr(c->msg + start, '\n', c->len - start)
-							  - c->msg) + 1;
-		for (end = start; end < c->len && c->msg[end] != '\n'; end++)
-			;
-		if (end > start && c->msg[end - 1] == '\r')
-			end--;
-		CHECK(u, b.raw_off == start && b.raw_len == end - start,
+		unit_line_span(c->msg, c->len, b.line, &start, &n);
+		CHECK(u, b.raw_off == start && b.raw_len == n,
 			  "%s: raw span %zu+%zu, expected %zu+%zu", c->name, b.raw_off, b.raw_len,
-			  start, end - start);
+			  start, n);
 	}
 }
 

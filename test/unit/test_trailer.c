@@ -209,19 +209,12 @@ static void check_raw_spans(const trailer_case *c, unit_counts *u)
 
 	while (fixes_trailer_next(c->msg, c->len, &cur, &t))
 	{
-		size_t start = 0, end;
-		int line;
+		size_t start, n;
 
-		for (line = 1; line < t.line; line++)
-			start = (size_t) ((const char *) memchr(c->msg + start, '\n', c->len - start)
-							  - c->msg) + 1;
-		for (end = start; end < c->len && c->msg[end] != '\n'; end++)
-			;
-		if (end > start && c->msg[end - 1] == '\r')
-			end--;
-		CHECK(u, t.raw_off == start && t.raw_len == end - start,
+		unit_line_span(c->msg, c->len, t.line, &start, &n);
+		CHECK(u, t.raw_off == start && t.raw_len == n,
 			  "%s: raw span %zu+%zu, expected %zu+%zu", c->name, t.raw_off, t.raw_len,
-			  start, end - start);
+			  start, n);
 	}
 }
 

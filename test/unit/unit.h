@@ -88,4 +88,21 @@ static inline void unit_append(char *buf, size_t *n, size_t cap, const char *s)
 	}
 }
 
+/* The span of line number line (1-based) of msg: its offset and length without
+ * its '\n' or "\r\n", computed independently of the parsers under test. */
+static inline void unit_line_span(const char *msg, size_t len, int line, size_t *off, size_t *n)
+{
+	size_t start = 0, end;
+	int l;
+
+	for (l = 1; l < line; l++)
+		start = (size_t) ((const char *) memchr(msg + start, '\n', len - start) - msg) + 1;
+	for (end = start; end < len && msg[end] != '\n'; end++)
+		;
+	if (end > start && msg[end - 1] == '\r')
+		end--;
+	*off = start;
+	*n = end - start;
+}
+
 #endif /* FIXES_UNIT_H */
