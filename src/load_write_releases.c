@@ -2,7 +2,8 @@
  * load_write_releases.c — fixes_load(): write the counts and the summary
  *
  * fixes_releases is replaced whole by every load (a few hundred rows, with
- * the per-release counts of load_counts.c); fixes_fixed_commits gets the
+ * the per-release counts of load_count.c), its mainline releases first and
+ * its stable ones after the stable scope; fixes_fixed_commits gets the
  * per-commit counts behind fixes_buggiest_commits; the repository's row of
  * fixes_repositories records what the next refresh builds on.
  */
@@ -20,6 +21,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
+#include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
 
@@ -140,6 +142,74 @@ fixes_load_write_releases(FixesLoad *ld)
 			nulls[c_at] = false;
 		}
 		fixes_bulk_insert(b, values, nulls, 128);
+	}
+	fixes_bulk_end(b);
+}
+
+/*
+ * The rows of the stable releases in fixes_releases (the mainline's are
+ * written), with what load_stable.c and load_count.c counted for them
+ */
+void
+fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_rank = fixes_attnum(desc, "release_rank");
+	int			c_tag = fixes_attnum(desc, "tag");
+	int			c_idx = fixes_attnum(desc, "commit_idx");
+	int			c_id = fixes_attnum(desc, "commit_id");
+	int			c_annotated = fixes_attnum(desc, "annotated");
+	int			c_at = fixes_attnum(desc, "released_at");
+	int			c_commits = fixes_attnum(desc, "commits");
+	int			c_mainline = fixes_attnum(desc, "mainline");
+	int			c_series = fixes_attnum(desc, "series");
+	int			c_backports = fixes_attnum(desc, "backports");
+	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
+	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
+	int			c_known = fixes_attnum(desc, "known_bugs");
+	int			c_v11[4] = {fixes_attnum_if_exists(desc, "tagged_commits"),
+		fixes_attnum_if_exists(desc, "fixing_earlier_commits"),
+		fixes_attnum_if_exists(desc, "reverts"),
+	fixes_attnum_if_exists(desc, "reverted_introduced")};
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int k = 0; k < st->n; k++)
+	{
+		int			r = st->nmain + k;
+		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		TimestampTz at;
+
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_rank, Int32GetDatum(r + 1));
+		SET(c_tag, ld->release_name[r + 1]);
+		SET(c_idx, Int32GetDatum((int32) ld->release_commit[r]));
+		SET(c_id, PointerGetDatum(fixes_oid_text(&tag->commit)));
+		SET(c_annotated, BoolGetDatum(tag->annotated));
+		SET(c_commits, Int64GetDatum(ld->release_size[r]));
+		SET(c_mainline, BoolGetDatum(false));
+		if (st->series[k] > 0)
+			SET(c_series, ld->release_name[st->series[k]]);
+		SET(c_backports, Int64GetDatum(st->backports[k]));
+		SET(c_fixed, Int64GetDatum(st->bugs_fixed[k]));
+		SET(c_regressions, Int64GetDatum(st->regressions[k]));
+		SET(c_known, Int64GetDatum(st->known_bugs[k]));
+		if (fixes_time_to_timestamptz(tag->time, &at))
+			SET(c_at, TimestampTzGetDatum(at));
+		/*
+		 * The counters of fixes_per_release are the mainline's: NULL here,
+		 * but NOT NULL columns in a database still at 1.1 SQL, which gets 0
+		 * (the update to 1.2 makes them NULL).
+		 */
+		for (int c = 0; c < lengthof(c_v11); c++)
+			if (c_v11[c] >= 0 && TupleDescAttr(desc, c_v11[c])->attnotnull)
+				SET(c_v11[c], Int64GetDatum(0));
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 256);
 	}
 	fixes_bulk_end(b);
 }
