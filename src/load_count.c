@@ -150,12 +150,96 @@ lifetimes_per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 	}
 }
 
+/* the release an old commit had in the previous load, as this load's rank; 0: none or gone */
+static inline int32
+old_rank_now(const FixesLoad *ld, uint32 idx)
+{
+	int32		was = ld->old_mark[idx];
+
+	return was == 0 ? 0 : ld->old_to_new_rank[was];
+}
+
+/*
+ * A refresh: the releases whose counts it must compute, by rank (true), or
+ * NULL to compute them all.  The others keep the counts the previous load
+ * stored (ld->old_stats): none of their commits moved, and every edge from
+ * or into them is as it was.  A release must be computed when it is new,
+ * holds a commit that is new or moved, or is the release (now or before)
+ * of the fixing commit or the target of an edge that is new, resolves
+ * otherwise, or has a commit that moved.
+ */
+static bool *
+releases_to_count(FixesLoad *ld, int *ncount)
+{
+	uint32		n = ld->graph->n;
+	bool	   *count;
+	uint8	   *moved;
+	bool	   *kept;
+
+	*ncount = ld->nreleases;
+	if (!ld->incremental || ld->old_stats == NULL || ld->old_mark == NULL ||
+		ld->old_to_new_rank == NULL)
+		return NULL;
+	count = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	kept = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	/* the releases of the previous load that are still releases */
+	for (int w = 1; w <= ld->n_old_releases; w++)
+		if (ld->old_to_new_rank[w] != 0)
+			kept[ld->old_to_new_rank[w]] = true;
+	for (int r = 1; r <= ld->nreleases; r++)
+		count[r] = !kept[r];
+	pfree(kept);
+	/* the commits that are new or moved, and their releases */
+	moved = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int64 m = 0; m < ld->nmoved; m++)
+	{
+		uint32		i = ld->moved[m];
+
+		moved[i] = 1;
+		count[ld->mark[i]] = true;
+		count[old_rank_now(ld, i)] = true;
+	}
+	for (uint32 i = ld->n_old; i < n; i++)
+	{
+		moved[i] = 1;
+		count[ld->mark[i]] = true;
+	}
+	/* the edges that changed */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		now_resolved = e->now.status == EDGE_RESOLVED;
+		bool		before_resolved = e->old && e->before.status == EDGE_RESOLVED;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->old && fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
+			!(now_resolved && moved[e->now.target]))
+			continue;
+		count[ld->mark[e->fixing]] = true;
+		if (now_resolved)
+			count[ld->mark[e->now.target]] = true;
+		if (e->old && e->fixing < ld->n_old)
+			count[old_rank_now(ld, e->fixing)] = true;
+		if (before_resolved && e->before.target < ld->n_old)
+			count[old_rank_now(ld, e->before.target)] = true;
+	}
+	pfree(moved);
+	*ncount = 0;
+	for (int r = 1; r <= ld->nreleases; r++)
+		*ncount += count[r];
+	return count;
+}
+
 /*
  * After the edges are resolved and the dates of their targets fetched
  * (fixes_load_fetch_target_times): the counts of fixes_per_release and the
  * lifetimes of fixes_lifetime_per_release into ld->stats (by rank; [0] is
  * the unreleased tail), and the commits resolved edges point at into
- * ld->fixed.
+ * ld->fixed.  A refresh computes only the releases that it changes
+ * (releases_to_count()) and keeps the stored counts of the others; the
+ * edges and commits are counted by the same rules either way, those of the
+ * releases kept into a scratch row that is thrown away.
  */
 void
 fixes_count_releases(FixesLoad *ld)
@@ -173,10 +257,20 @@ fixes_count_releases(FixesLoad *ld)
 	int64		npairs = 0;
 	int64		nkeys = 0;
 	bool		lifetimes = ld->has.release_v11;
+	int			ncount;
+	bool	   *count = releases_to_count(ld, &ncount);
+	FixesReleaseStats scratch;
+
+/* the counts of release r, or the scratch row when r keeps its stored ones */
+#define STATS(r) (count == NULL || count[r] ? &ld->stats[r] : &scratch)
+#define COUNTED(r) (count == NULL || count[r])
 
 	/* an edge's position goes in the low half of its key */
 	if (ld->nedges > (int64) PG_UINT32_MAX)
 		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
+	if (count != NULL)
+		elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
+			 ld->name, ncount, ld->nreleases);
 	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
 	for (int r = 0; r <= ld->nreleases; r++)
 	{
@@ -198,6 +292,7 @@ fixes_count_releases(FixesLoad *ld)
 		int32		fr,
 					tr;
 		int64		usecs;
+		double		days;
 
 		if ((k & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
@@ -213,35 +308,39 @@ fixes_count_releases(FixesLoad *ld)
 		{
 			/* reverts count in their own two columns only */
 			if (fr > 0)
-				ld->stats[fr].reverts++;
+				STATS(fr)->reverts++;
 			if (fixes_rule_introduced(fr, tr))
-				ld->stats[tr].reverted_introduced++;
+				STATS(tr)->reverted_introduced++;
 			continue;
 		}
 		flags[f] |= FIXING;
 		target_keys[nkeys++] = ((uint64) t << 32) | (uint64) k;
 		if (fixes_rule_fixed_earlier(fr, tr))
 		{
-			ld->stats[fr].bugs_fixed++;
-			fixed_pairs[npairs++] = ((uint64) fr << 32) | t;
+			STATS(fr)->bugs_fixed++;
+			if (COUNTED(fr))
+				fixed_pairs[npairs++] = ((uint64) fr << 32) | t;
 			flags[f] |= FIXING_EARLIER;
 		}
 		if (fixes_rule_same_release(fr, tr))
-			ld->stats[fr].fixed_same_release++;
+			STATS(fr)->fixed_same_release++;
 		if (!fixes_rule_introduced(fr, tr))
 			continue;
-		ld->stats[tr].bugs_introduced++;
+		STATS(tr)->bugs_introduced++;
 		flags[t] |= INTRODUCED;
 		/* lifetimes (1.1): of the bugs fixed in R and of those introduced in R */
-		if (!lifetimes || !fixes_edge_lifetime(ld, e, &usecs))
+		if (!lifetimes || !(COUNTED(fr) || COUNTED(tr)) || !fixes_edge_lifetime(ld, e, &usecs))
 			continue;
-		if (fr != 0)
+		days = fixes_sql_days(usecs);
+		if (fr != 0 && COUNTED(fr))
 		{
 			life_fixed[nlife_fixed].group = fr;
-			life_fixed[nlife_fixed++].days = fixes_sql_days(usecs);
+			life_fixed[nlife_fixed++].days = days;
 		}
+		if (!COUNTED(tr))
+			continue;
 		life_introduced[nlife_introduced].group = tr;
-		life_introduced[nlife_introduced++].days = fixes_sql_days(usecs);
+		life_introduced[nlife_introduced++].days = days;
 		/* 1.2: the bugs of R found within a year, and two (NULL in the view until observable) */
 		if (usecs <= WITHIN_365D)
 			ld->stats[tr].found_within_365d++;
@@ -250,25 +349,29 @@ fixes_count_releases(FixesLoad *ld)
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
+		int32		r = mark[i];
+
 		if ((i & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
+		if (r == 0 || !COUNTED(r))
+			continue;
 		/* 1.2: the commits of a release with a Cc: stable line, and of those the fixing ones */
-		if (ld->stable_cc[i] && mark[i] > 0)
+		if (ld->stable_cc[i])
 		{
-			ld->stats[mark[i]].stable_cc_commits++;
+			ld->stats[r].stable_cc_commits++;
 			if (flags[i] & FIXING)
-				ld->stats[mark[i]].stable_cc_fixing_commits++;
+				ld->stats[r].stable_cc_fixing_commits++;
 		}
 		if (flags[i] == 0)
 			continue;
-		if ((flags[i] & FIXING) && mark[i] > 0)
-			ld->stats[mark[i]].fixing_commits++;
+		if (flags[i] & FIXING)
+			ld->stats[r].fixing_commits++;
 		if (flags[i] & INTRODUCED)
-			ld->stats[mark[i]].buggy_commits_introduced++;
-		if ((flags[i] & TAGGED) && mark[i] > 0)
-			ld->stats[mark[i]].tagged_commits++;
+			ld->stats[r].buggy_commits_introduced++;
+		if (flags[i] & TAGGED)
+			ld->stats[r].tagged_commits++;
 		if (flags[i] & FIXING_EARLIER)
-			ld->stats[mark[i]].fixing_earlier_commits++;
+			ld->stats[r].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
 	fixes_sort_uint64(fixed_pairs, npairs);
@@ -282,6 +385,20 @@ fixes_count_releases(FixesLoad *ld)
 		pfree(life_fixed);
 		pfree(life_introduced);
 	}
+	/* the releases kept: as stored */
+	if (count != NULL)
+	{
+		for (int w = 1; w <= ld->n_old_releases; w++)
+		{
+			int			r = ld->old_to_new_rank[w];
+
+			if (r != 0 && !count[r])
+				ld->stats[r] = ld->old_stats[w];
+		}
+		pfree(count);
+	}
+#undef STATS
+#undef COUNTED
 
 	pfree(fixed_pairs);
 	pfree(flags);

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/genam.h"
 #include "access/skey.h"
 #include "access/stratnum.h"
@@ -107,12 +109,62 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/* the counts of fixes_releases that a refresh can keep, in the order of FixesReleaseStats */
+#define OLD_COUNT_COLUMNS \
+	"fixing_commits, bugs_fixed, commits_fixed, bugs_introduced, buggy_commits_introduced, " \
+	"fixed_same_release, tagged_commits, fixing_earlier_commits, reverts, reverted_introduced, " \
+	"fixed_median_days, fixed_p90_days, introduced_median_days, " \
+	"stable_cc_commits, stable_cc_fixing_commits, found_within_365d, found_within_730d"
+
+/*
+ * The counts of a release row of fixes_releases, from column 3 on
+ * (OLD_COUNT_COLUMNS); false if a count is NULL.  A lifetime is NULL when
+ * there is none (NaN).
+ */
+static bool
+old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
+{
+	int64	   *ints1[10] = {&st->fixing_commits, &st->bugs_fixed, &st->commits_fixed,
+		&st->bugs_introduced, &st->buggy_commits_introduced, &st->fixed_same_release,
+		&st->tagged_commits, &st->fixing_earlier_commits, &st->reverts,
+	&st->reverted_introduced};
+	double	   *days[3] = {&st->fixed_median_days, &st->fixed_p90_days,
+	&st->introduced_median_days};
+	int64	   *ints2[4] = {&st->stable_cc_commits, &st->stable_cc_fixing_commits,
+	&st->found_within_365d, &st->found_within_730d};
+	int			col = 3;
+	bool		isnull;
+
+	for (int c = 0; c < 10; c++)
+	{
+		*ints1[c] = DatumGetInt64(SPI_getbinval(tup, desc, col++, &isnull));
+		if (isnull)
+			return false;
+	}
+	for (int c = 0; c < 3; c++)
+	{
+		Datum		d = SPI_getbinval(tup, desc, col++, &isnull);
+
+		*days[c] = isnull ? NAN : DatumGetFloat8(d);
+	}
+	for (int c = 0; c < 4; c++)
+	{
+		*ints2[c] = DatumGetInt64(SPI_getbinval(tup, desc, col++, &isnull));
+		if (isnull)
+			return false;
+	}
+	return true;
+}
+
 /* a refresh: the mainline releases of the previous load, to tell which moved */
 void
 fixes_load_read_old_releases(FixesLoad *ld)
 {
-	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
+	/* 1.2: and their counts, which a refresh keeps for the releases it does not change */
+	bool		counts = ld->has.version >= 12 && ld->has.release_v11;
+	char	   *sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
 							   "WHERE repository_id = $1%s ORDER BY release_rank",
+							   counts ? ", " OLD_COUNT_COLUMNS : "",
 							   ld->schema, ld->has_stable ? " AND mainline" : "");
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
@@ -120,6 +172,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;
 	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
+	ld->old_stats = counts ? palloc0(sizeof(FixesReleaseStats) * (ld->n_old_releases + 1)) : NULL;
 	for (int i = 0; i < ld->n_old_releases; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -128,6 +181,8 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 		ld->old_releases[i].commit =
 			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+		if (ld->old_stats != NULL && !old_counts(tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
+			ld->old_stats = NULL;	/* not all there: the counts are computed again */
 	}
 	SPI_freetuptable(SPI_tuptable);
 }

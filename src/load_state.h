@@ -291,6 +291,7 @@ typedef struct FixesLoad
 	int64		old_resolved;
 	FixesOldRelease *old_releases;
 	int			n_old_releases;
+	FixesReleaseStats *old_stats;	/* by old rank: their counts as stored (1.2), NULL: unknown */
 
 	/* phase read; rows of the stable scope (release still NULL) spill to disk */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
