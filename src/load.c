@@ -202,6 +202,8 @@ start_full_load(FixesLoad *ld)
 	ld->cap = 0;
 	ld->subj_hash = NULL;
 	ld->subj_from = 0;
+	ld->graph_rows = NULL;
+	ld->graph_nrows = 0;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->stable_cc = NULL;

@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "datatype/timestamp.h"
 #include "miscadmin.h"
@@ -149,6 +150,29 @@ lifetimes_per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 		i = j;
 	}
 }
+
+#define STAT(field, days, version) {#field, offsetof(FixesReleaseStats, field), days, version}
+const FixesStatColumn fixes_release_stat_columns[] = {
+	STAT(fixing_commits, false, 10),
+	STAT(bugs_fixed, false, 10),
+	STAT(commits_fixed, false, 10),
+	STAT(bugs_introduced, false, 10),
+	STAT(buggy_commits_introduced, false, 10),
+	STAT(fixed_same_release, false, 10),
+	STAT(tagged_commits, false, 11),
+	STAT(fixing_earlier_commits, false, 11),
+	STAT(reverts, false, 11),
+	STAT(reverted_introduced, false, 11),
+	STAT(fixed_median_days, true, 11),
+	STAT(fixed_p90_days, true, 11),
+	STAT(introduced_median_days, true, 11),
+	STAT(stable_cc_commits, false, 12),
+	STAT(stable_cc_fixing_commits, false, 12),
+	STAT(found_within_365d, false, 12),
+	STAT(found_within_730d, false, 12),
+};
+#undef STAT
+const int	fixes_release_nstat_columns = lengthof(fixes_release_stat_columns);
 
 /* the release an old commit had in the previous load, as this load's rank; 0: none or gone */
 static inline int32

@@ -52,6 +52,22 @@ fixes_rule_same_release(int32 fr, int32 tr)
 extern void fixes_count_releases(FixesLoad *ld);
 
 /*
+ * The columns of fixes_releases that hold the per-release counts, each with
+ * its field of FixesReleaseStats: what the writer writes and what a refresh
+ * reads back for the releases it keeps (load_previous.c).
+ */
+typedef struct FixesStatColumn
+{
+	const char *name;
+	Size		offset;			/* in FixesReleaseStats */
+	bool		days;			/* a double, NULL when NaN; else an int64 */
+	int			version;		/* the SQL version that has it: 10, 11 or 12 */
+} FixesStatColumn;
+
+extern const FixesStatColumn fixes_release_stat_columns[];
+extern const int fixes_release_nstat_columns;
+
+/*
  * The lifetime of the bug a resolved Fixes edge names, in microseconds;
  * false when a date is missing (percentile_cont skips NULL).
  */

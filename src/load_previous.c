@@ -20,6 +20,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -29,6 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
 #include "table_columns.h"
@@ -109,49 +111,27 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	SPI_freetuptable(SPI_tuptable);
 }
 
-/* the counts of fixes_releases that a refresh can keep, in the order of FixesReleaseStats */
-#define OLD_COUNT_COLUMNS \
-	"fixing_commits, bugs_fixed, commits_fixed, bugs_introduced, buggy_commits_introduced, " \
-	"fixed_same_release, tagged_commits, fixing_earlier_commits, reverts, reverted_introduced, " \
-	"fixed_median_days, fixed_p90_days, introduced_median_days, " \
-	"stable_cc_commits, stable_cc_fixing_commits, found_within_365d, found_within_730d"
-
 /*
- * The counts of a release row of fixes_releases, from column 3 on
- * (OLD_COUNT_COLUMNS); false if a count is NULL.  A lifetime is NULL when
- * there is none (NaN).
+ * The counts of a release row of fixes_releases, from column 3 on (the
+ * columns of fixes_release_stat_columns); false if a count is NULL.  A
+ * lifetime is NULL when there is none (NaN).
  */
 static bool
 old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 {
-	int64	   *ints1[10] = {&st->fixing_commits, &st->bugs_fixed, &st->commits_fixed,
-		&st->bugs_introduced, &st->buggy_commits_introduced, &st->fixed_same_release,
-		&st->tagged_commits, &st->fixing_earlier_commits, &st->reverts,
-	&st->reverted_introduced};
-	double	   *days[3] = {&st->fixed_median_days, &st->fixed_p90_days,
-	&st->introduced_median_days};
-	int64	   *ints2[4] = {&st->stable_cc_commits, &st->stable_cc_fixing_commits,
-	&st->found_within_365d, &st->found_within_730d};
-	int			col = 3;
-	bool		isnull;
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+	{
+		const FixesStatColumn *col = &fixes_release_stat_columns[c];
+		bool		isnull;
+		Datum		d = SPI_getbinval(tup, desc, 3 + c, &isnull);
+		char	   *field = (char *) st + col->offset;
 
-	for (int c = 0; c < 10; c++)
-	{
-		*ints1[c] = DatumGetInt64(SPI_getbinval(tup, desc, col++, &isnull));
-		if (isnull)
+		if (col->days)
+			*(double *) field = isnull ? NAN : DatumGetFloat8(d);
+		else if (isnull)
 			return false;
-	}
-	for (int c = 0; c < 3; c++)
-	{
-		Datum		d = SPI_getbinval(tup, desc, col++, &isnull);
-
-		*days[c] = isnull ? NAN : DatumGetFloat8(d);
-	}
-	for (int c = 0; c < 4; c++)
-	{
-		*ints2[c] = DatumGetInt64(SPI_getbinval(tup, desc, col++, &isnull));
-		if (isnull)
-			return false;
+		else
+			*(int64 *) field = DatumGetInt64(d);
 	}
 	return true;
 }
@@ -160,14 +140,24 @@ old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 void
 fixes_load_read_old_releases(FixesLoad *ld)
 {
-	/* 1.2: and their counts, which a refresh keeps for the releases it does not change */
+	/*
+	 * and their counts, which a refresh keeps for the releases it does not
+	 * change: when the tables hold every count (1.2)
+	 */
 	bool		counts = ld->has.version >= 12 && ld->has.release_v11;
-	char	   *sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
-							   "WHERE repository_id = $1%s ORDER BY release_rank",
-							   counts ? ", " OLD_COUNT_COLUMNS : "",
-							   ld->schema, ld->has_stable ? " AND mainline" : "");
+	StringInfoData cols;
+	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+		counts = counts && ld->has.version >= fixes_release_stat_columns[c].version;
+	initStringInfo(&cols);
+	for (int c = 0; counts && c < fixes_release_nstat_columns; c++)
+		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
+	sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
+				   "WHERE repository_id = $1%s ORDER BY release_rank",
+				   cols.data, ld->schema, ld->has_stable ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;

@@ -306,6 +306,8 @@ typedef struct FixesLoad
 	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
 								 * commits below this yet (load_graph.c) */
 	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
+	uint32	   *graph_rows;		/* the commits of each fixes_graph row read (load_graph.c) */
+	int32		graph_nrows;
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);

@@ -40,19 +40,8 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_at,
 				c_commits,
 				c_mainline = -1,
-				c_series = -1,
-				c_stat[10];
-	static const char *const stat_names[10] = {"fixing_commits", "bugs_fixed", "commits_fixed",
-		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
-	/* 1.1 */
-	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
-	int			nstats = ld->has.release_v11 ? 10 : 6;
-	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
-	"introduced_median_days"};
-	int			c_days[3] = {-1, -1, -1};
-	static const char *const v12_names[4] = {"stable_cc_commits", "stable_cc_fixing_commits",
-	"found_within_365d", "found_within_730d"};
-	int			c_v12[4] = {-1, -1, -1, -1};
+				c_series = -1;
+	int		   *c_stat = palloc(sizeof(int) * fixes_release_nstat_columns);
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -68,19 +57,22 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_annotated = fixes_attnum(desc, "annotated");
 	c_at = fixes_attnum(desc, "released_at");
 	c_commits = fixes_attnum(desc, "commits");
-	for (int c = 0; c < nstats; c++)
-		c_stat[c] = fixes_attnum(desc, stat_names[c]);
+	/* the counts of load_count.c that the installed SQL version has: -1 where not */
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+	{
+		const FixesStatColumn *col = &fixes_release_stat_columns[c];
+
+		c_stat[c] = -1;
+		if (col->version <= 10 ||
+			(col->version == 11 ? ld->has.release_v11 : ld->has.version >= col->version))
+			c_stat[c] = col->days ? fixes_attnum_if_exists(desc, col->name)
+				: fixes_attnum(desc, col->name);
+	}
 	if (ld->has_stable)
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
 	}
-	if (ld->has.release_v11)
-		for (int c = 0; c < 3; c++)
-			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
-	if (ld->has.version >= 12)
-		for (int c = 0; c < 4; c++)
-			c_v12[c] = fixes_attnum(desc, v12_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -97,35 +89,24 @@ fixes_load_write_releases(FixesLoad *ld)
 		values[c_id] = PointerGetDatum(fixes_oid_text(&tag->commit));
 		values[c_annotated] = BoolGetDatum(tag->annotated);
 		values[c_commits] = Int64GetDatum(ld->release_size[r]);
+		for (int c = 0; c < fixes_release_nstat_columns; c++)
 		{
-			FixesReleaseStats *st = &ld->stats[r + 1];
-			int64		v[10] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
-				st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release,
-			st->tagged_commits, st->fixing_earlier_commits, st->reverts, st->reverted_introduced};
+			const FixesStatColumn *col = &fixes_release_stat_columns[c];
+			const char *field = (const char *) &ld->stats[r + 1] + col->offset;
 
-			double		days[3] = {st->fixed_median_days, st->fixed_p90_days,
-			st->introduced_median_days};
-			int64		v12[4] = {st->stable_cc_commits, st->stable_cc_fixing_commits,
-			st->found_within_365d, st->found_within_730d};
-
-			for (int c = 0; c < nstats; c++)
+			if (c_stat[c] < 0)
+				continue;
+			if (!col->days)
 			{
-				values[c_stat[c]] = Int64GetDatum(v[c]);
+				values[c_stat[c]] = Int64GetDatum(*(const int64 *) field);
 				nulls[c_stat[c]] = false;
 			}
-			for (int c = 0; c < 4; c++)
-				if (c_v12[c] >= 0)
-				{
-					values[c_v12[c]] = Int64GetDatum(v12[c]);
-					nulls[c_v12[c]] = false;
-				}
-			/* lifetimes (1.1): NULL where there is none */
-			for (int c = 0; c < 3; c++)
-				if (c_days[c] >= 0 && !isnan(days[c]))
-				{
-					values[c_days[c]] = Float8GetDatum(days[c]);
-					nulls[c_days[c]] = false;
-				}
+			else if (!isnan(*(const double *) field))
+			{
+				/* lifetimes (1.1): NULL where there is none */
+				values[c_stat[c]] = Float8GetDatum(*(const double *) field);
+				nulls[c_stat[c]] = false;
+			}
 		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
