@@ -1,8 +1,8 @@
 /*
  * lifetime_days.c — bug lifetimes in days, and their percentiles, as SQL computes them
  *
- * The loader stores medians and percentiles of lifetimes (load_lifetimes.c,
- * load_subsystem_counts.c) that a query would otherwise compute with
+ * The loader stores medians and percentiles of lifetimes (load_count.c: per
+ * release and per group) that a query would otherwise compute with
  * percentile_cont over EXTRACT(epoch FROM fixed_at - committed_at) / 86400;
  * these two functions give the same values to the last bit.
  */

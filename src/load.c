@@ -41,6 +41,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "load_count.h"
 #include "load_state.h"
 #include "repository_lock.h"
 #include "spi_call.h"
@@ -201,6 +202,8 @@ start_full_load(FixesLoad *ld)
 	ld->cap = 0;
 	ld->subj_hash = NULL;
 	ld->subj_from = 0;
+	ld->graph_rows = NULL;
+	ld->graph_nrows = 0;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->stable_cc = NULL;
@@ -419,11 +422,11 @@ write_repository(FixesLoad *ld)
 	fixes_load_fetch_target_times(ld);
 	fixes_load_write_edges(ld);
 	fixes_load_phase(ld, "edges written");
-	fixes_load_stats(ld);
-	fixes_load_lifetimes(ld);
+	fixes_count_releases(ld);
+	fixes_load_phase(ld, "per-release counts and lifetimes computed");
 	fixes_load_subsystem_counts(ld);
 	fixes_load_write_trailer_counts(ld);
-	fixes_load_phase(ld, "counts written");
+	fixes_load_phase(ld, "trailer counts written");
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
 	fixes_load_phase(ld, "releases and fixed commits written");

@@ -11,8 +11,13 @@
  * parent indexes (4 each), in the server's byte order; from version 1.2 a
  * bitmap of the commits whose message has a Cc: stable line (bit i % 8 of
  * byte i / 8), which the per-release counts of every load need and a
- * refresh reads nowhere else.  New commits only append: a refresh rewrites
- * the last chunk and adds new ones.
+ * refresh reads nowhere else.  New commits only append.  A full load writes
+ * rows of 65536 commits; a refresh appends a row of its new commits, after
+ * rewriting them together with the last rows short of 65536 commits that
+ * hold no more commits than it writes (fixes_load_write_graph()): a daily
+ * refresh writes a few hundred commits, not the 65536 of a whole row, and
+ * the rows short of 65536 stay few (their sizes halve, as the digits of a
+ * binary counter).
  */
 #include "postgres.h"
 
@@ -90,6 +95,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	uint64		c = 0;
 	uint64		p = 0;
 	int			ncopies = 0;
+	uint64		tail;
 
 	/* the rows in order, and their columns of the sizes their commits make */
 	for (uint64 r = 0; r < nrows; r++)
@@ -117,11 +123,29 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	if ((uint64) first + ncommits >= PG_UINT32_MAX / 4 || nparents >= PG_UINT32_MAX)
 		return false;
 
+	/*
+	 * The commits of each row, and the last rows short of CHUNK_COMMITS: a
+	 * refresh may write those again, so their subject hashes are read now
+	 */
+	ld->graph_rows = palloc(sizeof(uint32) * Max(nrows, 1));
+	ld->graph_nrows = (int32) nrows;
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		bool		isnull;
+
+		ld->graph_rows[r] = (uint32) DatumGetInt32(SPI_getbinval(tt->vals[r], desc, 3, &isnull));
+	}
+	tail = nrows;
+	while (tail > 0 && ld->graph_rows[tail - 1] < CHUNK_COMMITS)
+		tail--;
+	ld->subj_from = first + (uint32) ncommits;
+	ld->subj_rows = (int32) nrows;
+
 	fixes_graph_reserve(g, first + (uint32) ncommits);
 	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
 	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
 	parents = fixes_graph_parents_room(g, nparents);
-	copies = palloc(sizeof(FixesToastCopy) * 4 * nrows);
+	copies = palloc(sizeof(FixesToastCopy) * 4 * Max(nrows, 1));
 	for (uint64 r = 0; r < nrows; r++)
 	{
 		HeapTuple	tup = tt->vals[r];
@@ -130,13 +154,14 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
 		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
-		/* the subject hashes of the last row only: it is written again */
-		if (r == nrows - 1)
+		/* the subject hashes of the rows a refresh may write again */
+		if (r == tail)
 		{
 			ld->subj_from = first + (uint32) c;
 			ld->subj_rows = (int32) r;
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
 		}
+		if (r >= tail)
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
 		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
 		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 7, parents + p, parents_len);
 		c += commits;
@@ -353,22 +378,49 @@ fixes_bytea(const void *data, Size len)
 }
 
 /*
- * Write the chunks that this load changed: all of them after a full load,
- * the last old one and the new ones after a refresh.
+ * Write the rows that this load changed: all of them after a full load, in
+ * rows of CHUNK_COMMITS commits.  After a refresh, its new commits, together
+ * with the last rows short of CHUNK_COMMITS while each holds no more commits
+ * than those written after it (so that a commit is written again only when
+ * the rows after it have at least doubled): the rows that read_chunks()
+ * read the subject hashes of.
  */
 void
 fixes_load_write_graph(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
-	int32		first = ld->incremental ? (int32) (ld->n_old / CHUNK_COMMITS) : 0;
+	int32		first = 0;
+	uint32		from = 0;
 	char	   *sql;
 	Oid			del_types[2] = {INT4OID, INT4OID};
-	Datum		del_args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum(first)};
+	Datum		del_args[2];
 	Oid			ins_types[9] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
 	BYTEAOID};
 	bool		v12 = ld->has.version >= 12;
 	SPIPlanPtr	plan;
+	int32		chunk;
 
+	if (ld->incremental && ld->graph_rows != NULL)
+	{
+		uint64		written = g->n - ld->n_old;
+
+		first = ld->graph_nrows;
+		from = ld->n_old;
+		while (first > 0 && ld->graph_rows[first - 1] < CHUNK_COMMITS &&
+			   ld->graph_rows[first - 1] <= written)
+		{
+			written += ld->graph_rows[first - 1];
+			from -= ld->graph_rows[first - 1];
+			first--;
+		}
+		/* not expected: the subject hashes of the rows below the ones read */
+		if (from < ld->subj_from)
+			fixes_load_read_subject_hashes(ld);
+		elog(DEBUG1, "fixes_load %s: fixes_graph rows from %d written again (commits %u ..)",
+			 ld->name, first, from);
+	}
+	del_args[0] = Int32GetDatum(ld->repository_id);
+	del_args[1] = Int32GetDatum(first);
 	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
 				   ld->schema);
 	fixes_spi_execute(sql, 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
@@ -378,11 +430,11 @@ fixes_load_write_graph(FixesLoad *ld)
 				   ld->schema, v12 ? ", stable_cc" : "", v12 ? ", $9" : "");
 	plan = fixes_spi_prepare(sql, v12 ? 9 : 8, ins_types);
 
-	for (int32 chunk = first; (uint64) chunk * CHUNK_COMMITS < g->n; chunk++)
+	chunk = first;
+	for (uint32 lo = from; lo < g->n; chunk++)
 	{
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
-		uint32		lo = (uint32) chunk * CHUNK_COMMITS;
-		uint32		hi = Min(g->n, lo + CHUNK_COMMITS);
+		uint32		hi = (uint32) Min((uint64) g->n, (uint64) lo + CHUNK_COMMITS);
 		uint32		n = hi - lo;
 		char	   *ids = fixes_palloc_big((Size) n * FIXES_OID_RAWSZ, MCXT_ALLOC_HUGE);
 		uint32	   *counts = fixes_palloc_big((Size) n * sizeof(uint32), MCXT_ALLOC_HUGE);
@@ -424,6 +476,7 @@ fixes_load_write_graph(FixesLoad *ld)
 		pfree(bits);
 		for (int a = 4; a < 9; a++)
 			pfree(DatumGetPointer(args[a]));
+		lo = hi;
 	}
 	SPI_freeplan(plan);
 }

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/genam.h"
 #include "access/skey.h"
 #include "access/stratnum.h"
@@ -18,6 +20,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -27,6 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
 #include "table_columns.h"
@@ -107,19 +111,58 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	SPI_freetuptable(SPI_tuptable);
 }
 
+/*
+ * The counts of a release row of fixes_releases, from column 3 on (the
+ * columns of fixes_release_stat_columns); false if a count is NULL.  A
+ * lifetime is NULL when there is none (NaN).
+ */
+static bool
+old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
+{
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+	{
+		const FixesStatColumn *col = &fixes_release_stat_columns[c];
+		bool		isnull;
+		Datum		d = SPI_getbinval(tup, desc, 3 + c, &isnull);
+		char	   *field = (char *) st + col->offset;
+
+		if (col->days)
+			*(double *) field = isnull ? NAN : DatumGetFloat8(d);
+		else if (isnull)
+			return false;
+		else
+			*(int64 *) field = DatumGetInt64(d);
+	}
+	return true;
+}
+
 /* a refresh: the mainline releases of the previous load, to tell which moved */
 void
 fixes_load_read_old_releases(FixesLoad *ld)
 {
-	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
-							   "WHERE repository_id = $1%s ORDER BY release_rank",
-							   ld->schema, ld->has_stable ? " AND mainline" : "");
+	/*
+	 * and their counts, which a refresh keeps for the releases it does not
+	 * change: when the tables hold every count (1.2)
+	 */
+	bool		counts = ld->has.version >= 12 && ld->has.release_v11;
+	StringInfoData cols;
+	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+		counts = counts && ld->has.version >= fixes_release_stat_columns[c].version;
+	initStringInfo(&cols);
+	for (int c = 0; counts && c < fixes_release_nstat_columns; c++)
+		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
+	sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
+				   "WHERE repository_id = $1%s ORDER BY release_rank",
+				   cols.data, ld->schema, ld->has_stable ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;
 	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
+	ld->old_stats = counts ? palloc0(sizeof(FixesReleaseStats) * (ld->n_old_releases + 1)) : NULL;
 	for (int i = 0; i < ld->n_old_releases; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -128,6 +171,8 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 		ld->old_releases[i].commit =
 			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+		if (ld->old_stats != NULL && !old_counts(tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
+			ld->old_stats = NULL;	/* not all there: the counts are computed again */
 	}
 	SPI_freetuptable(SPI_tuptable);
 }

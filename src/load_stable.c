@@ -43,6 +43,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
+#include "load_count.h"
 #include "load_state.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
@@ -969,96 +970,6 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	pfree(sh);
 }
 
-/* the rows of the stable releases in fixes_releases (the mainline's are written) */
-static void
-write_stable_releases(FixesLoad *ld, Stable *st)
-{
-	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
-	TupleDesc	desc = RelationGetDescr(b->rel);
-	int			c_repo = fixes_attnum(desc, "repository_id");
-	int			c_rank = fixes_attnum(desc, "release_rank");
-	int			c_tag = fixes_attnum(desc, "tag");
-	int			c_idx = fixes_attnum(desc, "commit_idx");
-	int			c_id = fixes_attnum(desc, "commit_id");
-	int			c_annotated = fixes_attnum(desc, "annotated");
-	int			c_at = fixes_attnum(desc, "released_at");
-	int			c_commits = fixes_attnum(desc, "commits");
-	int			c_mainline = fixes_attnum(desc, "mainline");
-	int			c_series = fixes_attnum(desc, "series");
-	int			c_backports = fixes_attnum(desc, "backports");
-	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
-	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
-	int			c_known = fixes_attnum(desc, "known_bugs");
-	int			c_v11[4] = {fixes_attnum_if_exists(desc, "tagged_commits"),
-		fixes_attnum_if_exists(desc, "fixing_earlier_commits"),
-		fixes_attnum_if_exists(desc, "reverts"),
-	fixes_attnum_if_exists(desc, "reverted_introduced")};
-	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
-	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
-
-	for (int k = 0; k < st->n; k++)
-	{
-		int			r = st->nmain + k;
-		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
-		TimestampTz at;
-
-		memset(nulls, true, sizeof(bool) * desc->natts);
-#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
-		SET(c_repo, Int32GetDatum(ld->repository_id));
-		SET(c_rank, Int32GetDatum(r + 1));
-		SET(c_tag, ld->release_name[r + 1]);
-		SET(c_idx, Int32GetDatum((int32) ld->release_commit[r]));
-		SET(c_id, PointerGetDatum(fixes_oid_text(&tag->commit)));
-		SET(c_annotated, BoolGetDatum(tag->annotated));
-		SET(c_commits, Int64GetDatum(ld->release_size[r]));
-		SET(c_mainline, BoolGetDatum(false));
-		if (st->series[k] > 0)
-			SET(c_series, ld->release_name[st->series[k]]);
-		SET(c_backports, Int64GetDatum(st->backports[k]));
-		SET(c_fixed, Int64GetDatum(st->bugs_fixed[k]));
-		SET(c_regressions, Int64GetDatum(st->regressions[k]));
-		SET(c_known, Int64GetDatum(st->known_bugs[k]));
-		if (fixes_time_to_timestamptz(tag->time, &at))
-			SET(c_at, TimestampTzGetDatum(at));
-		/*
-		 * The counters of fixes_per_release are the mainline's: NULL here,
-		 * but NOT NULL columns in a database still at 1.1 SQL, which gets 0
-		 * (the update to 1.2 makes them NULL).
-		 */
-		for (int c = 0; c < lengthof(c_v11); c++)
-			if (c_v11[c] >= 0 && TupleDescAttr(desc, c_v11[c])->attnotnull)
-				SET(c_v11[c], Int64GetDatum(0));
-#undef SET
-		fixes_bulk_insert(b, values, nulls, 256);
-	}
-	fixes_bulk_end(b);
-}
-
-/*
- * Per stable release: its commits with a resolved row of fixes_backports
- * (by id, subject or override; not those an override superseded).
- */
-static void
-count_backports(FixesLoad *ld, Stable *st)
-{
-	uint32		nstable = ld->graph->n - ld->n_mainline;
-	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
-
-	for (int64 k = 0; k < ld->nbackports; k++)
-	{
-		FixesBackportLine *bp = &ld->backports[k];
-		int32		rank = ld->mark[bp->commit];
-
-		if (bp->status != EDGE_RESOLVED || bp->superseded ||
-			counted[bp->commit - ld->n_mainline])
-			continue;
-		counted[bp->commit - ld->n_mainline] = true;
-		if (rank > 0)
-			st->backports[rank - st->nmain - 1]++;
-	}
-	pfree(counted);
-}
-
 /*
  * The stable phase of a load (see the header comment).  The mainline's
  * counts of edges, resolved edges and releases, which the load reports,
@@ -1139,10 +1050,15 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");
 
-	count_backports(ld, &st);
+	fixes_count_backports(ld, st.nmain, st.backports);
 	write_affected(ld, &st, pairs, npairs);
 	fixes_load_phase(ld, "affected series written");
-	write_stable_releases(ld, &st);
+	{
+		FixesStableCounts c = {st.nmain, st.n, st.series, st.backports, st.bugs_fixed,
+		st.regressions, st.known_bugs};
+
+		fixes_load_write_stable_releases(ld, &c);
+	}
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases written");
 

@@ -40,10 +40,12 @@
  *   load_previous.c         a refresh: the edges of the previous load
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
  *   load_write_edges.c      fixes_edges
- *   load_counts.c           the per-release and per-commit counts
- *   load_lifetimes.c        bug lifetimes per release
- *   load_subsystem_counts.c the answers of fixes_per_subsystem and
- *                           fixes_per_path_prefix, and the groups of each commit
+ *   load_count.c            the counting module (load_count.h): every count,
+ *                           per release (lifetimes included), per commit
+ *                           fixed, per trailer key, per group, per stable
+ *                           release, handed to the writers:
+ *   load_subsystem_counts.c the groups of each commit, fixes_subsystem_counts
+ *                           and fixes_path_prefix_counts
  *   load_trailer_counts.c   fixes_release_trailers
  *   load_write_releases.c   fixes_releases, fixes_fixed_commits, and at the end
  *                           the repository's row
@@ -196,7 +198,7 @@ typedef struct FixesReleaseStats
 	int64		found_within_730d;	/* of at most 365 (730) days */
 } FixesReleaseStats;
 
-/* a commit that resolved Fixes edges point at (load_counts.c) */
+/* a commit that resolved Fixes edges point at (load_count.c) */
 typedef struct FixesFixedCommit
 {
 	uint32		commit;			/* its graph index */
@@ -289,6 +291,7 @@ typedef struct FixesLoad
 	int64		old_resolved;
 	FixesOldRelease *old_releases;
 	int			n_old_releases;
+	FixesReleaseStats *old_stats;	/* by old rank: their counts as stored (1.2), NULL: unknown */
 
 	/* phase read; rows of the stable scope (release still NULL) spill to disk */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
@@ -303,6 +306,8 @@ typedef struct FixesLoad
 	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
 								 * commits below this yet (load_graph.c) */
 	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
+	uint32	   *graph_rows;		/* the commits of each fixes_graph row read (load_graph.c) */
+	int32		graph_nrows;
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
@@ -362,7 +367,7 @@ typedef struct FixesLoad
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
-	/* phase counts (load_counts.c) */
+	/* phase counts (load_count.c) */
 	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
 	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
 	int64		nfixed;
@@ -500,9 +505,7 @@ extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);
 extern void fixes_load_write_edges(FixesLoad *ld);
 extern void fixes_load_write_releases(FixesLoad *ld);
-extern void fixes_load_stats(FixesLoad *ld);
 extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
-extern void fixes_load_lifetimes(FixesLoad *ld);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 extern void fixes_load_finish(FixesLoad *ld, double seconds);

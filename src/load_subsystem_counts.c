@@ -8,7 +8,7 @@
  * lifetime of the bugs introduced.  Aggregating fixes_commit_subsystems and
  * fixes_commit_files at query time reads every row of both (seconds at a
  * million commits), so each load computes them from the edges it holds and
- * the groups of each commit, and stores them in fixes_subsystem_counts and
+ * the groups of each commit (load_count.c), and stores them in fixes_subsystem_counts and
  * fixes_path_prefix_counts; the view and the function read those rows.
  * fixes_per_path_prefix computes a deeper depth at query time.
  *
@@ -27,8 +27,8 @@
  * commits, the groups are read from fixes_commit_subsystems and
  * fixes_commit_files (a scan of each).
  *
- * The lifetimes are those SQL's percentile_cont over EXTRACT(epoch FROM
- * fixed_at - committed_at) / 86400 gives, to the last bit (lifetime_days.c).
+ * The counts are load_count.c's (fixes_count_groups()): this file reads and
+ * keeps the groups of each commit and writes the rows.
  */
 #include "postgres.h"
 
@@ -43,7 +43,7 @@
 #include "utils/memutils.h"
 
 #include "bulk_insert.h"
-#include "lifetime_days.h"
+#include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
 #include "string_hash.h"
@@ -90,15 +90,6 @@ typedef struct FixesPrefixes
 	MemoryContext cxt;
 } FixesPrefixes;
 
-/* the groups of each commit: CSR by commit index */
-typedef struct Groups
-{
-	uint64	   *off;			/* n + 1 */
-	uint32	   *ids;
-	uint32		n;
-	uint32		ngroups;
-} Groups;
-
 /* the groups of the old commits as fixes_commit_groups holds them */
 typedef struct OldGroups
 {
@@ -119,17 +110,6 @@ typedef struct FixesKeptGroups
 	bool		p_ok;			/* they cover the old commits, with ids that hold */
 	bool		s_ok;
 } FixesKeptGroups;
-
-/* the counts of one group */
-typedef struct GroupCounts
-{
-	int64		commits;
-	int64		fixing_commits;
-	int64		buggy_commits;
-	int64		bugs_introduced;
-	int64		bugs_fixed;
-	double		median;			/* NaN: none */
-} GroupCounts;
 
 static void
 pairs_add(Pairs *p, uint32 idx, uint32 group)
@@ -543,7 +523,7 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
  * valid, and from pairs in any order (no duplicates) of the others.
  */
 static void
-build_groups(Groups *g, uint32 n, uint32 ngroups, const OldGroups *o,
+build_groups(FixesGroups *g, uint32 n, uint32 ngroups, const OldGroups *o,
 			 const Pairs *a, const Pairs *b)
 {
 	const Pairs *src[2] = {a, b};
@@ -571,200 +551,6 @@ build_groups(Groups *g, uint32 n, uint32 ngroups, const OldGroups *o,
 	pfree(fill);
 }
 
-/* ---- the counts ---- */
-
-/* the groups a commit counts in: its own, and with prefixes the shorter ones */
-typedef struct Expander
-{
-	const Groups *g;
-	const uint32 *anc;			/* NULL: sections */
-	uint32	   *stamp;			/* by group: the visit that saw it */
-	uint32		visit;
-	uint32	   *out;
-	uint32		nout;
-} Expander;
-
-static void
-expand(Expander *x, uint32 c)
-{
-	x->visit++;
-	x->nout = 0;
-	for (uint64 k = x->g->off[c]; k < x->g->off[c + 1]; k++)
-	{
-		uint32		id = x->g->ids[k];
-
-		for (int d = 0; d < (x->anc ? FIXES_PREFIX_DEPTHS : 1); d++)
-		{
-			uint32		grp = x->anc ? x->anc[id * FIXES_PREFIX_DEPTHS + d] : id;
-
-			if (x->stamp[grp] != x->visit)
-			{
-				x->stamp[grp] = x->visit;
-				x->out[x->nout++] = grp;
-			}
-		}
-	}
-}
-
-/*
- * sel[0 .. n) (edge indexes below 2^32) in order of by[edge], then of the
- * edge: as numbers, each a commit index above an edge index
- */
-static void
-sort_edges(int64 *sel, int64 n, const uint32 *by)
-{
-	uint64	   *keys = fixes_palloc_big(sizeof(uint64) * Max(n, 1), MCXT_ALLOC_HUGE);
-
-	if (n > 0 && sel[n - 1] > (int64) PG_UINT32_MAX)	/* sel ascends */
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many Fixes edges to count per group")));
-	for (int64 i = 0; i < n; i++)
-		keys[i] = ((uint64) by[sel[i]] << 32) | (uint64) sel[i];
-	fixes_sort_uint64(keys, n);
-	for (int64 i = 0; i < n; i++)
-		sel[i] = (int64) (keys[i] & PG_UINT32_MAX);
-	pfree(keys);
-}
-
-/*
- * The counts of every group from the resolved Fixes edges of the mainline
- * (all of ld->edges before the stable phase: fixing and target commits are
- * mainline) and the groups of each commit.
- */
-static GroupCounts *
-count_groups(FixesLoad *ld, const Groups *g, const uint32 *anc)
-{
-	GroupCounts *cnt = fixes_palloc_big(sizeof(GroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	Expander	x;
-	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	int64		nsel = 0;
-	FixesLifetime *life = NULL;
-	int64		nlife = 0,
-				life_cap = 0;
-
-	x.g = g;
-	x.anc = anc;
-	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	x.visit = 0;
-	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
-
-	for (uint32 c = 0; c < g->n; c++)
-	{
-		if ((c & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		expand(&x, c);
-		for (uint32 k = 0; k < x.nout; k++)
-			cnt[x.out[k]].commits++;
-	}
-
-	for (int64 k = 0; k < ld->nedges; k++)
-	{
-		FixesEdge  *e = &ld->edges[k];
-
-		fixing[k] = e->fixing;
-		target[k] = e->now.target;
-		if (e->kind == KIND_FIXES && e->now.status == EDGE_RESOLVED &&
-			e->fixing < g->n && e->now.target < g->n)
-			sel[nsel++] = k;
-	}
-
-	/* into the targets: bugs_introduced, buggy_commits, lifetimes */
-	sort_edges(sel, nsel, target);
-	for (int64 i = 0; i < nsel;)
-	{
-		int64		j = i;
-		uint32		t = target[sel[i]];
-
-		while (j < nsel && target[sel[j]] == t)
-			j++;
-		expand(&x, t);
-		for (uint32 k = 0; k < x.nout; k++)
-		{
-			cnt[x.out[k]].bugs_introduced += j - i;
-			cnt[x.out[k]].buggy_commits++;
-		}
-		for (int64 q = i; q < j; q++)
-		{
-			FixesEdge  *e = &ld->edges[sel[q]];
-			bool		t_null;
-			TimestampTz t_at;
-			double		days;
-
-			if (e->old && t == e->before.target)
-			{
-				t_null = e->introduced_null;
-				t_at = e->introduced_at;
-			}
-			else
-			{
-				t_null = ld->committed_null[t];
-				t_at = ld->committed_at[t];
-			}
-			if (t_null || e->fixed_at_null)
-				continue;		/* NULL: percentile_cont skips it */
-			days = fixes_sql_days(e->fixed_at - t_at);
-			if (nlife + x.nout > life_cap)
-			{
-				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
-				life = life == NULL
-					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
-					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
-			}
-			for (uint32 k = 0; k < x.nout; k++)
-			{
-				life[nlife].group = x.out[k];
-				life[nlife++].days = days;
-			}
-		}
-		i = j;
-		CHECK_FOR_INTERRUPTS();
-	}
-
-	/* out of the fixing commits: bugs_fixed, fixing_commits */
-	sort_edges(sel, nsel, fixing);
-	for (int64 i = 0; i < nsel;)
-	{
-		int64		j = i;
-		uint32		f = fixing[sel[i]];
-
-		while (j < nsel && fixing[sel[j]] == f)
-			j++;
-		expand(&x, f);
-		for (uint32 k = 0; k < x.nout; k++)
-		{
-			cnt[x.out[k]].bugs_fixed += j - i;
-			cnt[x.out[k]].fixing_commits++;
-		}
-		i = j;
-	}
-
-	for (uint32 k = 0; k < g->ngroups; k++)
-		cnt[k].median = NAN;
-	if (nlife > 0)
-	{
-		fixes_lifetime_sort(life, nlife, g->ngroups);
-		for (int64 i = 0; i < nlife;)
-		{
-			int64		j = i;
-
-			while (j < nlife && life[j].group == life[i].group)
-				j++;
-			cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
-			i = j;
-		}
-		pfree(life);
-	}
-	pfree(sel);
-	pfree(fixing);
-	pfree(target);
-	pfree(x.stamp);
-	pfree(x.out);
-	return cnt;
-}
-
 /* ---- writing ---- */
 
 /* the rows of fixes_commit_groups of one kind */
@@ -781,7 +567,7 @@ delete_groups(FixesLoad *ld, const char *kind)
 
 /* a row of fixes_commit_groups: the groups of commits first .. end - 1 */
 static void
-write_segment(FixesLoad *ld, const char *kind, const Groups *g, uint32 first, uint32 end)
+write_segment(FixesLoad *ld, const char *kind, const FixesGroups *g, uint32 first, uint32 end)
 {
 	Oid			types[6] = {INT4OID, TEXTOID, INT4OID, INT4OID, BYTEAOID, BYTEAOID};
 	Datum		args[6];
@@ -808,7 +594,7 @@ write_segment(FixesLoad *ld, const char *kind, const Groups *g, uint32 first, ui
 
 /* the counts of one group into a row: values/nulls from position first */
 static void
-set_counts(Datum *v, bool *n, TupleDesc desc, const GroupCounts *c)
+set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
 {
 	static const char *const names[5] = {"commits", "fixing_commits", "buggy_commits",
 	"bugs_introduced", "bugs_fixed"};
@@ -844,9 +630,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	FixesKeptGroups *k;
 	bool		rewrite_s,
 				rewrite_p;
-	Groups		gs,
+	FixesGroups gs,
 				gp;
-	GroupCounts *cnt;
+	FixesGroupCounts *cnt;
 	FixesBulk  *b;
 	TupleDesc	desc;
 	Datum	   *v;
@@ -854,7 +640,6 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 	if (!ld->v11 || !ld->files)
 		return;
-	fixes_load_phase(ld, "per-release counts and lifetimes computed");
 	/* the groups of the old commits: kept (read already, or now), or read again */
 	fixes_load_read_kept_groups(ld);
 	k = ld->kept_groups;
@@ -908,7 +693,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	CommandCounterIncrement();
 	if (ld->subsys != NULL)
 	{
-		cnt = count_groups(ld, &gs, NULL);
+		cnt = fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
 		for (uint32 s = 0; s < gs.ngroups; s++)
@@ -923,7 +708,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		fixes_bulk_end(b);
 		pfree(cnt);
 	}
-	cnt = count_groups(ld, &gp, px->anc);
+	cnt = fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
 	for (uint32 id = 0; id < px->nnames; id++)

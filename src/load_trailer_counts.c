@@ -1,18 +1,18 @@
 /*
- * load_trailer_counts.c — fixes_load(): the counts behind fixes_trailers_per_release (1.1)
+ * load_trailer_counts.c — fixes_load(): write fixes_release_trailers, the
+ * counts behind fixes_trailers_per_release (1.1)
  *
  * Per release and trailer key (lower-cased): the commits of the release
  * with at least one trailer of that key, and how many of them have a
- * resolved Fixes edge.  Aggregating fixes_trailers at query time reads
- * every trailer and joins every commit (seconds at a million commits), so
- * each load stores the counts in fixes_release_trailers, keyed by the
- * release's tag.
+ * resolved Fixes edge, counted by load_count.c.  Aggregating fixes_trailers
+ * at query time reads every trailer and joins every commit (seconds at a
+ * million commits), so each load stores the counts, keyed by the release's
+ * tag.
  *
- * A full load counts from the keys it read (load_trailer_keys.c).  A
- * refresh changes the stored counts by what changed: it adds the new
- * commits, and for each old commit whose release or whose "has a resolved
- * Fixes edge" changed, it takes its old contribution away and adds the new
- * one; rows that reach zero are deleted.
+ * A full load inserts the counts of the keys it read (load_trailer_keys.c).
+ * A refresh changes the stored counts by what changed: the new commits,
+ * and the old commits whose release or whose "has a resolved Fixes edge"
+ * changed (their keys read back here); rows that reach zero are deleted.
  */
 #include "postgres.h"
 
@@ -26,62 +26,10 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
+#include "load_count.h"
 #include "load_state.h"
 #include "load_trailer_keys.h"
 #include "spi_call.h"
-
-/* a count being built: per (release, key) */
-typedef struct CountEntry
-{
-	uint64		key;			/* tag id << 32 | key id */
-	int64		commits;
-	int64		fixing;
-} CountEntry;
-
-static HTAB *
-new_counts(void)
-{
-	HASHCTL		ctl;
-
-	ctl.keysize = sizeof(uint64);
-	ctl.entrysize = sizeof(CountEntry);
-	ctl.hcxt = CurrentMemoryContext;
-	return hash_create("fixes trailer counts", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-}
-
-/* add (commits, fixing) to the count of every key of a commit in tag id tag */
-static void
-count_keys(HTAB *counts, uint32 tag, const uint32 *ids, uint32 n, int64 commits, int64 fixing)
-{
-	for (uint32 i = 0; i < n; i++)
-	{
-		uint64		key = (uint64) tag << 32 | ids[i];
-		bool		found;
-		CountEntry *c = hash_search(counts, &key, HASH_ENTER, &found);
-
-		if (!found)
-			c->commits = c->fixing = 0;
-		c->commits += commits;
-		c->fixing += fixing;
-	}
-}
-
-/* by commit index: has a resolved Fixes edge, now (before = false) or before this load */
-static bool *
-fixing_commits(FixesLoad *ld, bool before)
-{
-	bool	   *fixing = fixes_palloc_big(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-
-	for (int64 k = 0; k < ld->nedges; k++)
-	{
-		FixesEdge  *e = &ld->edges[k];
-		FixesResolution *r = before ? &e->before : &e->now;
-
-		if (e->kind == KIND_FIXES && (!before || e->old) && r->status == EDGE_RESOLVED)
-			fixing[e->fixing] = true;
-	}
-	return fixing;
-}
 
 /*
  * The tag of a tag id: 1..nreleases are this load's ranks, nreleases + w the
@@ -93,19 +41,6 @@ tag_name(FixesLoad *ld, uint32 tag)
 	if (tag <= (uint32) ld->nreleases)
 		return ld->tags[ld->release_tag[tag - 1]].name;
 	return ld->old_releases[tag - ld->nreleases - 1].tag;
-}
-
-/* the tag id of an old commit's release in the previous load; 0: unreleased */
-static uint32
-old_tag(FixesLoad *ld, uint32 idx)
-{
-	int32		was = ld->old_mark[idx];
-
-	if (was == 0)
-		return 0;
-	if (ld->old_to_new_rank[was] != 0)
-		return (uint32) ld->old_to_new_rank[was];
-	return (uint32) (ld->nreleases + was);
 }
 
 /* a full load: every row, from the keys read */
@@ -122,7 +57,7 @@ insert_all(FixesLoad *ld, FixesTrailerKeys *k, HTAB *counts)
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	HASH_SEQ_STATUS seq;
-	CountEntry *c;
+	FixesTrailerCount *c;
 
 	memset(nulls, true, sizeof(bool) * desc->natts);
 	nulls[c_repo] = nulls[c_tag] = nulls[c_key] = nulls[c_commits] = nulls[c_fixing] = false;
@@ -148,7 +83,7 @@ apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
 	Oid			types[5] = {INT4OID, TEXTOID, TEXTOID, INT8OID, INT8OID};
 	SPIPlanPtr	plan = NULL;
 	HASH_SEQ_STATUS seq;
-	CountEntry *c;
+	FixesTrailerCount *c;
 	bool		removed = false;
 
 	hash_seq_init(&seq, changes);
@@ -195,39 +130,26 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 {
 	FixesTrailerKeys *k;
 	bool	   *fixing_now;
-	HTAB	   *counts = new_counts();
-	int32	   *mark = ld->mark;
+	HTAB	   *counts;
 	bool		new_commits = ld->graph->n > ld->n_old;
 
 	if (!ld->has.trailers)
 		return;
 	k = fixes_trailer_keys(ld);
-	fixing_now = fixing_commits(ld, false);
-	/* the commits this load read: added */
-	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
-	{
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (mark[i] > 0 && i < k->cap && k->cnt[i] > 0)
-			count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
-	}
+	fixing_now = fixes_count_fixing_commits(ld, false);
 	if (!ld->incremental)
 	{
+		counts = fixes_count_trailers(ld, k, NULL, NULL, fixing_now);
 		insert_all(ld, k, counts);
 		fixes_trailer_keys_write(ld, 0, true);
 	}
 	else
 	{
-		bool	   *fixing_before = fixing_commits(ld, true);
-		bool	   *changed = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		bool	   *fixing_before = fixes_count_fixing_commits(ld, true);
+		bool	   *changed = fixes_count_trailers_changed(ld, fixing_before, fixing_now);
 		int32		first = (int32) (ld->n_old / KEYS_CHUNK);
 
-		/* old commits whose release or whose fixing changed */
-		for (int64 m = 0; m < ld->nmoved; m++)
-			changed[ld->moved[m]] = true;
-		for (uint32 i = 0; i < ld->n_old; i++)
-			if (fixing_before[i] != fixing_now[i])
-				changed[i] = true;
+		/* the keys of the changed old commits */
 		if (!fixes_trailer_keys_read(ld, changed, new_commits))
 		{
 			bool	   *all = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
@@ -240,18 +162,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 			first = 0;
 			pfree(all);
 		}
-		for (uint32 i = 0; i < ld->n_old; i++)
-		{
-			uint32		was;
-
-			if (!changed[i] || i >= k->cap || k->cnt[i] == 0)
-				continue;
-			was = old_tag(ld, i);
-			if (was != 0)
-				count_keys(counts, was, k->ids + k->off[i], k->cnt[i], -1, -(int64) fixing_before[i]);
-			if (mark[i] > 0)
-				count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
-		}
+		counts = fixes_count_trailers(ld, k, changed, fixing_before, fixing_now);
 		apply_changes(ld, k, counts);
 		if (new_commits || first == 0)
 			fixes_trailer_keys_write(ld, first, first == 0 || k->nnames > k->nstored);

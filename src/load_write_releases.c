@@ -2,7 +2,8 @@
  * load_write_releases.c — fixes_load(): write the counts and the summary
  *
  * fixes_releases is replaced whole by every load (a few hundred rows, with
- * the per-release counts of load_counts.c); fixes_fixed_commits gets the
+ * the per-release counts of load_count.c), its mainline releases first and
+ * its stable ones after the stable scope; fixes_fixed_commits gets the
  * per-commit counts behind fixes_buggiest_commits; the repository's row of
  * fixes_repositories records what the next refresh builds on.
  */
@@ -20,6 +21,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
+#include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
 
@@ -38,19 +40,8 @@ fixes_load_write_releases(FixesLoad *ld)
 				c_at,
 				c_commits,
 				c_mainline = -1,
-				c_series = -1,
-				c_stat[10];
-	static const char *const stat_names[10] = {"fixing_commits", "bugs_fixed", "commits_fixed",
-		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
-	/* 1.1 */
-	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
-	int			nstats = ld->has.release_v11 ? 10 : 6;
-	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
-	"introduced_median_days"};
-	int			c_days[3] = {-1, -1, -1};
-	static const char *const v12_names[4] = {"stable_cc_commits", "stable_cc_fixing_commits",
-	"found_within_365d", "found_within_730d"};
-	int			c_v12[4] = {-1, -1, -1, -1};
+				c_series = -1;
+	int		   *c_stat = palloc(sizeof(int) * fixes_release_nstat_columns);
 	Datum	   *values;
 	bool	   *nulls;
 
@@ -66,19 +57,22 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_annotated = fixes_attnum(desc, "annotated");
 	c_at = fixes_attnum(desc, "released_at");
 	c_commits = fixes_attnum(desc, "commits");
-	for (int c = 0; c < nstats; c++)
-		c_stat[c] = fixes_attnum(desc, stat_names[c]);
+	/* the counts of load_count.c that the installed SQL version has: -1 where not */
+	for (int c = 0; c < fixes_release_nstat_columns; c++)
+	{
+		const FixesStatColumn *col = &fixes_release_stat_columns[c];
+
+		c_stat[c] = -1;
+		if (col->version <= 10 ||
+			(col->version == 11 ? ld->has.release_v11 : ld->has.version >= col->version))
+			c_stat[c] = col->days ? fixes_attnum_if_exists(desc, col->name)
+				: fixes_attnum(desc, col->name);
+	}
 	if (ld->has_stable)
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
 	}
-	if (ld->has.release_v11)
-		for (int c = 0; c < 3; c++)
-			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
-	if (ld->has.version >= 12)
-		for (int c = 0; c < 4; c++)
-			c_v12[c] = fixes_attnum(desc, v12_names[c]);
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
@@ -95,35 +89,24 @@ fixes_load_write_releases(FixesLoad *ld)
 		values[c_id] = PointerGetDatum(fixes_oid_text(&tag->commit));
 		values[c_annotated] = BoolGetDatum(tag->annotated);
 		values[c_commits] = Int64GetDatum(ld->release_size[r]);
+		for (int c = 0; c < fixes_release_nstat_columns; c++)
 		{
-			FixesReleaseStats *st = &ld->stats[r + 1];
-			int64		v[10] = {st->fixing_commits, st->bugs_fixed, st->commits_fixed,
-				st->bugs_introduced, st->buggy_commits_introduced, st->fixed_same_release,
-			st->tagged_commits, st->fixing_earlier_commits, st->reverts, st->reverted_introduced};
+			const FixesStatColumn *col = &fixes_release_stat_columns[c];
+			const char *field = (const char *) &ld->stats[r + 1] + col->offset;
 
-			double		days[3] = {st->fixed_median_days, st->fixed_p90_days,
-			st->introduced_median_days};
-			int64		v12[4] = {st->stable_cc_commits, st->stable_cc_fixing_commits,
-			st->found_within_365d, st->found_within_730d};
-
-			for (int c = 0; c < nstats; c++)
+			if (c_stat[c] < 0)
+				continue;
+			if (!col->days)
 			{
-				values[c_stat[c]] = Int64GetDatum(v[c]);
+				values[c_stat[c]] = Int64GetDatum(*(const int64 *) field);
 				nulls[c_stat[c]] = false;
 			}
-			for (int c = 0; c < 4; c++)
-				if (c_v12[c] >= 0)
-				{
-					values[c_v12[c]] = Int64GetDatum(v12[c]);
-					nulls[c_v12[c]] = false;
-				}
-			/* lifetimes (1.1): NULL where there is none */
-			for (int c = 0; c < 3; c++)
-				if (c_days[c] >= 0 && !isnan(days[c]))
-				{
-					values[c_days[c]] = Float8GetDatum(days[c]);
-					nulls[c_days[c]] = false;
-				}
+			else if (!isnan(*(const double *) field))
+			{
+				/* lifetimes (1.1): NULL where there is none */
+				values[c_stat[c]] = Float8GetDatum(*(const double *) field);
+				nulls[c_stat[c]] = false;
+			}
 		}
 		nulls[c_repo] = nulls[c_rank] = nulls[c_tag] = nulls[c_idx] = false;
 		nulls[c_id] = nulls[c_annotated] = nulls[c_commits] = false;
@@ -140,6 +123,74 @@ fixes_load_write_releases(FixesLoad *ld)
 			nulls[c_at] = false;
 		}
 		fixes_bulk_insert(b, values, nulls, 128);
+	}
+	fixes_bulk_end(b);
+}
+
+/*
+ * The rows of the stable releases in fixes_releases (the mainline's are
+ * written), with what load_stable.c and load_count.c counted for them
+ */
+void
+fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st)
+{
+	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_releases"));
+	TupleDesc	desc = RelationGetDescr(b->rel);
+	int			c_repo = fixes_attnum(desc, "repository_id");
+	int			c_rank = fixes_attnum(desc, "release_rank");
+	int			c_tag = fixes_attnum(desc, "tag");
+	int			c_idx = fixes_attnum(desc, "commit_idx");
+	int			c_id = fixes_attnum(desc, "commit_id");
+	int			c_annotated = fixes_attnum(desc, "annotated");
+	int			c_at = fixes_attnum(desc, "released_at");
+	int			c_commits = fixes_attnum(desc, "commits");
+	int			c_mainline = fixes_attnum(desc, "mainline");
+	int			c_series = fixes_attnum(desc, "series");
+	int			c_backports = fixes_attnum(desc, "backports");
+	int			c_fixed = fixes_attnum(desc, "bugs_fixed");
+	int			c_regressions = fixes_attnum(desc, "regressions_introduced");
+	int			c_known = fixes_attnum(desc, "known_bugs");
+	int			c_v11[4] = {fixes_attnum_if_exists(desc, "tagged_commits"),
+		fixes_attnum_if_exists(desc, "fixing_earlier_commits"),
+		fixes_attnum_if_exists(desc, "reverts"),
+	fixes_attnum_if_exists(desc, "reverted_introduced")};
+	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+
+	for (int k = 0; k < st->n; k++)
+	{
+		int			r = st->nmain + k;
+		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		TimestampTz at;
+
+		memset(nulls, true, sizeof(bool) * desc->natts);
+#define SET(col, datum) (values[col] = (datum), nulls[col] = false)
+		SET(c_repo, Int32GetDatum(ld->repository_id));
+		SET(c_rank, Int32GetDatum(r + 1));
+		SET(c_tag, ld->release_name[r + 1]);
+		SET(c_idx, Int32GetDatum((int32) ld->release_commit[r]));
+		SET(c_id, PointerGetDatum(fixes_oid_text(&tag->commit)));
+		SET(c_annotated, BoolGetDatum(tag->annotated));
+		SET(c_commits, Int64GetDatum(ld->release_size[r]));
+		SET(c_mainline, BoolGetDatum(false));
+		if (st->series[k] > 0)
+			SET(c_series, ld->release_name[st->series[k]]);
+		SET(c_backports, Int64GetDatum(st->backports[k]));
+		SET(c_fixed, Int64GetDatum(st->bugs_fixed[k]));
+		SET(c_regressions, Int64GetDatum(st->regressions[k]));
+		SET(c_known, Int64GetDatum(st->known_bugs[k]));
+		if (fixes_time_to_timestamptz(tag->time, &at))
+			SET(c_at, TimestampTzGetDatum(at));
+		/*
+		 * The counters of fixes_per_release are the mainline's: NULL here,
+		 * but NOT NULL columns in a database still at 1.1 SQL, which gets 0
+		 * (the update to 1.2 makes them NULL).
+		 */
+		for (int c = 0; c < lengthof(c_v11); c++)
+			if (c_v11[c] >= 0 && TupleDescAttr(desc, c_v11[c])->attnotnull)
+				SET(c_v11[c], Int64GetDatum(0));
+#undef SET
+		fixes_bulk_insert(b, values, nulls, 256);
 	}
 	fixes_bulk_end(b);
 }

@@ -39,7 +39,8 @@
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
 # with fresh loads the same way, with its MAINTAINERS; then a clone with a tag v99.0 on HEAD,
 # whose refresh must update the release of the unreleased tail (its commits and their edges)
-# with HOT updates only.  Timings of every refresh are printed.
+# with HOT updates only; then two daily refreshes (+200 commits and a tag, bench/grow-history).
+# Timings of every refresh are printed.
 # Every load records the changed files (files => true), so the answers a load stores for
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
 # are compared too, through every kind of change above.
@@ -243,8 +244,11 @@ SELECT p.name, 'fixes_commit_groups (' || g.kind || ') holds ' || sum(g.commits)
 UNION ALL
 SELECT p.name, 'commit_idx ' || c.commit_idx || ': stable_cc ' || c.stable_cc || ', not as in fixes_graph'
   FROM fixes_commits c JOIN fixes_repositories p USING (repository_id)
-  LEFT JOIN fixes_graph g ON g.repository_id = c.repository_id AND g.chunk = c.commit_idx / 65536
- WHERE c.mainline AND (get_bit(g.stable_cc, c.commit_idx % 65536) = 1) IS DISTINCT FROM c.stable_cc
+  LEFT JOIN (SELECT repository_id, stable_cc, commits,
+                    (sum(commits) OVER (PARTITION BY repository_id ORDER BY chunk) - commits)::int AS first
+               FROM fixes_graph) g
+         ON g.repository_id = c.repository_id AND c.commit_idx >= g.first AND c.commit_idx < g.first + g.commits
+ WHERE c.mainline AND (get_bit(g.stable_cc, c.commit_idx - g.first) = 1) IS DISTINCT FROM c.stable_cc
 UNION ALL
 SELECT p.name, 'commit_idx not 0..n-1'
   FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
@@ -778,6 +782,25 @@ SQL
         echo "    ok: make-history: $eupd updates of fixes_edges when v99.0 releases the tail, all HOT"
     else
         fail "make-history: updates of fixes_edges when v99.0 releases the tail: $eupd, HOT: $ehot"
+    fi
+    # daily refreshes (issue 31): +200 commits and a tag, twice (bench/grow-history: Fixes lines
+    # into the newest commits, old releases included, merges with old parents).  The refresh
+    # computes the counts of the releases it changes and keeps the others'; fixes_graph gets a
+    # row of the new commits, and the second refresh writes both rows of 200 again as one
+    if [ -f "$top/bench/grow-history" ]; then
+        for seed in 1 2; do
+            n=$((n + 1))
+            python3 "$top/bench/grow-history" "$work/mh-tagged.git" 200 --seed $seed \
+                --tag "v99.0.$seed" >/dev/null
+            step $n mh "$work/mh-tagged.git" HEAD
+            [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
+        done
+        check "make-history: the commits of the last row of fixes_graph after two daily refreshes" \
+            "$(q <<'SQL'
+SELECT g.commits FROM fixes_graph g JOIN fixes_repositories p USING (repository_id)
+ WHERE p.name = 'mh' ORDER BY g.chunk DESC LIMIT 1;
+SQL
+)" 400
     fi
     # the stored graph damaged (chunk 0 four bytes short of its parent links): a refresh (a new
     # tag) says so, loads in full, and equals a fresh load

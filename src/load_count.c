@@ -1,0 +1,760 @@
+/*
+ * load_count.c — fixes_load(): the counting module, every count the loader stores
+ *
+ * load_count.h has the map: per mainline release (fixes_releases, with the
+ * lifetimes), per commit that resolved edges point at (fixes_fixed_commits),
+ * per release and trailer key (fixes_release_trailers), per MAINTAINERS
+ * section and path prefix (fixes_subsystem_counts, fixes_path_prefix_counts)
+ * and per stable release (its backports).  Each is computed from the edges
+ * in memory and the release of each commit, by the rules of load_count.h,
+ * and handed to its writer.  The definitions (README, "Semantics") count
+ * resolved edges only.  Every count of 1.0 is a count of Fixes edges (kind
+ * 'fixes'); revert edges count in reverts and reverted_introduced only, and
+ * an edge that fixes_overrides ignores counts nowhere.
+ *
+ * Lifetimes: the committer date of the fixing commit minus that of the
+ * commit it names, in days, exactly as SQL's percentile_cont over
+ * EXTRACT(epoch FROM fixed_at - introduced_at) / 86400 gives them, to the
+ * last bit (lifetime_days.c).  Aggregating every edge at query time takes
+ * seconds at a million commits, so each load stores them.
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "datatype/timestamp.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+
+#include "lifetime_days.h"
+#include "load_count.h"
+#include "load_trailer_keys.h"
+
+/* ---- per mainline release ---- */
+
+/* what the per-release counts note of a commit */
+#define FIXING			0x01	/* it has a resolved Fixes edge */
+#define INTRODUCED		0x02	/* one points at it from a later release, or unreleased */
+#define TAGGED			0x04	/* it has a Fixes line that counts */
+#define FIXING_EARLIER	0x08	/* one of its resolved edges points at an earlier release */
+
+/* the windows of found_within_365d and found_within_730d, in microseconds */
+#define WITHIN_365D ((int64) 365 * USECS_PER_DAY)
+#define WITHIN_730D ((int64) 730 * USECS_PER_DAY)
+
+bool
+fixes_edge_lifetime(const FixesLoad *ld, const FixesEdge *e, int64 *usecs)
+{
+	uint32		t = e->now.target;
+	bool		t_null;
+	TimestampTz t_at;
+
+	/* the date stored with an old edge whose target did not change, else the commit's */
+	if (e->old && t == e->before.target)
+	{
+		t_null = e->introduced_null;
+		t_at = e->introduced_at;
+	}
+	else
+	{
+		t_null = ld->committed_null[t];
+		t_at = ld->committed_at[t];
+	}
+	if (t_null || e->fixed_at_null)
+		return false;
+	*usecs = e->fixed_at - t_at;
+	return true;
+}
+
+/*
+ * The commits that resolved Fixes edges point at, from the keys
+ * (target << 32 | edge) of those edges, sorted: one entry per target, in
+ * index order.  Sparse (about a tenth of the commits of a kernel-shaped
+ * history), where arrays by index took 24 bytes for every commit, and a
+ * refresh zeroed them all.
+ */
+static void
+fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
+{
+	int64		n = 0;
+
+	fixes_sort_uint64(keys, nkeys);
+	ld->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
+	for (int64 p = 0; p < nkeys; p++)
+	{
+		uint32		t = (uint32) (keys[p] >> 32);
+		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
+		FixesFixedCommit *c;
+
+		if ((p & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (n > 0 && ld->fixed[n - 1].commit == t)
+			c = &ld->fixed[n - 1];
+		else
+		{
+			c = &ld->fixed[n++];
+			c->commit = t;
+			c->fixes = 0;
+			c->dated = false;
+		}
+		c->fixes++;
+		if (e->fixed_at_null)
+			continue;
+		if (!c->dated || e->fixed_at < c->first)
+			c->first = e->fixed_at;
+		if (!c->dated || e->fixed_at > c->last)
+			c->last = e->fixed_at;
+		c->dated = true;
+	}
+	ld->nfixed = n;
+}
+
+static int
+fixed_commit_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = ((const FixesFixedCommit *) b)->commit;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the entry of commit t among ld->fixed, NULL if no resolved edge points at it */
+const FixesFixedCommit *
+fixes_load_fixed_commit(const FixesLoad *ld, uint32 t)
+{
+	return bsearch(&t, ld->fixed, ld->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
+}
+
+/* for each rank: the percentiles of its group of v (sorted), into ld->stats */
+static void
+lifetimes_per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
+{
+	int64		i = 0;
+
+	fixes_lifetime_sort(v, n, (uint32) ld->nreleases + 1);
+	while (i < n)
+	{
+		int64		j = i;
+		FixesReleaseStats *st = &ld->stats[v[i].group];
+
+		while (j < n && v[j].group == v[i].group)
+			j++;
+		if (fixed)
+		{
+			st->fixed_median_days = fixes_percentile_cont(&v[i], j - i, 0.5);
+			st->fixed_p90_days = fixes_percentile_cont(&v[i], j - i, 0.9);
+		}
+		else
+			st->introduced_median_days = fixes_percentile_cont(&v[i], j - i, 0.5);
+		i = j;
+	}
+}
+
+#define STAT(field, days, version) {#field, offsetof(FixesReleaseStats, field), days, version}
+const FixesStatColumn fixes_release_stat_columns[] = {
+	STAT(fixing_commits, false, 10),
+	STAT(bugs_fixed, false, 10),
+	STAT(commits_fixed, false, 10),
+	STAT(bugs_introduced, false, 10),
+	STAT(buggy_commits_introduced, false, 10),
+	STAT(fixed_same_release, false, 10),
+	STAT(tagged_commits, false, 11),
+	STAT(fixing_earlier_commits, false, 11),
+	STAT(reverts, false, 11),
+	STAT(reverted_introduced, false, 11),
+	STAT(fixed_median_days, true, 11),
+	STAT(fixed_p90_days, true, 11),
+	STAT(introduced_median_days, true, 11),
+	STAT(stable_cc_commits, false, 12),
+	STAT(stable_cc_fixing_commits, false, 12),
+	STAT(found_within_365d, false, 12),
+	STAT(found_within_730d, false, 12),
+};
+#undef STAT
+const int	fixes_release_nstat_columns = lengthof(fixes_release_stat_columns);
+
+/* the release an old commit had in the previous load, as this load's rank; 0: none or gone */
+static inline int32
+old_rank_now(const FixesLoad *ld, uint32 idx)
+{
+	int32		was = ld->old_mark[idx];
+
+	return was == 0 ? 0 : ld->old_to_new_rank[was];
+}
+
+/*
+ * A refresh: the releases whose counts it must compute, by rank (true), or
+ * NULL to compute them all.  The others keep the counts the previous load
+ * stored (ld->old_stats): none of their commits moved, and every edge from
+ * or into them is as it was.  A release must be computed when it is new,
+ * holds a commit that is new or moved, or is the release (now or before)
+ * of the fixing commit or the target of an edge that is new, resolves
+ * otherwise, or has a commit that moved.
+ */
+static bool *
+releases_to_count(FixesLoad *ld, int *ncount)
+{
+	uint32		n = ld->graph->n;
+	bool	   *count;
+	uint8	   *moved;
+	bool	   *kept;
+
+	*ncount = ld->nreleases;
+	if (!ld->incremental || ld->old_stats == NULL || ld->old_mark == NULL ||
+		ld->old_to_new_rank == NULL)
+		return NULL;
+	count = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	kept = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	/* the releases of the previous load that are still releases */
+	for (int w = 1; w <= ld->n_old_releases; w++)
+		if (ld->old_to_new_rank[w] != 0)
+			kept[ld->old_to_new_rank[w]] = true;
+	for (int r = 1; r <= ld->nreleases; r++)
+		count[r] = !kept[r];
+	pfree(kept);
+	/* the commits that are new or moved, and their releases */
+	moved = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (int64 m = 0; m < ld->nmoved; m++)
+	{
+		uint32		i = ld->moved[m];
+
+		moved[i] = 1;
+		count[ld->mark[i]] = true;
+		count[old_rank_now(ld, i)] = true;
+	}
+	for (uint32 i = ld->n_old; i < n; i++)
+	{
+		moved[i] = 1;
+		count[ld->mark[i]] = true;
+	}
+	/* the edges that changed */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		now_resolved = e->now.status == EDGE_RESOLVED;
+		bool		before_resolved = e->old && e->before.status == EDGE_RESOLVED;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->old && fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
+			!(now_resolved && moved[e->now.target]))
+			continue;
+		count[ld->mark[e->fixing]] = true;
+		if (now_resolved)
+			count[ld->mark[e->now.target]] = true;
+		if (e->old && e->fixing < ld->n_old)
+			count[old_rank_now(ld, e->fixing)] = true;
+		if (before_resolved && e->before.target < ld->n_old)
+			count[old_rank_now(ld, e->before.target)] = true;
+	}
+	pfree(moved);
+	*ncount = 0;
+	for (int r = 1; r <= ld->nreleases; r++)
+		*ncount += count[r];
+	return count;
+}
+
+/*
+ * After the edges are resolved and the dates of their targets fetched
+ * (fixes_load_fetch_target_times): the counts of fixes_per_release and the
+ * lifetimes of fixes_lifetime_per_release into ld->stats (by rank; [0] is
+ * the unreleased tail), and the commits resolved edges point at into
+ * ld->fixed.  A refresh computes only the releases that it changes
+ * (releases_to_count()) and keeps the stored counts of the others; the
+ * edges and commits are counted by the same rules either way, those of the
+ * releases kept into a scratch row that is thrown away.
+ */
+void
+fixes_count_releases(FixesLoad *ld)
+{
+	uint32		n = ld->graph->n;
+	int32	   *mark = ld->mark;
+	/* per commit: FIXING, INTRODUCED, TAGGED, FIXING_EARLIER */
+	uint8	   *flags = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	FixesLifetime *life_fixed = NULL;
+	FixesLifetime *life_introduced = NULL;
+	int64		nlife_fixed = 0,
+				nlife_introduced = 0;
+	int64		npairs = 0;
+	int64		nkeys = 0;
+	bool		lifetimes = ld->has.release_v11;
+	int			ncount;
+	bool	   *count = releases_to_count(ld, &ncount);
+	FixesReleaseStats scratch;
+
+/* the counts of release r, or the scratch row when r keeps its stored ones */
+#define STATS(r) (count == NULL || count[r] ? &ld->stats[r] : &scratch)
+#define COUNTED(r) (count == NULL || count[r])
+
+	/* an edge's position goes in the low half of its key */
+	if (ld->nedges > (int64) PG_UINT32_MAX)
+		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
+	if (count != NULL)
+		elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
+			 ld->name, ncount, ld->nreleases);
+	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
+	for (int r = 0; r <= ld->nreleases; r++)
+	{
+		ld->stats[r].fixed_median_days = NAN;
+		ld->stats[r].fixed_p90_days = NAN;
+		ld->stats[r].introduced_median_days = NAN;
+	}
+	if (lifetimes)
+	{
+		life_fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+		life_introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	}
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		uint32		f = e->fixing;
+		uint32		t = e->now.target;
+		int32		fr,
+					tr;
+		int64		usecs;
+		double		days;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->now.status == EDGE_IGNORED)
+			continue;			/* counts nowhere */
+		fr = mark[f];
+		if (e->kind == KIND_FIXES)
+			flags[f] |= TAGGED;
+		if (e->now.status != EDGE_RESOLVED)
+			continue;
+		tr = mark[t];
+		if (e->kind == KIND_REVERT)
+		{
+			/* reverts count in their own two columns only */
+			if (fr > 0)
+				STATS(fr)->reverts++;
+			if (fixes_rule_introduced(fr, tr))
+				STATS(tr)->reverted_introduced++;
+			continue;
+		}
+		flags[f] |= FIXING;
+		target_keys[nkeys++] = ((uint64) t << 32) | (uint64) k;
+		if (fixes_rule_fixed_earlier(fr, tr))
+		{
+			STATS(fr)->bugs_fixed++;
+			if (COUNTED(fr))
+				fixed_pairs[npairs++] = ((uint64) fr << 32) | t;
+			flags[f] |= FIXING_EARLIER;
+		}
+		if (fixes_rule_same_release(fr, tr))
+			STATS(fr)->fixed_same_release++;
+		if (!fixes_rule_introduced(fr, tr))
+			continue;
+		STATS(tr)->bugs_introduced++;
+		flags[t] |= INTRODUCED;
+		/* lifetimes (1.1): of the bugs fixed in R and of those introduced in R */
+		if (!lifetimes || !(COUNTED(fr) || COUNTED(tr)) || !fixes_edge_lifetime(ld, e, &usecs))
+			continue;
+		days = fixes_sql_days(usecs);
+		if (fr != 0 && COUNTED(fr))
+		{
+			life_fixed[nlife_fixed].group = fr;
+			life_fixed[nlife_fixed++].days = days;
+		}
+		if (!COUNTED(tr))
+			continue;
+		life_introduced[nlife_introduced].group = tr;
+		life_introduced[nlife_introduced++].days = days;
+		/* 1.2: the bugs of R found within a year, and two (NULL in the view until observable) */
+		if (usecs <= WITHIN_365D)
+			ld->stats[tr].found_within_365d++;
+		if (usecs <= WITHIN_730D)
+			ld->stats[tr].found_within_730d++;
+	}
+	for (uint32 i = 0; i < n; i++)
+	{
+		int32		r = mark[i];
+
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (r == 0 || !COUNTED(r))
+			continue;
+		/* 1.2: the commits of a release with a Cc: stable line, and of those the fixing ones */
+		if (ld->stable_cc[i])
+		{
+			ld->stats[r].stable_cc_commits++;
+			if (flags[i] & FIXING)
+				ld->stats[r].stable_cc_fixing_commits++;
+		}
+		if (flags[i] == 0)
+			continue;
+		if (flags[i] & FIXING)
+			ld->stats[r].fixing_commits++;
+		if (flags[i] & INTRODUCED)
+			ld->stats[r].buggy_commits_introduced++;
+		if (flags[i] & TAGGED)
+			ld->stats[r].tagged_commits++;
+		if (flags[i] & FIXING_EARLIER)
+			ld->stats[r].fixing_earlier_commits++;
+	}
+	/* commits_fixed: distinct (release, target) among the bugs fixed */
+	fixes_sort_uint64(fixed_pairs, npairs);
+	for (int64 p = 0; p < npairs; p++)
+		if (p == 0 || fixed_pairs[p] != fixed_pairs[p - 1])
+			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;
+	if (lifetimes)
+	{
+		lifetimes_per_release(ld, life_fixed, nlife_fixed, true);
+		lifetimes_per_release(ld, life_introduced, nlife_introduced, false);
+		pfree(life_fixed);
+		pfree(life_introduced);
+	}
+	/* the releases kept: as stored */
+	if (count != NULL)
+	{
+		for (int w = 1; w <= ld->n_old_releases; w++)
+		{
+			int			r = ld->old_to_new_rank[w];
+
+			if (r != 0 && !count[r])
+				ld->stats[r] = ld->old_stats[w];
+		}
+		pfree(count);
+	}
+#undef STATS
+#undef COUNTED
+
+	pfree(fixed_pairs);
+	pfree(flags);
+	fixed_commits(ld, target_keys, nkeys);
+	pfree(target_keys);
+}
+
+/* ---- per release and trailer key ---- */
+
+/* by commit index: has a resolved Fixes edge, now (before = false) or before this load */
+bool *
+fixes_count_fixing_commits(FixesLoad *ld, bool before)
+{
+	bool	   *fixing = fixes_palloc_big(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		FixesResolution *r = before ? &e->before : &e->now;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->kind == KIND_FIXES && (!before || e->old) && r->status == EDGE_RESOLVED)
+			fixing[e->fixing] = true;
+	}
+	return fixing;
+}
+
+/* a refresh: the old commits whose release or whose fixing changed */
+bool *
+fixes_count_trailers_changed(FixesLoad *ld, const bool *fixing_before, const bool *fixing_now)
+{
+	bool	   *changed = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (int64 m = 0; m < ld->nmoved; m++)
+		changed[ld->moved[m]] = true;
+	for (uint32 i = 0; i < ld->n_old; i++)
+		if (fixing_before[i] != fixing_now[i])
+			changed[i] = true;
+	return changed;
+}
+
+/* the tag id of an old commit's release in the previous load; 0: unreleased */
+uint32
+fixes_count_old_tag(const FixesLoad *ld, uint32 idx)
+{
+	int32		was = ld->old_mark[idx];
+
+	if (was == 0)
+		return 0;
+	if (ld->old_to_new_rank[was] != 0)
+		return (uint32) ld->old_to_new_rank[was];
+	return (uint32) (ld->nreleases + was);
+}
+
+/* add (commits, fixing) to the count of every key of a commit in tag id tag */
+static void
+count_keys(HTAB *counts, uint32 tag, const uint32 *ids, uint32 n, int64 commits, int64 fixing)
+{
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint64		key = (uint64) tag << 32 | ids[i];
+		bool		found;
+		FixesTrailerCount *c = hash_search(counts, &key, HASH_ENTER, &found);
+
+		if (!found)
+			c->commits = c->fixing = 0;
+		c->commits += commits;
+		c->fixing += fixing;
+	}
+}
+
+/*
+ * Per release and trailer key (lower-cased): the commits of the release
+ * with at least one trailer of that key, and how many of them have a
+ * resolved Fixes edge; tag ids are 1..nreleases for this load's ranks,
+ * nreleases + w for the previous load's release of rank w that is no
+ * release any more.  A full load (changed NULL): every count, from the
+ * keys read.  A refresh: the changes to the stored counts, the new commits
+ * added, and each changed old commit's old contribution taken away and its
+ * new one added.
+ */
+HTAB *
+fixes_count_trailers(FixesLoad *ld, FixesTrailerKeys *k, const bool *changed,
+					 const bool *fixing_before, const bool *fixing_now)
+{
+	HASHCTL		ctl;
+	HTAB	   *counts;
+	int32	   *mark = ld->mark;
+
+	ctl.keysize = sizeof(uint64);
+	ctl.entrysize = sizeof(FixesTrailerCount);
+	ctl.hcxt = CurrentMemoryContext;
+	counts = hash_create("fixes trailer counts", 1024, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	/* the commits this load read: added */
+	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
+	{
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (mark[i] > 0 && i < k->cap && k->cnt[i] > 0)
+			count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
+	}
+	if (changed == NULL)
+		return counts;
+	for (uint32 i = 0; i < ld->n_old; i++)
+	{
+		uint32		was;
+
+		if ((i & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!changed[i] || i >= k->cap || k->cnt[i] == 0)
+			continue;
+		was = fixes_count_old_tag(ld, i);
+		if (was != 0)
+			count_keys(counts, was, k->ids + k->off[i], k->cnt[i], -1, -(int64) fixing_before[i]);
+		if (mark[i] > 0)
+			count_keys(counts, (uint32) mark[i], k->ids + k->off[i], k->cnt[i], 1, fixing_now[i]);
+	}
+	return counts;
+}
+
+/* ---- per group: MAINTAINERS sections and path prefixes ---- */
+
+/* the groups a commit counts in: its own, and with prefixes the shorter ones */
+typedef struct Expander
+{
+	const FixesGroups *g;
+	const uint32 *anc;			/* NULL: sections */
+	int			depths;
+	uint32	   *stamp;			/* by group: the visit that saw it */
+	uint32		visit;
+	uint32	   *out;
+	uint32		nout;
+} Expander;
+
+static void
+expand(Expander *x, uint32 c)
+{
+	x->visit++;
+	x->nout = 0;
+	for (uint64 k = x->g->off[c]; k < x->g->off[c + 1]; k++)
+	{
+		uint32		id = x->g->ids[k];
+
+		for (int d = 0; d < (x->anc ? x->depths : 1); d++)
+		{
+			uint32		grp = x->anc ? x->anc[id * x->depths + d] : id;
+
+			if (x->stamp[grp] != x->visit)
+			{
+				x->stamp[grp] = x->visit;
+				x->out[x->nout++] = grp;
+			}
+		}
+	}
+}
+
+/*
+ * sel[0 .. n) (edge indexes below 2^32) in order of by[edge], then of the
+ * edge: as numbers, each a commit index above an edge index
+ */
+static void
+sort_edges(int64 *sel, int64 n, const uint32 *by)
+{
+	uint64	   *keys = fixes_palloc_big(sizeof(uint64) * Max(n, 1), MCXT_ALLOC_HUGE);
+
+	if (n > 0 && sel[n - 1] > (int64) PG_UINT32_MAX)	/* sel ascends */
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many Fixes edges to count per group")));
+	for (int64 i = 0; i < n; i++)
+		keys[i] = ((uint64) by[sel[i]] << 32) | (uint64) sel[i];
+	fixes_sort_uint64(keys, n);
+	for (int64 i = 0; i < n; i++)
+		sel[i] = (int64) (keys[i] & PG_UINT32_MAX);
+	pfree(keys);
+}
+
+/*
+ * The counts of every group from the resolved Fixes edges of the mainline
+ * (all of ld->edges before the stable phase: fixing and target commits are
+ * mainline) and the groups of each commit; anc (prefixes): group id *
+ * depths + d - 1 -> its prefix at depth d, NULL for sections.
+ */
+FixesGroupCounts *
+fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int depths)
+{
+	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	Expander	x;
+	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64		nsel = 0;
+	FixesLifetime *life = NULL;
+	int64		nlife = 0,
+				life_cap = 0;
+
+	x.g = g;
+	x.anc = anc;
+	x.depths = depths;
+	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x.visit = 0;
+	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+
+	for (uint32 c = 0; c < g->n; c++)
+	{
+		if ((c & 0xffff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		expand(&x, c);
+		for (uint32 k = 0; k < x.nout; k++)
+			cnt[x.out[k]].commits++;
+	}
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		fixing[k] = e->fixing;
+		target[k] = e->now.target;
+		if (e->kind == KIND_FIXES && e->now.status == EDGE_RESOLVED &&
+			e->fixing < g->n && e->now.target < g->n)
+			sel[nsel++] = k;
+	}
+
+	/* into the targets: bugs_introduced, buggy_commits, lifetimes */
+	sort_edges(sel, nsel, target);
+	for (int64 i = 0; i < nsel;)
+	{
+		int64		j = i;
+		uint32		t = target[sel[i]];
+
+		while (j < nsel && target[sel[j]] == t)
+			j++;
+		expand(&x, t);
+		for (uint32 k = 0; k < x.nout; k++)
+		{
+			cnt[x.out[k]].bugs_introduced += j - i;
+			cnt[x.out[k]].buggy_commits++;
+		}
+		for (int64 q = i; q < j; q++)
+		{
+			int64		usecs;
+			double		days;
+
+			if (!fixes_edge_lifetime(ld, &ld->edges[sel[q]], &usecs))
+				continue;		/* NULL: percentile_cont skips it */
+			days = fixes_sql_days(usecs);
+			if (nlife + x.nout > life_cap)
+			{
+				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
+				life = life == NULL
+					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
+					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
+			}
+			for (uint32 k = 0; k < x.nout; k++)
+			{
+				life[nlife].group = x.out[k];
+				life[nlife++].days = days;
+			}
+		}
+		i = j;
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	/* out of the fixing commits: bugs_fixed, fixing_commits */
+	sort_edges(sel, nsel, fixing);
+	for (int64 i = 0; i < nsel;)
+	{
+		int64		j = i;
+		uint32		f = fixing[sel[i]];
+
+		while (j < nsel && fixing[sel[j]] == f)
+			j++;
+		expand(&x, f);
+		for (uint32 k = 0; k < x.nout; k++)
+		{
+			cnt[x.out[k]].bugs_fixed += j - i;
+			cnt[x.out[k]].fixing_commits++;
+		}
+		i = j;
+	}
+
+	for (uint32 k = 0; k < g->ngroups; k++)
+		cnt[k].median = NAN;
+	if (nlife > 0)
+	{
+		fixes_lifetime_sort(life, nlife, g->ngroups);
+		for (int64 i = 0; i < nlife;)
+		{
+			int64		j = i;
+
+			while (j < nlife && life[j].group == life[i].group)
+				j++;
+			cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
+			i = j;
+		}
+		pfree(life);
+	}
+	pfree(sel);
+	pfree(fixing);
+	pfree(target);
+	pfree(x.stamp);
+	pfree(x.out);
+	return cnt;
+}
+
+/* ---- per stable release ---- */
+
+/*
+ * Per stable release k (rank nmain + k + 1): its commits with a resolved
+ * row of fixes_backports (by id, subject or override; not those an
+ * override superseded), into backports[k].
+ */
+void
+fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports)
+{
+	uint32		nstable = ld->graph->n - ld->n_mainline;
+	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
+
+	for (int64 k = 0; k < ld->nbackports; k++)
+	{
+		FixesBackportLine *bp = &ld->backports[k];
+		int32		rank = ld->mark[bp->commit];
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (bp->status != EDGE_RESOLVED || bp->superseded ||
+			counted[bp->commit - ld->n_mainline])
+			continue;
+		counted[bp->commit - ld->n_mainline] = true;
+		if (rank > 0)
+			backports[rank - nmain - 1]++;
+	}
+	pfree(counted);
+}

@@ -1,0 +1,133 @@
+/*
+ * load_count.h — the counting module of fixes_load() (load_count.c)
+ *
+ * Every count the loader stores is computed here, each rule written once,
+ * and handed to a writer that only writes it:
+ *   per mainline release   fixes_count_releases()  -> ld->stats, ld->fixed
+ *                          (load_write_releases.c: fixes_releases,
+ *                          fixes_fixed_commits), lifetimes included
+ *   per release and key    fixes_count_trailers()  -> load_trailer_counts.c
+ *   per group (subsystem,  fixes_count_groups()    -> load_subsystem_counts.c
+ *   path prefix)
+ *   per stable release     fixes_count_backports() -> load_stable.c
+ *
+ * Adding a per-release count: a field of FixesReleaseStats (load_state.h),
+ * its rule here, its column in load_write_releases.c and the SQL.
+ */
+#ifndef FIXES_LOAD_COUNT_H
+#define FIXES_LOAD_COUNT_H
+
+#include "utils/hsearch.h"
+
+#include "load_state.h"
+
+/*
+ * The rules of the README's "Semantics", by the release ranks of the fixing
+ * commit (fr) and of the commit its edge names (tr); 0 is unreleased, which
+ * is later than every release.
+ */
+
+/* a bug introduced in release tr and fixed in a later release, or not released yet */
+static inline bool
+fixes_rule_introduced(int32 fr, int32 tr)
+{
+	return tr > 0 && (fr == 0 || fr > tr);
+}
+
+/* a bug of an earlier release that release fr fixed */
+static inline bool
+fixes_rule_fixed_earlier(int32 fr, int32 tr)
+{
+	return fr > 0 && tr > 0 && tr < fr;
+}
+
+/* a bug fixed in the release that introduced it */
+static inline bool
+fixes_rule_same_release(int32 fr, int32 tr)
+{
+	return fr > 0 && fr == tr;
+}
+
+/* per mainline release, and per commit that resolved edges point at */
+extern void fixes_count_releases(FixesLoad *ld);
+
+/*
+ * The columns of fixes_releases that hold the per-release counts, each with
+ * its field of FixesReleaseStats: what the writer writes and what a refresh
+ * reads back for the releases it keeps (load_previous.c).
+ */
+typedef struct FixesStatColumn
+{
+	const char *name;
+	Size		offset;			/* in FixesReleaseStats */
+	bool		days;			/* a double, NULL when NaN; else an int64 */
+	int			version;		/* the SQL version that has it: 10, 11 or 12 */
+} FixesStatColumn;
+
+extern const FixesStatColumn fixes_release_stat_columns[];
+extern const int fixes_release_nstat_columns;
+
+/*
+ * The lifetime of the bug a resolved Fixes edge names, in microseconds;
+ * false when a date is missing (percentile_cont skips NULL).
+ */
+extern bool fixes_edge_lifetime(const FixesLoad *ld, const FixesEdge *e, int64 *usecs);
+
+/* per release and trailer key: a change to one row of fixes_release_trailers */
+typedef struct FixesTrailerCount
+{
+	uint64		key;			/* tag id << 32 | key id */
+	int64		commits;
+	int64		fixing;
+} FixesTrailerCount;
+
+struct FixesTrailerKeys;
+extern bool *fixes_count_fixing_commits(FixesLoad *ld, bool before);
+extern bool *fixes_count_trailers_changed(FixesLoad *ld, const bool *fixing_before,
+										  const bool *fixing_now);
+extern HTAB *fixes_count_trailers(FixesLoad *ld, struct FixesTrailerKeys *k,
+								  const bool *changed, const bool *fixing_before,
+								  const bool *fixing_now);
+extern uint32 fixes_count_old_tag(const FixesLoad *ld, uint32 idx);
+
+/* per group: the groups of each commit, CSR by commit index */
+typedef struct FixesGroups
+{
+	uint64	   *off;			/* n + 1 */
+	uint32	   *ids;
+	uint32		n;
+	uint32		ngroups;
+} FixesGroups;
+
+/* the counts of one group (fixes_subsystem_counts, fixes_path_prefix_counts) */
+typedef struct FixesGroupCounts
+{
+	int64		commits;
+	int64		fixing_commits;
+	int64		buggy_commits;
+	int64		bugs_introduced;
+	int64		bugs_fixed;
+	double		median;			/* NaN: none */
+} FixesGroupCounts;
+
+extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
+											const uint32 *anc, int depths);
+
+/* per stable release k (rank nmain + k + 1): its backported commits */
+extern void fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports);
+
+/* what the stable releases' rows of fixes_releases hold (load_write_releases.c) */
+typedef struct FixesStableCounts
+{
+	int			nmain;			/* mainline releases: ranks 1 .. nmain */
+	int			n;				/* stable releases: ranks nmain + 1 .. nmain + n */
+	const int32 *series;		/* by k = rank - nmain - 1: mainline rank, 0 = none */
+	const int64 *backports;		/* by k */
+	const int64 *bugs_fixed;
+	const int64 *regressions;
+	const int64 *known_bugs;
+} FixesStableCounts;
+
+extern void fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st);
+
+#endif							/* FIXES_LOAD_COUNT_H */
