@@ -208,9 +208,6 @@ start_full_load(FixesLoad *ld)
 	ld->nedges = 0;
 	ld->edge_text.len = 0;
 	ld->missing_parents = 0;
-	if (ld->commit_rows != NULL)
-		tuplestore_end(ld->commit_rows);
-	ld->commit_rows = NULL;
 	ld->trailer_keys = NULL;
 	ld->ncs = 0;
 	ld->prefixes = NULL;

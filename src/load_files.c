@@ -25,9 +25,8 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load_state.h"
+#include "load_walk.h"
 #include "spi_call.h"
-#include "walk.h"
 
 /*
  * The settings: NULL arguments keep the repository's (false and none for a
@@ -37,8 +36,7 @@ void
 fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
-	ld->c_files = ld->c_added = ld->c_deleted = -1;
-	if (!ld->v11)
+	if (!fixes_has_v11(ld))
 		return;
 	/* the previous settings: load_previous.c read them */
 	ld->files = files_given ? files : ld->old_files;
@@ -66,18 +64,13 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 }
 
 /*
- * Set up the phase read: where the rows go (the old rows of a full load are
- * gone, load_clear.c).  The stable scope's files are not read.
+ * The hook of the mainline's walk: where the rows go (the old rows of a
+ * full load are gone, load_clear.c).  The stable scope's files are not read.
  */
-void
-fixes_load_files_begin(FixesLoad *ld)
+static void
+files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
-	if (!ld->v11)
-		return;
-	ld->c_files = fixes_attnum(ld->commits_desc, "files");
-	ld->c_added = fixes_attnum(ld->commits_desc, "added");
-	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
-	if (ld->stable_phase || !ld->files)
+	if (!fixes_has_v11(ld) || !ld->files)
 		return;
 	fixes_load_maintainers_restart(ld);	/* a walk that starts again in full */
 	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
@@ -85,8 +78,8 @@ fixes_load_files_begin(FixesLoad *ld)
 }
 
 /* the walk is over (or starts again in full): write what is left */
-void
-fixes_load_files_end(FixesLoad *ld)
+static void
+files_end(FixesLoad *ld, void *arg)
 {
 	if (ld->file_bulk == NULL)
 		return;
@@ -96,20 +89,26 @@ fixes_load_files_end(FixesLoad *ld)
 }
 
 /*
- * The files of commit idx (its 'F' record): rows into fixes_commit_files, sums
- * into the commit's row (values/nulls of fixes_commits), paths kept for the
- * attribution after the releases.  Runs in the per-row memory context of the
- * read.
+ * The files of the commit just walked (its 'F' record, which moves the
+ * reader's buffer past the commit's raw fields): rows into
+ * fixes_commit_files, sums into the commit's row, paths to
+ * load_subsystem_counts.c (path prefixes) and load_maintainers.c (kept for
+ * the attribution after the releases).  Runs in the per-row memory context
+ * of the walk.
  */
-void
-fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values, bool *nulls)
+static void
+files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	TupleDesc	desc = RelationGetDescr(ld->file_bulk->rel);
-	int			c_repo = fixes_attnum(desc, "repository_id");
-	int			c_idx = fixes_attnum(desc, "commit_idx");
-	int			c_path = fixes_attnum(desc, "path");
-	int			c_added = fixes_attnum(desc, "added");
-	int			c_deleted = fixes_attnum(desc, "deleted");
+	uint32		idx = wc->c->idx;
+	const FixesCommitCols *cols = wc->cols;
+	WireFiles	wfiles;
+	WireFiles  *wf = &wfiles;
+	TupleDesc	desc;
+	int			c_repo,
+				c_idx,
+				c_path,
+				c_added,
+				c_deleted;
 	Datum	   *fv;
 	bool	   *fn;
 	WireFileRow row;
@@ -117,6 +116,15 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 				added = 0,
 				deleted = 0;
 
+	if (ld->file_bulk == NULL)
+		return;
+	desc = RelationGetDescr(ld->file_bulk->rel);
+	c_repo = fixes_attnum(desc, "repository_id");
+	c_idx = fixes_attnum(desc, "commit_idx");
+	c_path = fixes_attnum(desc, "path");
+	c_added = fixes_attnum(desc, "added");
+	c_deleted = fixes_attnum(desc, "deleted");
+	fixes_walk_files(wc->walk, wf);
 	if (wf->state == FILES_TREE_MISSING)
 		ld->missing_trees++;
 	if (wf->state != FILES_DIFFED)
@@ -142,10 +150,19 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 		if (ld->subsys != NULL)
 			fixes_load_maintainers_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
 	}
-	values[ld->c_files] = Int32GetDatum((int32) nfiles);
-	values[ld->c_added] = Int64GetDatum(added);
-	values[ld->c_deleted] = Int64GetDatum(deleted);
-	nulls[ld->c_files] = nulls[ld->c_added] = nulls[ld->c_deleted] = false;
+	wc->values[cols->files] = Int32GetDatum((int32) nfiles);
+	wc->values[cols->added] = Int64GetDatum(added);
+	wc->values[cols->deleted] = Int64GetDatum(deleted);
+	wc->nulls[cols->files] = wc->nulls[cols->added] = wc->nulls[cols->deleted] = false;
+}
+
+/* the hook of the mainline's walk (load_read.c), after those of the raw message */
+FixesWalkHook
+fixes_files_hook(void)
+{
+	FixesWalkHook h = {files_begin, files_commit, files_end, NULL};
+
+	return h;
 }
 
 /* one WARNING per load for what a partial clone lacks */
@@ -171,7 +188,7 @@ fixes_load_finish_files(FixesLoad *ld)
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	bool		keep = ld->unchanged || ld->incremental;
 
-	if (!ld->v11)
+	if (!fixes_has_v11(ld))
 		return;
 	sql = psprintf("UPDATE %s.fixes_repositories SET files = $2, maintainers = $3, "
 				   "maintainers_hash = $4, missing_blobs = $5, missing_trees = $6 "

@@ -24,6 +24,16 @@
  * after the branch's newest release is queued (1.2): its series row names it
  * (fix_backport_idxs) with no fixed release, and no counter counts it.
  *
+ * A phase of its own: it walks its scope with the walk loop of the
+ * mainline (load_walk.c), with hooks of its own (Cc: stable, the backport
+ * lines, the Fixes and revert lines), and keeps what it reads in its own
+ * struct (StableScope: its rows of fixes_commits, held until their releases
+ * are known, its edges and its backport lines); its edges are resolved and
+ * written by the helpers the mainline's phases use (load_resolve.c,
+ * load_write_edges.c), its rows by the one writer of fixes_commits
+ * (load_commit_rows.c).  Of the mainline it reads the graph, the releases
+ * and the resolved pairs of its edges, which it frees once it has those.
+ *
  * stable_branches is a setting of the repository, kept by a load that does
  * not give it (1.2, fixes_load_stable_setting).
  */
@@ -43,7 +53,7 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load_state.h"
+#include "load_walk.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
 #include "spi_call.h"
@@ -77,6 +87,18 @@ typedef struct Stable
 	int64	   *known_bugs;
 	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
 } Stable;
+
+/* what the stable phase reads, and owns: its rows, edges and backport lines */
+typedef struct StableScope
+{
+	FixesCommitRows *rows;		/* of fixes_commits, held until their releases */
+	FixesEdge  *edges;			/* the Fixes and revert lines of stable commits */
+	int64		nedges;
+	int64		edges_cap;
+	FixesArena	edge_text;
+	FixesEdgeSink sink;			/* the walk's way to them */
+	FixesBackportList backports;
+} StableScope;
 
 
 static bool
@@ -236,13 +258,16 @@ mainline_pairs(FixesLoad *ld, int64 *npairs)
 
 /*
  * The stable releases: tags of stable commits that the release rule
- * accepts, in version order (the tags are), ranked after the mainline's.
+ * accepts, in version order (the tags are), ranked after the mainline's
+ * (ranks nmain + 1 .. nmain + n; ld->nreleases stays the mainline's).
  * ld's release arrays have room for every tag.
  */
 static void
 find_stable_releases(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
+
+	int			r = ld->nreleases;
 
 	st->nmain = ld->nreleases;
 	for (int t = 0; t < ld->ntags; t++)
@@ -252,15 +277,15 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
 			!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
-		ld->release_tag[ld->nreleases] = t;
-		ld->release_commit[ld->nreleases] = idx;
-		ld->release_size[ld->nreleases] = 0;
-		ld->nreleases++;
+		ld->release_tag[r] = t;
+		ld->release_commit[r] = idx;
+		ld->release_size[r] = 0;
+		r++;
 	}
-	st->n = ld->nreleases - st->nmain;
-	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (ld->nreleases + 1));
-	for (int r = st->nmain; r < ld->nreleases; r++)
-		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+	st->n = r - st->nmain;
+	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (r + 1));
+	for (int k = st->nmain; k < r; k++)
+		ld->release_name[k + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[k]].name);
 	st->series = palloc0(sizeof(int32) * Max(st->n, 1));
 	st->backports = palloc0(sizeof(int64) * Max(st->n, 1));
 	st->bugs_fixed = palloc0(sizeof(int64) * Max(st->n, 1));
@@ -436,14 +461,14 @@ find_series(FixesLoad *ld, Stable *st)
 
 /* resolve each backport line against the mainline, by unique prefix */
 static void
-resolve_backports(FixesLoad *ld)
+resolve_backports(FixesLoad *ld, FixesBackportList *bl)
 {
 	FixesGraph *g = ld->graph;
 	uint32		n = ld->n_mainline;
 	fixes_prefix_entry *entries;
 	fixes_prefix_entry *tmp;
 
-	if (ld->nbackports == 0)
+	if (bl->n == 0)
 		return;
 	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
 	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
@@ -454,10 +479,10 @@ resolve_backports(FixesLoad *ld)
 	}
 	fixes_prefix_sort(entries, tmp, n);
 	pfree(tmp);
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *b = &ld->backports[k];
-		const char *hex = ld->edge_text.data + b->abbrev_off;
+		FixesBackportLine *b = &bl->lines[k];
+		const char *hex = bl->text.data + b->abbrev_off;
 		size_t		first;
 		size_t		range = fixes_prefix_range(entries, n, hex, b->abbrev_len, &first);
 		int			candidates = 0;
@@ -483,7 +508,7 @@ resolve_backports(FixesLoad *ld)
 }
 
 static void
-write_backports(FixesLoad *ld)
+write_backports(FixesLoad *ld, const FixesBackportList *bl)
 {
 	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_backports"));
 	TupleDesc	desc = RelationGetDescr(b->rel);
@@ -501,10 +526,10 @@ write_backports(FixesLoad *ld)
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes backport row",
 												 ALLOCSET_DEFAULT_SIZES);
 
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
-		const char *base = ld->edge_text.data;
+		FixesBackportLine *bp = &bl->lines[k];
+		const char *base = bl->text.data;
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		if ((k & 0xfff) == 0)
@@ -762,7 +787,8 @@ affected_array(const AffectedRow *row, int a)
  * groups, one pass over the pairs each.
  */
 static void
-write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
+write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pair *pairs,
+			   int64 npairs)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -799,10 +825,10 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	 * The backports of each mainline commit, by series and version: the
 	 * released ones, then the queued ones (rank 0, after every release).
 	 */
-	sh = fixes_palloc_big(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nbackports; k++)
+	sh = fixes_palloc_big(sizeof(Shipped) * Max(bl->n, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
+		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
 		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
@@ -1039,14 +1065,14 @@ write_stable_releases(FixesLoad *ld, Stable *st)
  * (by id, subject or override; not those an override superseded).
  */
 static void
-count_backports(FixesLoad *ld, Stable *st)
+count_backports(FixesLoad *ld, Stable *st, const FixesBackportList *bl)
 {
 	uint32		nstable = ld->graph->n - ld->n_mainline;
 	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
 
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
+		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
 
 		if (bp->status != EDGE_RESOLVED || bp->superseded ||
@@ -1060,18 +1086,55 @@ count_backports(FixesLoad *ld, Stable *st)
 }
 
 /*
- * The stable phase of a load (see the header comment).  The mainline's
- * counts of edges, resolved edges and releases, which the load reports,
- * are kept.
+ * The walk of the stable scope: the commits of the stable heads that the
+ * graph does not hold (the mainline's are known to the reader), appended to
+ * the graph; their rows held until their releases are known, their Fixes
+ * and revert lines and their backport lines into sc.
+ */
+static void
+read_stable(FixesLoad *ld, StableScope *sc)
+{
+	FixesWalkScope scope = {0};
+
+	sc->sink.edges = &sc->edges;
+	sc->sink.n = &sc->nedges;
+	sc->sink.cap = &sc->edges_cap;
+	sc->sink.text = &sc->edge_text;
+	scope.heads = ld->stable_heads;
+	scope.nheads = ld->nstable_heads;
+	scope.mainline = false;
+	scope.files = false;		/* the stable scope's files are not recorded */
+	scope.rows = sc->rows = fixes_commit_rows_begin(ld, true);
+	fixes_walk_scope_hook(&scope, fixes_stable_cc_hook());
+	fixes_walk_scope_hook(&scope, fixes_backports_hook(&sc->backports));
+	fixes_walk_scope_hook(&scope, fixes_edges_hook(&sc->sink));
+	PG_TRY();
+	{
+		fixes_load_walk(ld, &scope);
+	}
+	PG_FINALLY();
+	{
+		fixes_walk_release(ld->walk);
+		ld->walk = NULL;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The stable phase of a load (see the header comment): it reads its scope
+ * and computes and writes its results with the helpers the mainline's
+ * phases use (the walk, resolution, the writers of fixes_commits and
+ * fixes_edges), on edges and rows of its own.  What the load reports is the
+ * mainline's.
  */
 void
 fixes_load_stable(FixesLoad *ld)
 {
-	int64		main_nedges = ld->nedges;
-	int64		main_resolved = ld->resolved;
 	Pair	   *pairs;
 	int64		npairs;
 	Stable		st = {0};
+	StableScope sc = {0};
+	FixesEdgeSet es;
 	MemoryContext old;
 
 	record_stable_branches(ld);
@@ -1080,36 +1143,10 @@ fixes_load_stable(FixesLoad *ld)
 	/* what lives for the whole phase: in the load's context, not SPI's */
 	old = MemoryContextSwitchTo(ld->cxt);
 	pairs = mainline_pairs(ld, &npairs);
-	/* the mainline's per-commit counts are written: room for the stable scope */
-	if (ld->fixed != NULL)
-	{
-		pfree(ld->fixed);
-		ld->fixed = NULL;
-		ld->nfixed = 0;
-	}
+	/* the mainline's edges are written, and their pairs kept */
+	fixes_load_free_edges(ld);
 
-	/* the mainline's edges and their text are written, and their pairs kept */
-	if (ld->edges != NULL)
-		pfree(ld->edges);
-	if (ld->edge_text.data != NULL)
-		pfree(ld->edge_text.data);
-	ld->edge_text.data = NULL;
-
-	/* read the stable scope: its commit rows, edges and backport lines */
-	ld->edges = NULL;
-	ld->nedges = 0;
-	ld->edges_cap = 0;
-	ld->stable_phase = true;
-	PG_TRY();
-	{
-		fixes_load_read(ld);
-	}
-	PG_FINALLY();
-	{
-		fixes_walk_release(ld->walk);
-		ld->walk = NULL;
-	}
-	PG_END_TRY();
+	read_stable(ld, &sc);
 	fixes_load_phase(ld, "stable scope read");
 	if (ld->graph->n == ld->n_mainline)
 		ereport(NOTICE,
@@ -1121,34 +1158,28 @@ fixes_load_stable(FixesLoad *ld)
 	mark_stable(ld, &st);
 	find_series(ld, &st);
 	fixes_load_phase(ld, "stable releases and their series found");
-	ld->nmoved = 0;
-	ld->ncorrected = 0;
-	fixes_load_write_commits(ld);
+	fixes_commit_rows_write_held(ld, sc.rows);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable commits written");
-	fixes_load_resolve(ld);
+	es = fixes_edge_set(&sc.sink);
+	fixes_resolve_edges(ld, &es, false);
 	MemoryContextSwitchTo(ld->cxt);
-	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
-	fixes_load_write_edges(ld);
+	fixes_fetch_target_times(ld, &es);	/* introduced_at of mainline targets a refresh did not read */
+	fixes_write_edges(ld, &es);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable edges resolved and written");
-	resolve_backports(ld);
-	fixes_load_apply_backport_overrides(ld);
-	fixes_load_backports_by_subject(ld);
-	write_backports(ld);
+	resolve_backports(ld, &sc.backports);
+	fixes_load_apply_backport_overrides(ld, &sc.backports);
+	fixes_load_backports_by_subject(ld, &sc.backports);
+	write_backports(ld, &sc.backports);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");
 
-	count_backports(ld, &st);
-	write_affected(ld, &st, pairs, npairs);
+	count_backports(ld, &st, &sc.backports);
+	write_affected(ld, &st, &sc.backports, pairs, npairs);
 	fixes_load_phase(ld, "affected series written");
 	write_stable_releases(ld, &st);
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases written");
-
-	/* what the load reports, and fixes_repositories records, is the mainline */
-	ld->nedges = main_nedges;
-	ld->resolved = main_resolved;
-	ld->nreleases = st.nmain;
 	MemoryContextSwitchTo(old);
 }

@@ -23,14 +23,17 @@
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
  *                           and load_previous.c its releases
- *   load_read.c             the walk: each new commit into the graph and into
- *                           fixes_commits (the old rows go first), with the
- *                           release the walk can tell, and its Fixes: and
- *                           backport lines; during it,
- *                           load_trailers.c, load_trailer_keys.c and
- *                           load_files.c take the commit's trailers and files
- *                           (load_maintainers.c: their paths)
- *                           (load_subsystem_counts.c: their path prefixes)
+ *   load_read.c             the walk of the mainline (load_walk.c's loop): each
+ *                           new commit into the graph and, through
+ *                           load_commit_rows.c, into fixes_commits (the old
+ *                           rows go first), with the release the walk can
+ *                           tell; the hooks it registers, called for each
+ *                           commit in this order: that release, Cc: stable
+ *                           (load_walk.c), load_trailers.c and
+ *                           load_trailer_keys.c (the raw message),
+ *                           load_files.c (its paths to load_subsystem_counts.c
+ *                           and load_maintainers.c), the newest date, the
+ *                           Fixes and revert lines (load_walk.c: ld->edges)
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
@@ -49,9 +52,20 @@
  *                           the repository's row
  *   load_graph.c            fixes_graph, for the next refresh
  *   load_analyze.c          ANALYZE of the tables the load changed much
- *   load_stable.c           with stable_branches: the stable scope (its walk,
- *                           releases, series, backports, edges, fixes_affected);
- *                           load_backports.c: backports by override and subject
+ *   load_stable.c           with stable_branches: the stable scope, a phase
+ *                           of its own (its struct StableScope holds its rows,
+ *                           edges and backport lines): its walk (load_walk.c,
+ *                           hooks Cc: stable, load_backports.c's lines, the
+ *                           edges), releases, series, its rows of
+ *                           fixes_commits (load_commit_rows.c), its edges
+ *                           resolved and written by the helpers of the
+ *                           mainline (load_resolve.c, load_write_edges.c),
+ *                           backports (load_backports.c: by override and
+ *                           subject), fixes_affected
+ *
+ * Phases call helpers, never each other: the helpers of the walk are in
+ * load_walk.h (the loop, its hooks, the writer of fixes_commits, edge lists
+ * and the resolution and writing of a given list of edges).
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
  * commit index (graph.c), grown by load_state.c (large arrays on huge pages:
@@ -144,6 +158,20 @@ typedef struct FixesEdge
 	Size		raw_off;
 } FixesEdge;
 
+/*
+ * An edge list of a phase: the read phase's is ld->edges, ld->nedges,
+ * ld->edges_cap and ld->edge_text; the stable phase's its own.  The walk's
+ * edge hook (load_walk.c) and a refresh's old edges (load_previous.c)
+ * append to it through these pointers (fixes_edge_append(), load_state.c).
+ */
+typedef struct FixesEdgeSink
+{
+	FixesEdge **edges;
+	int64	   *n;
+	int64	   *cap;
+	FixesArena *text;			/* abbrevs, quoted subjects, raw lines */
+} FixesEdgeSink;
+
 /* fixes_backports.method (1.2): how a stable commit's upstream was found */
 typedef enum FixesBackportMethod
 {
@@ -167,9 +195,18 @@ typedef struct FixesBackportLine
 	bool		superseded;		/* an override of its commit says otherwise */
 	uint8		abbrev_len;
 	uint32		raw_len;
-	Size		abbrev_off;		/* in edge_text, lower-cased */
+	Size		abbrev_off;		/* in the list's text, lower-cased */
 	Size		raw_off;
 } FixesBackportLine;
+
+/* the backport lines of the stable scope (load_stable.c, load_backports.c) */
+typedef struct FixesBackportList
+{
+	FixesBackportLine *lines;
+	int64		n;
+	int64		cap;
+	FixesArena	text;			/* their abbrevs and raw lines */
+} FixesBackportList;
 
 /* the counts of fixes_per_release for one release */
 typedef struct FixesReleaseStats
@@ -290,14 +327,11 @@ typedef struct FixesLoad
 	FixesOldRelease *old_releases;
 	int			n_old_releases;
 
-	/* phase read; rows of the stable scope (release still NULL) spill to disk */
+	/* phase read (load_read.c, load_walk.c) */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
 	struct FixesReader *ahead;	/* a refresh's reader, walking already
 								 * (read_repository()); stopped there too */
 	bool		ahead_files;	/* it sends each commit's files */
-	TupleDesc	commits_desc;
-	int			release_att;	/* position of fixes_commits.release */
-	Tuplestorestate *commit_rows;
 	uint32		cap;			/* room in the per-commit arrays */
 	uint64	   *subj_hash;		/* by index: hash of the subject */
 	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
@@ -330,11 +364,7 @@ typedef struct FixesLoad
 	int			nbranches;
 	FixesOid   *stable_heads;	/* their commits */
 	int			nstable_heads;
-	bool		stable_phase;	/* fixes_load_read reads the stable scope */
 	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
-	FixesBackportLine *backports;
-	int64		nbackports;
-	int64		backports_cap;
 
 	/* phase releases */
 	FixesTag   *tags;
@@ -383,9 +413,6 @@ typedef struct FixesLoad
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
 	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
-	int			c_files;		/* fixes_commits.files, added, deleted */
-	int			c_added;
-	int			c_deleted;
 	int64		missing_blobs;	/* of this load's read */
 	int64		missing_trees;
 	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
@@ -396,6 +423,13 @@ typedef struct FixesLoad
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
+
+/* the installed SQL version is 1.1 or later: its tables and columns are there */
+static inline bool
+fixes_has_v11(const FixesLoad *ld)
+{
+	return ld->has.version >= 11;
+}
 
 /* the hash by which subjects are compared before their text is */
 static inline uint64
@@ -441,8 +475,10 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
+extern FixesEdge *fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
+extern void fixes_load_free_edges(FixesLoad *ld);
 extern int	fixes_uint32_cmp(const void *a, const void *b);
 extern int	fixes_uint64_cmp(const void *a, const void *b);
 extern void fixes_sort_uint64(uint64 *v, int64 n);
@@ -456,12 +492,8 @@ extern void fixes_load_apply_overrides(FixesLoad *ld);
 /* load_backports.c */
 extern void fixes_load_read_backport_overrides(FixesLoad *ld);
 extern uint64 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h);
-extern void fixes_load_backports_by_subject(FixesLoad *ld);
-extern void fixes_load_apply_backport_overrides(FixesLoad *ld);
-
-extern void fixes_load_trailers_begin(FixesLoad *ld);
-extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
-extern void fixes_load_trailers_end(FixesLoad *ld);
+extern void fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl);
+extern void fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl);
 
 extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
 extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
@@ -514,13 +546,8 @@ extern void fixes_load_clear(FixesLoad *ld);
 extern void fixes_load_analyze(FixesLoad *ld);
 
 /* load_files.c */
-struct WireFiles;
 extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
-extern void fixes_load_files_begin(FixesLoad *ld);
-extern void fixes_load_files_end(FixesLoad *ld);
-extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
-									Datum *values, bool *nulls);
 extern void fixes_load_files_report(FixesLoad *ld);
 extern void fixes_load_finish_files(FixesLoad *ld);
 
