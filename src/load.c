@@ -260,7 +260,7 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 		return fixes_reader_start("head", ld->path, ld->ref, false);
 	ld->ahead_files = ld->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
-	*maintainers = ld->v11 && ld->maintainers != NULL;
+	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
 								   args, *maintainers ? 3 : 2, false);
 }
@@ -428,7 +428,7 @@ write_repository(FixesLoad *ld)
 		fixes_load_write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
-	if (ld->has_stable)
+	if (fixes_has_v11(ld))
 		fixes_load_stable(ld);
 }
 

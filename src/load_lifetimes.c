@@ -73,7 +73,7 @@ fixes_load_lifetimes(FixesLoad *ld)
 		ld->stats[r].fixed_p90_days = NAN;
 		ld->stats[r].introduced_median_days = NAN;
 	}
-	if (!ld->has.release_v11)
+	if (!fixes_has_v11(ld))
 		return;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{

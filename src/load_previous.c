@@ -53,7 +53,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
 				   "FROM %s.fixes_repositories WHERE repository_id = $1",
-				   ld->v11 ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
+				   fixes_has_v11(ld) ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
 				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -70,7 +70,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
 		ld->old_usable = false;
-	if (ld->v11)
+	if (fixes_has_v11(ld))
 	{
 		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		d = SPI_getbinval(tup, desc, 9, &isnull);
@@ -113,7 +113,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 {
 	char	   *sql = psprintf("SELECT tag, commit_idx FROM %s.fixes_releases "
 							   "WHERE repository_id = $1%s ORDER BY release_rank",
-							   ld->schema, ld->has_stable ? " AND mainline" : "");
+							   ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
@@ -248,8 +248,8 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	c.target_idx = fixes_attnum(desc, "target_idx");
 	c.candidates = fixes_attnum(desc, "candidates");
 	c.fixed_at = fixes_attnum(desc, "fixed_at");
-	c.kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
-	c.introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
+	c.kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
+	c.introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
 
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, ld->cxt);
@@ -295,7 +295,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
-		if (!ld->has_stable || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
+		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)

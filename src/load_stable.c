@@ -123,7 +123,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (ld->known && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	if (ld->known && fixes_has_v11(ld))
 	{
 		char	   *sql = psprintf("SELECT stable_branches FROM %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
@@ -141,7 +141,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 		ld->stable_re = old;
 		return;
 	}
-	if (ld->stable_re != NULL && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	if (ld->stable_re != NULL && fixes_has_v11(ld))
 		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
 	if (ld->known && (old == NULL) != (ld->stable_re == NULL))
 		ereport(NOTICE,
@@ -163,10 +163,9 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 void
 fixes_load_stable_check(FixesLoad *ld)
 {
-	ld->has_stable = OidIsValid(get_relname_relid("fixes_backports", ld->nsp));
 	if (ld->stable_re == NULL)
 		return;
-	if (!ld->has_stable)
+	if (!fixes_has_v11(ld))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("stable_branches needs version 1.1 of extension fixes"),
@@ -519,7 +518,7 @@ write_backports(FixesLoad *ld, const FixesBackportList *bl)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
+	int			c_method = fixes_has_v12(ld) ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */

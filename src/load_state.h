@@ -244,20 +244,15 @@ typedef struct FixesFixedCommit
 } FixesFixedCommit;
 
 /*
- * What of version 1.1 the extension's tables hold: a database still at 1.0
- * SQL (before ALTER EXTENSION fixes UPDATE) is loaded as 1.0 loaded it.
+ * The installed SQL version (load_schema.c): a database still at 1.0 or
+ * 1.1 SQL (before ALTER EXTENSION fixes UPDATE) is loaded as that version
+ * loaded it.  What a version has is implied by it (fixes_has_v11(),
+ * fixes_has_v12()): a table or column an administrator dropped is not
+ * looked for.
  */
 typedef struct FixesSchema
 {
-	int			version;		/* the installed SQL version: 10, 11 or 12 */
-	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
-	bool		edge_introduced_at; /* fixes_edges.introduced_at */
-	bool		release_v11;	/* fixes_releases.tagged_commits etc. */
-	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers,
-								 * fixes_trailer_keys */
-	bool		overrides;		/* table fixes_overrides */
-	bool		backport_method;	/* 1.2: fixes_backports.method, table
-									 * fixes_backport_overrides */
+	int			version;		/* 10, 11 or 12 */
 } FixesSchema;
 
 /* a row of fixes_overrides for the repository being loaded */
@@ -296,10 +291,9 @@ typedef struct FixesLoad
 	char	   *stable_re;		/* stable_branches; NULL: none */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
-	FixesSchema has;			/* what of 1.1 the tables hold (load_schema.c) */
+	FixesSchema has;			/* the installed SQL version (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
-	bool		has_stable;		/* the tables of version 1.1 hold the stable scope */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
@@ -397,8 +391,7 @@ typedef struct FixesLoad
 	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
 	int64		nfixed;
 
-	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
-	bool		v11;			/* the tables of 1.1 are there */
+	/* files and subsystems (load_files.c), with 1.1's tables */
 	bool		files;			/* record the changed files */
 	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
 	bool		old_files;
@@ -424,11 +417,25 @@ typedef struct FixesLoad
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
 
-/* the installed SQL version is 1.1 or later: its tables and columns are there */
+/*
+ * The installed SQL version is 1.1 or later: the stable scope, files and
+ * subsystems, trailers, overrides, revert edges, fixes_edges.introduced_at,
+ * the 1.1 counts of fixes_releases
+ */
 static inline bool
 fixes_has_v11(const FixesLoad *ld)
 {
 	return ld->has.version >= 11;
+}
+
+/*
+ * 1.2 or later: fixes_commits.stable_cc, fixes_backports.method,
+ * fixes_backport_overrides, the 1.2 counts of fixes_releases
+ */
+static inline bool
+fixes_has_v12(const FixesLoad *ld)
+{
+	return ld->has.version >= 12;
 }
 
 /* the hash by which subjects are compared before their text is */

@@ -199,7 +199,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 	int32	   *mark = ld->mark;
 	bool		new_commits = ld->graph->n > ld->n_old;
 
-	if (!ld->has.trailers)
+	if (!fixes_has_v11(ld))
 		return;
 	k = fixes_trailer_keys(ld);
 	fixing_now = fixing_commits(ld, false);

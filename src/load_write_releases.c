@@ -44,7 +44,7 @@ fixes_load_write_releases(FixesLoad *ld)
 		"bugs_introduced", "buggy_commits_introduced", "fixed_same_release",
 	/* 1.1 */
 	"tagged_commits", "fixing_earlier_commits", "reverts", "reverted_introduced"};
-	int			nstats = ld->has.release_v11 ? 10 : 6;
+	int			nstats = fixes_has_v11(ld) ? 10 : 6;
 	static const char *const days_names[3] = {"fixed_median_days", "fixed_p90_days",
 	"introduced_median_days"};
 	int			c_days[3] = {-1, -1, -1};
@@ -68,12 +68,12 @@ fixes_load_write_releases(FixesLoad *ld)
 	c_commits = fixes_attnum(desc, "commits");
 	for (int c = 0; c < nstats; c++)
 		c_stat[c] = fixes_attnum(desc, stat_names[c]);
-	if (ld->has_stable)
+	if (fixes_has_v11(ld))
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
 	}
-	if (ld->has.release_v11)
+	if (fixes_has_v11(ld))
 		for (int c = 0; c < 3; c++)
 			c_days[c] = fixes_attnum_if_exists(desc, days_names[c]);
 	if (ld->has.version >= 12)
