@@ -72,9 +72,7 @@ files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
 	if (!fixes_has_v11(ld) || !ld->files)
 		return;
-	fixes_load_maintainers_restart(ld);	/* a walk that starts again in full */
 	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
-	fixes_load_prefixes_begin(ld);
 }
 
 /* the walk is over (or starts again in full): write what is left */
@@ -91,10 +89,9 @@ files_end(FixesLoad *ld, void *arg)
 /*
  * The files of the commit just walked (its 'F' record, which moves the
  * reader's buffer past the commit's raw fields): rows into
- * fixes_commit_files, sums into the commit's row, paths to
- * load_subsystem_counts.c (path prefixes) and load_maintainers.c (kept for
- * the attribution after the releases).  Runs in the per-row memory context
- * of the walk.
+ * fixes_commit_files, sums into the commit's row, the paths into wc for the
+ * hooks that follow (below).  Runs in the per-row memory context of the
+ * walk.
  */
 static void
 files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
@@ -115,6 +112,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	int64		nfiles = 0,
 				added = 0,
 				deleted = 0;
+	int64		paths_cap = 0;
 
 	if (ld->file_bulk == NULL)
 		return;
@@ -146,9 +144,13 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		added += row.added;
 		deleted += row.deleted;
 		ld->missing_blobs += row.kind == FILE_MISSING;
-		fixes_load_prefix_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
-		if (ld->subsys != NULL)
-			fixes_load_maintainers_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
+		if (wc->npaths == paths_cap)
+		{
+			paths_cap = paths_cap ? 2 * paths_cap : 64;
+			wc->paths = wc->paths ? repalloc_huge(wc->paths, sizeof(text *) * paths_cap)
+				: palloc(sizeof(text *) * paths_cap);
+		}
+		wc->paths[wc->npaths++] = path;
 	}
 	wc->values[cols->files] = Int32GetDatum((int32) nfiles);
 	wc->values[cols->added] = Int64GetDatum(added);
@@ -161,6 +163,58 @@ FixesWalkHook
 fixes_files_hook(void)
 {
 	FixesWalkHook h = {files_begin, files_commit, files_end, NULL};
+
+	return h;
+}
+
+/*
+ * The hooks of the paths of each commit, after the files hook: their
+ * prefixes (load_subsystem_counts.c), and the (commit, path) pairs that
+ * load_maintainers.c attributes once the releases are known.
+ */
+static void
+prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	fixes_load_prefixes_begin(ld);
+}
+
+static void
+prefixes_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	for (int i = 0; i < wc->npaths; i++)
+		fixes_load_prefix_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
+							   (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
+FixesWalkHook
+fixes_path_prefixes_hook(void)
+{
+	FixesWalkHook h = {prefixes_begin, prefixes_commit, NULL, NULL};
+
+	return h;
+}
+
+/* a walk that starts again in full: no pairs yet */
+static void
+maintainers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	fixes_load_maintainers_restart(ld);
+}
+
+static void
+maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	if (ld->subsys == NULL)
+		return;
+	for (int i = 0; i < wc->npaths; i++)
+		fixes_load_maintainers_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
+									(int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
+FixesWalkHook
+fixes_maintainers_paths_hook(void)
+{
+	FixesWalkHook h = {maintainers_begin, maintainers_commit, NULL, NULL};
 
 	return h;
 }

@@ -11,8 +11,9 @@
  *
  * The hooks of the mainline's walk, in the order the loop calls them: the
  * walk's release, Cc: stable, the trailers and their keys (on the raw
- * message, so before the files), the files, the newest committer date, the
- * Fixes and revert lines.
+ * message, so before the files), the files, their path prefixes, their
+ * (commit, path) pairs for the MAINTAINERS attribution, the newest
+ * committer date, the Fixes and revert lines.
  *
  * The release of a commit is the first release whose tag reaches it: the
  * first among its own tags and its children's releases.  The walk sends
@@ -218,7 +219,11 @@ fixes_load_read(FixesLoad *ld)
 		fixes_walk_scope_hook(&scope, fixes_trailer_keys_hook());
 	}
 	if (scope.files)
+	{
 		fixes_walk_scope_hook(&scope, fixes_files_hook());
+		fixes_walk_scope_hook(&scope, fixes_path_prefixes_hook());
+		fixes_walk_scope_hook(&scope, fixes_maintainers_paths_hook());
+	}
 	fixes_walk_scope_hook(&scope, newest);
 	fixes_walk_scope_hook(&scope, fixes_edges_hook(edges));
 	fixes_load_walk(ld, &scope);

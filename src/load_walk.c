@@ -135,6 +135,8 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 		wc.cols = cols;
 		wc.values = values;
 		wc.nulls = nulls;
+		wc.paths = NULL;
+		wc.npaths = 0;
 		for (int h = 0; h < scope->nhooks; h++)
 			if (scope->hooks[h].commit)
 				scope->hooks[h].commit(ld, scope->hooks[h].arg, &wc);

@@ -27,6 +27,8 @@ typedef struct FixesWalkCommit
 	const FixesCommitCols *cols;
 	Datum	   *values;			/* its row of fixes_commits, written after the hooks */
 	bool	   *nulls;
+	text	  **paths;			/* the paths it changed, once the files hook read them */
+	int			npaths;
 } FixesWalkCommit;
 
 /*
@@ -43,7 +45,7 @@ typedef struct FixesWalkHook
 } FixesWalkHook;
 
 /* at most this many hooks in one walk */
-#define FIXES_MAX_WALK_HOOKS 8
+#define FIXES_MAX_WALK_HOOKS 16
 
 /* what one walk reads, and what it calls */
 typedef struct FixesWalkScope
@@ -73,9 +75,11 @@ extern void fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope);
 extern FixesWalkHook fixes_stable_cc_hook(void);	/* load_walk.c */
 extern FixesWalkHook fixes_trailers_hook(void); /* load_trailers.c */
 extern FixesWalkHook fixes_trailer_keys_hook(void); /* load_trailer_keys.c */
-extern FixesWalkHook fixes_files_hook(void);	/* load_files.c, and the paths to
-												 * load_subsystem_counts.c and
-												 * load_maintainers.c */
+extern FixesWalkHook fixes_files_hook(void);	/* load_files.c */
+extern FixesWalkHook fixes_path_prefixes_hook(void);	/* load_files.c, for
+														 * load_subsystem_counts.c */
+extern FixesWalkHook fixes_maintainers_paths_hook(void);	/* load_files.c, for
+															 * load_maintainers.c */
 extern FixesWalkHook fixes_backports_hook(FixesBackportList *bl);	/* load_backports.c */
 extern FixesWalkHook fixes_edges_hook(FixesEdgeSink *sink); /* load_walk.c */
 
