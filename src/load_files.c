@@ -67,22 +67,32 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
  * The hook of the mainline's walk: where the rows go (the old rows of a
  * full load are gone, load_clear.c).  The stable scope's files are not read.
  */
+/* the state of the files hook: the rows of fixes_commit_files, during the walk */
+typedef struct FileRows
+{
+	FixesBulk  *bulk;
+} FileRows;
+
 static void
 files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
+	FileRows   *fr = arg;
+
 	if (!fixes_has_v11(ld) || !ld->files)
 		return;
-	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
+	fr->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 }
 
 /* the walk is over (or starts again in full): write what is left */
 static void
 files_end(FixesLoad *ld, void *arg)
 {
-	if (ld->file_bulk == NULL)
+	FileRows   *fr = arg;
+
+	if (fr->bulk == NULL)
 		return;
-	fixes_bulk_end(ld->file_bulk);
-	ld->file_bulk = NULL;
+	fixes_bulk_end(fr->bulk);
+	fr->bulk = NULL;
 	CommandCounterIncrement();
 }
 
@@ -96,6 +106,7 @@ files_end(FixesLoad *ld, void *arg)
 static void
 files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
+	FileRows   *fr = arg;
 	uint32		idx = wc->c->idx;
 	const FixesCommitCols *cols = wc->cols;
 	WireFiles	wfiles;
@@ -114,9 +125,9 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 				deleted = 0;
 	int64		paths_cap = 0;
 
-	if (ld->file_bulk == NULL)
+	if (fr->bulk == NULL)
 		return;
-	desc = RelationGetDescr(ld->file_bulk->rel);
+	desc = RelationGetDescr(fr->bulk->rel);
 	c_repo = fixes_attnum(desc, "repository_id");
 	c_idx = fixes_attnum(desc, "commit_idx");
 	c_path = fixes_attnum(desc, "path");
@@ -127,7 +138,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		ld->missing_trees++;
 	if (wf->state != FILES_DIFFED)
 		return;					/* sums stay NULL */
-	fixes_bulk_row(ld->file_bulk, &fv, &fn);
+	fixes_bulk_row(fr->bulk, &fv, &fn);
 	fv[c_repo] = Int32GetDatum(ld->repository_id);
 	fv[c_idx] = Int32GetDatum((int32) idx);
 	fn[c_repo] = fn[c_idx] = fn[c_path] = false;
@@ -139,7 +150,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		fn[c_added] = fn[c_deleted] = row.kind != FILE_TEXT;
 		fv[c_added] = Int32GetDatum((int32) Min(row.added, PG_INT32_MAX));
 		fv[c_deleted] = Int32GetDatum((int32) Min(row.deleted, PG_INT32_MAX));
-		fixes_bulk_insert(ld->file_bulk, fv, fn, 64 + VARSIZE(path));
+		fixes_bulk_insert(fr->bulk, fv, fn, 64 + VARSIZE(path));
 		nfiles++;
 		added += row.added;
 		deleted += row.deleted;
@@ -162,7 +173,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_files_hook(void)
 {
-	FixesWalkHook h = {files_begin, files_commit, files_end, NULL};
+	FixesWalkHook h = {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
 
 	return h;
 }

@@ -58,6 +58,13 @@
 #include "release_marking.h"
 #include "spi_call.h"
 
+/* the heads of the stable walk: the commits of the branches kept */
+struct FixesStableHeads
+{
+	FixesOid   *heads;
+	int			n;
+};
+
 /* a pair of the mainline: F fixes T */
 typedef struct Pair
 {
@@ -194,10 +201,11 @@ fixes_load_stable_branches(FixesLoad *ld)
 			ld->branches[kept++] = ld->branches[b];
 	}
 	ld->nbranches = kept;
-	ld->stable_heads = palloc(sizeof(FixesOid) * Max(kept, 1));
-	ld->nstable_heads = kept;
+	ld->stable = palloc0(sizeof(FixesStableHeads));
+	ld->stable->heads = palloc(sizeof(FixesOid) * Max(kept, 1));
+	ld->stable->n = kept;
 	for (int b = 0; b < kept; b++)
-		ld->stable_heads[b] = ld->branches[b].commit;
+		ld->stable->heads[b] = ld->branches[b].commit;
 	if (kept == 0)
 		ereport(NOTICE,
 				(errmsg("no branch of repository \"%s\" matches stable_branches \"%s\"",
@@ -433,7 +441,7 @@ find_series(FixesLoad *ld, Stable *st)
 	int32	   *best;
 	uint32		round = 0;
 
-	st->head_series = palloc0(sizeof(int32) * Max(ld->nstable_heads, 1));
+	st->head_series = palloc0(sizeof(int32) * Max(ld->stable->n, 1));
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
@@ -445,9 +453,9 @@ find_series(FixesLoad *ld, Stable *st)
 		st->series[k] = series_below(ld, best, stamp, stack, ++round,
 									 ld->release_commit[st->nmain + k]);
 	}
-	for (int h = 0; h < ld->nstable_heads; h++)
+	for (int h = 0; h < ld->stable->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
 
 		CHECK_FOR_INTERRUPTS();
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
@@ -698,9 +706,9 @@ queued_series(FixesLoad *ld, Stable *st, SeriesList *sl)
 	bool	   *seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	memset(of, -1, sizeof(int) * Max(nstable, 1));
-	for (int h = 0; h < ld->nstable_heads; h++)
+	for (int h = 0; h < ld->stable->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
 		int32		b = st->head_series[h];
 		int			s = b > 0 ? sl->index[b] : -1;
 		uint32		top = 0;
@@ -1099,8 +1107,8 @@ read_stable(FixesLoad *ld, StableScope *sc)
 	sc->sink.n = &sc->nedges;
 	sc->sink.cap = &sc->edges_cap;
 	sc->sink.text = &sc->edge_text;
-	scope.heads = ld->stable_heads;
-	scope.nheads = ld->nstable_heads;
+	scope.heads = ld->stable->heads;
+	scope.nheads = ld->stable->n;
 	scope.mainline = false;
 	scope.files = false;		/* the stable scope's files are not recorded */
 	scope.rows = sc->rows = fixes_commit_rows_begin(ld, true);
@@ -1137,7 +1145,7 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContext old;
 
 	record_stable_branches(ld);
-	if (ld->stable_re == NULL || ld->nstable_heads == 0)
+	if (ld->stable_re == NULL || ld->stable == NULL || ld->stable->n == 0)
 		return;
 	/* what lives for the whole phase: in the load's context, not SPI's */
 	old = MemoryContextSwitchTo(ld->cxt);

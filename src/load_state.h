@@ -8,7 +8,7 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
- *   load_schema.c           what of version 1.1 the tables hold
+ *   load_schema.c           the installed SQL version (ld->has.version)
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
  *   load_backports.c        the rows of fixes_backport_overrides (1.2)
@@ -281,6 +281,8 @@ typedef struct FixesOldRelease
 	uint32		commit;
 } FixesOldRelease;
 
+typedef struct FixesStableHeads FixesStableHeads;
+
 typedef struct FixesLoad
 {
 	/* arguments */
@@ -344,7 +346,6 @@ typedef struct FixesLoad
 	int64		nedges;
 	int64		edges_cap;
 	FixesArena	edge_text;
-	struct FixesTrailerRows *trailers;	/* of new commits (load_trailers.c) */
 	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
 
 	/* fixes_overrides (load_overrides.c) */
@@ -356,8 +357,8 @@ typedef struct FixesLoad
 	/* the branches that stable_branches matches (load_stable.c) */
 	FixesBranch *branches;
 	int			nbranches;
-	FixesOid   *stable_heads;	/* their commits */
-	int			nstable_heads;
+	FixesStableHeads *stable;	/* their commits, the heads of the stable
+										 * walk (load_stable.c's); NULL: none */
 	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
 
 	/* phase releases */
@@ -404,7 +405,6 @@ typedef struct FixesLoad
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
-	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
 	int64		missing_blobs;	/* of this load's read */
 	int64		missing_trees;

@@ -49,7 +49,7 @@ typedef struct FixesTrailerRows
 static void
 trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
-	FixesTrailerRows *t = palloc0(sizeof(FixesTrailerRows));
+	FixesTrailerRows *t = arg;
 	TupleDesc	desc;
 
 	if (!ld->incremental && ld->known)
@@ -73,17 +73,18 @@ trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 	t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
 	t->nulls[t->c_key] = t->nulls[t->c_value] = false;
 	t->values[t->c_repo] = Int32GetDatum(ld->repository_id);
-	ld->trailers = t;
 }
 
 /* the walk is over: write what is left */
 static void
 trailers_end(FixesLoad *ld, void *arg)
 {
-	if (ld->trailers == NULL)
+	FixesTrailerRows *t = arg;
+
+	if (t->bulk == NULL)
 		return;
-	fixes_bulk_end(ld->trailers->bulk);
-	ld->trailers = NULL;
+	fixes_bulk_end(t->bulk);
+	t->bulk = NULL;
 	CommandCounterIncrement();
 }
 
@@ -95,7 +96,7 @@ trailers_end(FixesLoad *ld, void *arg)
 static void
 trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	FixesTrailerRows *t = ld->trailers;
+	FixesTrailerRows *t = arg;
 	uint32		idx = wc->c->idx;
 	const fixes_raw_commit *raw = &wc->c->raw;
 	int			enc = fixes_decoder_encoding(&ld->decoder, raw->encoding, raw->encoding_len);
@@ -136,11 +137,12 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	}
 }
 
-/* the hook of the mainline's walk (load_read.c) */
+/* the hook of the mainline's walk (load_read.c); its state is its own */
 FixesWalkHook
 fixes_trailers_hook(void)
 {
-	FixesWalkHook h = {trailers_begin, trailers_commit, trailers_end, NULL};
+	FixesWalkHook h = {trailers_begin, trailers_commit, trailers_end,
+	palloc0(sizeof(FixesTrailerRows))};
 
 	return h;
 }
