@@ -273,7 +273,6 @@ static void
 find_stable_releases(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
-
 	int			r = ld->nreleases;
 
 	st->nmain = ld->nreleases;
@@ -1109,6 +1108,7 @@ read_stable(FixesLoad *ld, StableScope *sc)
 	sc->sink.text = &sc->edge_text;
 	scope.heads = ld->stable->heads;
 	scope.nheads = ld->stable->n;
+	scope.many = true;
 	scope.mainline = false;
 	scope.files = false;		/* the stable scope's files are not recorded */
 	scope.rows = sc->rows = fixes_commit_rows_begin(ld, true);

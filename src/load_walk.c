@@ -42,12 +42,12 @@ start_walk(FixesWalk *walk, FixesWalkScope *scope)
 	FixesReader *ahead = scope->ahead;
 
 	scope->ahead = NULL;
-	if (ahead != NULL && scope->nheads == 1 && walk->hide != NULL && walk->files == scope->ahead_files)
+	if (ahead != NULL && !scope->many && walk->hide != NULL && walk->files == scope->ahead_files)
 		return fixes_walk_adopt(walk, ahead, &scope->heads[0]);
 	fixes_reader_stop(ahead);
-	if (scope->nheads == 1)
-		return fixes_walk_start(walk, &scope->heads[0]);
-	return fixes_walk_start_many(walk, scope->heads, scope->nheads);
+	if (scope->many)
+		return fixes_walk_start_many(walk, scope->heads, scope->nheads);
+	return fixes_walk_start(walk, &scope->heads[0]);
 }
 
 /* the row of a commit, before the hooks add theirs */

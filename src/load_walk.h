@@ -52,6 +52,8 @@ typedef struct FixesWalkScope
 {
 	const FixesOid *heads;		/* the start points */
 	int			nheads;
+	bool		many;			/* several, given on the reader's stdin (the
+								 * stable scope); else heads[0] alone */
 	bool		mainline;		/* fixes_commits.mainline of its rows */
 	bool		files;			/* the reader sends each commit's files */
 	const FixesOid *hide;		/* a refresh: the previous head (and its
