@@ -211,9 +211,6 @@ start_full_load(FixesLoad *ld)
 	ld->nedges = 0;
 	ld->edge_text.len = 0;
 	ld->missing_parents = 0;
-	if (ld->commit_rows != NULL)
-		tuplestore_end(ld->commit_rows);
-	ld->commit_rows = NULL;
 	ld->trailer_keys = NULL;
 	ld->ncs = 0;
 	ld->prefixes = NULL;
@@ -266,7 +263,7 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 		return fixes_reader_start("head", ld->path, ld->ref, false);
 	ld->ahead_files = ld->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
-	*maintainers = ld->v11 && ld->maintainers != NULL;
+	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
 								   args, *maintainers ? 3 : 2, false);
 }
@@ -434,7 +431,7 @@ write_repository(FixesLoad *ld)
 		fixes_load_write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
-	if (ld->has_stable)
+	if (fixes_has_v11(ld))
 		fixes_load_stable(ld);
 }
 

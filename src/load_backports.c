@@ -30,7 +30,8 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "load_state.h"
+#include "backport.h"
+#include "load_walk.h"
 #include "spi_call.h"
 
 /* the rows of fixes_backport_overrides for this repository */
@@ -42,7 +43,7 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 	Datum		args[1];
 
 	ld->nbp_overrides = 0;
-	if (!ld->has.backport_method)
+	if (!fixes_has_v12(ld))
 		return;
 	sql = psprintf("SELECT stable_commit, upstream_commit FROM %s.fixes_backport_overrides "
 				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
@@ -88,27 +89,93 @@ fixes_backport_overrides_hash(FixesLoad *ld, uint64 h)
 	return h;
 }
 
-/* a new row of no line (line 0) for a stable commit */
+/* a new line at the end of the list */
 static FixesBackportLine *
-add_row(FixesLoad *ld, uint32 commit, uint32 upstream, uint8 method)
+append_line(FixesLoad *ld, FixesBackportList *bl)
 {
 	FixesBackportLine *b;
 
-	if (ld->nbackports == ld->backports_cap)
+	if (bl->n == bl->cap)
 	{
-		ld->backports_cap = ld->backports_cap ? 2 * ld->backports_cap : 1024;
-		ld->backports = ld->backports ?
-			repalloc_huge(ld->backports, sizeof(FixesBackportLine) * ld->backports_cap) :
-			MemoryContextAllocHuge(ld->cxt, sizeof(FixesBackportLine) * ld->backports_cap);
+		bl->cap = bl->cap ? 2 * bl->cap : 1024;
+		bl->lines = bl->lines ?
+			repalloc_huge(bl->lines, sizeof(FixesBackportLine) * bl->cap) :
+			MemoryContextAllocHuge(ld->cxt, sizeof(FixesBackportLine) * bl->cap);
 	}
-	b = &ld->backports[ld->nbackports++];
+	b = &bl->lines[bl->n++];
 	memset(b, 0, sizeof(FixesBackportLine));
+	return b;
+}
+
+/* a new row of no line (line 0) for a stable commit */
+static FixesBackportLine *
+add_row(FixesLoad *ld, FixesBackportList *bl, uint32 commit, uint32 upstream, uint8 method)
+{
+	FixesBackportLine *b = append_line(ld, bl);
+
 	b->commit = commit;
 	b->line = 0;
 	b->upstream = upstream;
 	b->status = EDGE_RESOLVED;
 	b->method = method;
 	return b;
+}
+
+static void
+backports_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	FixesBackportList *bl = arg;
+
+	if (bl->text.data == NULL)
+		fixes_arena_init(&bl->text, CurrentMemoryContext);
+}
+
+/* the backport lines of a stable commit's message, unresolved */
+static void
+backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	FixesBackportList *bl = arg;
+	uint32		idx = wc->c->idx;
+	const char *msg = VARDATA_ANY(wc->f->message);
+	size_t		len = VARSIZE_ANY_EXHDR(wc->f->message);
+	fixes_backport_cursor cur = {0, 0};
+	fixes_backport bp;
+	int			n = 0;
+
+	while (fixes_backport_next(msg, len, &cur, &bp))
+	{
+		FixesBackportLine *b;
+		char		abbrev[40];
+
+		if (n++ == fixes_max_edges_per_commit)
+		{
+			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
+							 fixes_max_edges_per_commit);
+			break;
+		}
+		b = append_line(ld, bl);
+		b->commit = idx;
+		b->line = bp.line;
+		b->upstream = FIXES_NO_IDX;
+		b->status = EDGE_NOT_FOUND;
+		b->method = BACKPORT_NONE;
+		b->superseded = false;
+		for (size_t i = 0; i < bp.hex_len; i++)
+			abbrev[i] = pg_ascii_tolower(msg[bp.hex_off + i]);
+		b->abbrev_len = (uint8) bp.hex_len;
+		b->abbrev_off = fixes_arena_add(&bl->text, abbrev, bp.hex_len);
+		b->raw_len = (uint32) bp.raw_len;
+		b->raw_off = fixes_arena_add(&bl->text, msg + bp.raw_off, bp.raw_len);
+	}
+}
+
+/* the hook of the stable scope's walk (load_stable.c): its lines into bl */
+FixesWalkHook
+fixes_backports_hook(FixesBackportList *bl)
+{
+	FixesWalkHook h = {backports_begin, backports_commit, NULL, bl};
+
+	return h;
 }
 
 /* a stable commit and a mainline commit with the same subject hash */
@@ -220,7 +287,7 @@ is_merge(const FixesGraph *g, uint32 c)
  * of the candidates, in one query.
  */
 void
-fixes_load_backports_by_subject(FixesLoad *ld)
+fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -236,12 +303,12 @@ fixes_load_backports_by_subject(FixesLoad *ld)
 	text	  **subj;
 	int64		matched = 0;
 
-	if (!ld->has.backport_method || nstable == 0)
+	if (!fixes_has_v12(ld) || nstable == 0)
 		return;
 	resolved = palloc0(sizeof(bool) * nstable);
-	for (int64 k = 0; k < ld->nbackports; k++)
-		if (ld->backports[k].status == EDGE_RESOLVED)
-			resolved[ld->backports[k].commit - nmain] = true;
+	for (int64 k = 0; k < bl->n; k++)
+		if (bl->lines[k].status == EDGE_RESOLVED)
+			resolved[bl->lines[k].commit - nmain] = true;
 	wanted = palloc(sizeof(Wanted) * nstable);
 	for (uint32 c = nmain; c < g->n; c++)
 		if (!resolved[c - nmain] && !is_merge(g, c))
@@ -315,7 +382,7 @@ fixes_load_backports_by_subject(FixesLoad *ld)
 			}
 		if (candidates == 1)
 		{
-			add_row(ld, c, upstream, BACKPORT_SUBJECT);
+			add_row(ld, bl, c, upstream, BACKPORT_SUBJECT);
 			matched++;
 		}
 	}
@@ -330,7 +397,7 @@ fixes_load_backports_by_subject(FixesLoad *ld)
  * or whose upstream is not a mainline commit, is not applied (a WARNING).
  */
 void
-fixes_load_apply_backport_overrides(FixesLoad *ld)
+fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 {
 	FixesGraph *g = ld->graph;
 	int64		unmatched = 0;
@@ -367,11 +434,11 @@ fixes_load_apply_backport_overrides(FixesLoad *ld)
 			continue;
 		}
 		overridden[stable - ld->n_mainline] = true;
-		add_row(ld, stable, upstream, BACKPORT_OVERRIDE);
+		add_row(ld, bl, stable, upstream, BACKPORT_OVERRIDE);
 	}
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *b = &ld->backports[k];
+		FixesBackportLine *b = &bl->lines[k];
 
 		if (overridden[b->commit - ld->n_mainline] && b->method != BACKPORT_OVERRIDE)
 			b->superseded = true;	/* its lines, as resolved by id */

@@ -37,7 +37,7 @@ delete_all(FixesLoad *ld)
 	fixes_spi_delete_rows(ld->schema, "fixes_fixed_commits", ld->repository_id);
 	fixes_spi_delete_rows(ld->schema, "fixes_commits", ld->repository_id);
 	fixes_spi_delete_rows(ld->schema, "fixes_graph", ld->repository_id);
-	if (ld->v11)
+	if (fixes_has_v11(ld))
 	{
 		/* the files, subsystems and their stored answers (load_files.c) */
 		fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
@@ -47,7 +47,7 @@ delete_all(FixesLoad *ld)
 		fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
 		fixes_spi_delete_rows(ld->schema, "fixes_commit_groups", ld->repository_id);
 	}
-	if (ld->has_stable)
+	if (fixes_has_v11(ld))
 	{
 		fixes_spi_delete_rows(ld->schema, "fixes_backports", ld->repository_id);
 		fixes_spi_delete_rows(ld->schema, "fixes_affected_series", ld->repository_id);
@@ -61,7 +61,7 @@ delete_all(FixesLoad *ld)
 static void
 delete_stable(FixesLoad *ld)
 {
-	if (!ld->has_stable)
+	if (!fixes_has_v11(ld))
 		return;
 	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->old_commits);
 	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->old_commits);

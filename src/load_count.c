@@ -280,7 +280,7 @@ fixes_count_releases(FixesLoad *ld)
 				nlife_introduced = 0;
 	int64		npairs = 0;
 	int64		nkeys = 0;
-	bool		lifetimes = ld->has.release_v11;
+	bool		lifetimes = fixes_has_v11(ld);
 	int			ncount;
 	bool	   *count = releases_to_count(ld, &ncount);
 	FixesReleaseStats scratch;
@@ -737,14 +737,14 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
  * override superseded), into backports[k].
  */
 void
-fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports)
+fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain, int64 *backports)
 {
 	uint32		nstable = ld->graph->n - ld->n_mainline;
 	bool	   *counted = palloc0(sizeof(bool) * Max(nstable, 1));
 
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
+		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
 
 		if ((k & 0xffff) == 0xffff)

@@ -114,7 +114,8 @@ extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
 											const uint32 *anc, int depths);
 
 /* per stable release k (rank nmain + k + 1): its backported commits */
-extern void fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports);
+extern void fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain,
+								  int64 *backports);
 
 /* what the stable releases' rows of fixes_releases hold (load_write_releases.c) */
 typedef struct FixesStableCounts

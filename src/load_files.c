@@ -25,9 +25,8 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load_state.h"
+#include "load_walk.h"
 #include "spi_call.h"
-#include "walk.h"
 
 /*
  * The settings: NULL arguments keep the repository's (false and none for a
@@ -37,8 +36,7 @@ void
 fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
-	ld->c_files = ld->c_added = ld->c_deleted = -1;
-	if (!ld->v11)
+	if (!fixes_has_v11(ld))
 		return;
 	/* the previous settings: load_previous.c read them */
 	ld->files = files_given ? files : ld->old_files;
@@ -66,62 +64,81 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 }
 
 /*
- * Set up the phase read: where the rows go (the old rows of a full load are
- * gone, load_clear.c).  The stable scope's files are not read.
+ * The hook of the mainline's walk: where the rows go (the old rows of a
+ * full load are gone, load_clear.c).  The stable scope's files are not read.
  */
-void
-fixes_load_files_begin(FixesLoad *ld)
+/* the state of the files hook: the rows of fixes_commit_files, during the walk */
+typedef struct FileRows
 {
-	if (!ld->v11)
+	FixesBulk  *bulk;
+} FileRows;
+
+static void
+files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	FileRows   *fr = arg;
+
+	if (!fixes_has_v11(ld) || !ld->files)
 		return;
-	ld->c_files = fixes_attnum(ld->commits_desc, "files");
-	ld->c_added = fixes_attnum(ld->commits_desc, "added");
-	ld->c_deleted = fixes_attnum(ld->commits_desc, "deleted");
-	if (ld->stable_phase || !ld->files)
-		return;
-	fixes_load_maintainers_restart(ld);	/* a walk that starts again in full */
-	ld->file_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
-	fixes_load_prefixes_begin(ld);
+	fr->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 }
 
 /* the walk is over (or starts again in full): write what is left */
-void
-fixes_load_files_end(FixesLoad *ld)
+static void
+files_end(FixesLoad *ld, void *arg)
 {
-	if (ld->file_bulk == NULL)
+	FileRows   *fr = arg;
+
+	if (fr->bulk == NULL)
 		return;
-	fixes_bulk_end(ld->file_bulk);
-	ld->file_bulk = NULL;
+	fixes_bulk_end(fr->bulk);
+	fr->bulk = NULL;
 	CommandCounterIncrement();
 }
 
 /*
- * The files of commit idx (its 'F' record): rows into fixes_commit_files, sums
- * into the commit's row (values/nulls of fixes_commits), paths kept for the
- * attribution after the releases.  Runs in the per-row memory context of the
- * read.
+ * The files of the commit just walked (its 'F' record, which moves the
+ * reader's buffer past the commit's raw fields): rows into
+ * fixes_commit_files, sums into the commit's row, the paths into wc for the
+ * hooks that follow (below).  Runs in the per-row memory context of the
+ * walk.
  */
-void
-fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values, bool *nulls)
+static void
+files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	TupleDesc	desc = RelationGetDescr(ld->file_bulk->rel);
-	int			c_repo = fixes_attnum(desc, "repository_id");
-	int			c_idx = fixes_attnum(desc, "commit_idx");
-	int			c_path = fixes_attnum(desc, "path");
-	int			c_added = fixes_attnum(desc, "added");
-	int			c_deleted = fixes_attnum(desc, "deleted");
+	FileRows   *fr = arg;
+	uint32		idx = wc->c->idx;
+	const FixesCommitCols *cols = wc->cols;
+	WireFiles	wfiles;
+	WireFiles  *wf = &wfiles;
+	TupleDesc	desc;
+	int			c_repo,
+				c_idx,
+				c_path,
+				c_added,
+				c_deleted;
 	Datum	   *fv;
 	bool	   *fn;
 	WireFileRow row;
 	int64		nfiles = 0,
 				added = 0,
 				deleted = 0;
+	int64		paths_cap = 0;
 
+	if (fr->bulk == NULL)
+		return;
+	desc = RelationGetDescr(fr->bulk->rel);
+	c_repo = fixes_attnum(desc, "repository_id");
+	c_idx = fixes_attnum(desc, "commit_idx");
+	c_path = fixes_attnum(desc, "path");
+	c_added = fixes_attnum(desc, "added");
+	c_deleted = fixes_attnum(desc, "deleted");
+	fixes_walk_files(wc->walk, wf);
 	if (wf->state == FILES_TREE_MISSING)
 		ld->missing_trees++;
 	if (wf->state != FILES_DIFFED)
 		return;					/* sums stay NULL */
-	fixes_bulk_row(ld->file_bulk, &fv, &fn);
+	fixes_bulk_row(fr->bulk, &fv, &fn);
 	fv[c_repo] = Int32GetDatum(ld->repository_id);
 	fv[c_idx] = Int32GetDatum((int32) idx);
 	fn[c_repo] = fn[c_idx] = fn[c_path] = false;
@@ -133,19 +150,84 @@ fixes_load_commit_files(FixesLoad *ld, uint32 idx, WireFiles *wf, Datum *values,
 		fn[c_added] = fn[c_deleted] = row.kind != FILE_TEXT;
 		fv[c_added] = Int32GetDatum((int32) Min(row.added, PG_INT32_MAX));
 		fv[c_deleted] = Int32GetDatum((int32) Min(row.deleted, PG_INT32_MAX));
-		fixes_bulk_insert(ld->file_bulk, fv, fn, 64 + VARSIZE(path));
+		fixes_bulk_insert(fr->bulk, fv, fn, 64 + VARSIZE(path));
 		nfiles++;
 		added += row.added;
 		deleted += row.deleted;
 		ld->missing_blobs += row.kind == FILE_MISSING;
-		fixes_load_prefix_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
-		if (ld->subsys != NULL)
-			fixes_load_maintainers_path(ld, idx, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path));
+		if (wc->npaths == paths_cap)
+		{
+			paths_cap = paths_cap ? 2 * paths_cap : 64;
+			wc->paths = wc->paths ? repalloc_huge(wc->paths, sizeof(text *) * paths_cap)
+				: palloc(sizeof(text *) * paths_cap);
+		}
+		wc->paths[wc->npaths++] = path;
 	}
-	values[ld->c_files] = Int32GetDatum((int32) nfiles);
-	values[ld->c_added] = Int64GetDatum(added);
-	values[ld->c_deleted] = Int64GetDatum(deleted);
-	nulls[ld->c_files] = nulls[ld->c_added] = nulls[ld->c_deleted] = false;
+	wc->values[cols->files] = Int32GetDatum((int32) nfiles);
+	wc->values[cols->added] = Int64GetDatum(added);
+	wc->values[cols->deleted] = Int64GetDatum(deleted);
+	wc->nulls[cols->files] = wc->nulls[cols->added] = wc->nulls[cols->deleted] = false;
+}
+
+/* the hook of the mainline's walk (load_read.c), after those of the raw message */
+FixesWalkHook
+fixes_files_hook(void)
+{
+	FixesWalkHook h = {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
+
+	return h;
+}
+
+/*
+ * The hooks of the paths of each commit, after the files hook: their
+ * prefixes (load_subsystem_counts.c), and the (commit, path) pairs that
+ * load_maintainers.c attributes once the releases are known.
+ */
+static void
+prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	fixes_load_prefixes_begin(ld);
+}
+
+static void
+prefixes_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	for (int i = 0; i < wc->npaths; i++)
+		fixes_load_prefix_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
+							   (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
+FixesWalkHook
+fixes_path_prefixes_hook(void)
+{
+	FixesWalkHook h = {prefixes_begin, prefixes_commit, NULL, NULL};
+
+	return h;
+}
+
+/* a walk that starts again in full: no pairs yet */
+static void
+maintainers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	fixes_load_maintainers_restart(ld);
+}
+
+static void
+maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	if (ld->subsys == NULL)
+		return;
+	for (int i = 0; i < wc->npaths; i++)
+		fixes_load_maintainers_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
+									(int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
+FixesWalkHook
+fixes_maintainers_paths_hook(void)
+{
+	FixesWalkHook h = {maintainers_begin, maintainers_commit, NULL, NULL};
+
+	return h;
 }
 
 /* one WARNING per load for what a partial clone lacks */
@@ -171,7 +253,7 @@ fixes_load_finish_files(FixesLoad *ld)
 	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 	bool		keep = ld->unchanged || ld->incremental;
 
-	if (!ld->v11)
+	if (!fixes_has_v11(ld))
 		return;
 	sql = psprintf("UPDATE %s.fixes_repositories SET files = $2, maintainers = $3, "
 				   "maintainers_hash = $4, missing_blobs = $5, missing_trees = $6 "

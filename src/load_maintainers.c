@@ -542,7 +542,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	const char *content = NULL;
 	size_t		content_len = 0;
 
-	if (!ld->v11 || ld->maintainers == NULL || ld->empty)
+	if (!fixes_has_v11(ld) || ld->maintainers == NULL || ld->empty)
 		return;
 	ss = palloc0(sizeof(FixesSubsystems));
 	ss->cxt = CurrentMemoryContext;
@@ -1115,7 +1115,7 @@ fixes_load_write_files(FixesLoad *ld)
 	int64		nchanged = 0;
 	int			from;
 
-	if (!ld->v11 || ss == NULL)
+	if (!fixes_has_v11(ld) || ss == NULL)
 		return;
 	ss->rank_ver = palloc(sizeof(int) * (ld->nreleases + 1));
 	ss->rank_has = palloc0(sizeof(bool) * (ld->nreleases + 1));

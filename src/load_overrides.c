@@ -45,7 +45,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 	Datum		args[1];
 
 	ld->noverrides = 0;
-	if (!ld->has.overrides)
+	if (!fixes_has_v11(ld))
 		return;
 	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM %s.fixes_overrides "
 				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);

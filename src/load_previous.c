@@ -57,7 +57,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
 				   "FROM %s.fixes_repositories WHERE repository_id = $1",
-				   ld->v11 ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
+				   fixes_has_v11(ld) ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
 				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -74,7 +74,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
 		ld->old_usable = false;
-	if (ld->v11)
+	if (fixes_has_v11(ld))
 	{
 		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		d = SPI_getbinval(tup, desc, 9, &isnull);
@@ -144,7 +144,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	 * and their counts, which a refresh keeps for the releases it does not
 	 * change: when the tables hold every count (1.2)
 	 */
-	bool		counts = ld->has.version >= 12 && ld->has.release_v11;
+	bool		counts = ld->has.version >= 12 && fixes_has_v11(ld);
 	StringInfoData cols;
 	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
@@ -157,7 +157,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
 	sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
 				   "WHERE repository_id = $1%s ORDER BY release_rank",
-				   cols.data, ld->schema, ld->has_stable ? " AND mainline" : "");
+				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;
@@ -293,8 +293,8 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	c.target_idx = fixes_attnum(desc, "target_idx");
 	c.candidates = fixes_attnum(desc, "candidates");
 	c.fixed_at = fixes_attnum(desc, "fixed_at");
-	c.kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
-	c.introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
+	c.kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
+	c.introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
 
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, ld->cxt);
@@ -340,7 +340,7 @@ fixes_load_read_old_edges(FixesLoad *ld)
 
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
-		if (!ld->has_stable || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
+		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)

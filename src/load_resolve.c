@@ -38,7 +38,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "load_state.h"
+#include "load_walk.h"
 #include "spi_call.h"
 #include "oid_prefix.h"
 
@@ -119,9 +119,9 @@ uint32_cmp_arg(const void *a, const void *b, void *arg)
 }
 
 static inline const char *
-edge_subject(const FixesLoad *ld, const FixesEdge *e)
+edge_subject(const FixesEdgeSet *es, const FixesEdge *e)
 {
-	return ld->edge_text.data + e->subj_off;
+	return es->text + e->subj_off;
 }
 
 /* the commits lo .. hi - 1 of the graph, sorted by the first 8 bytes of their ids */
@@ -162,10 +162,10 @@ typedef struct Candidates
  * stands: the commits it was decided among are all still in scope and
  * unchanged.  An edge that fixes_overrides decided is resolved again too, as
  * the overrides may have changed since (load_overrides.c applies them after).
- * NULL: resolve every edge (a full load, the stable scope).
+ * NULL: resolve every edge (a full load, the stable scope: not refresh).
  */
 static bool *
-edges_to_resolve(FixesLoad *ld, int64 *nsel)
+edges_to_resolve(FixesLoad *ld, const FixesEdgeSet *es, bool refresh, int64 *nsel)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nnew;
@@ -173,8 +173,8 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	uint64	   *hashes;
 	bool	   *sel;
 
-	*nsel = ld->nedges;
-	if (!ld->incremental || ld->stable_phase || ld->n_old == 0 || ld->n_old > g->n)
+	*nsel = es->n;
+	if (!refresh || ld->n_old == 0 || ld->n_old > g->n)
 		return NULL;
 	nnew = g->n - ld->n_old;
 	entries = sorted_prefixes(g, ld->n_old, g->n);
@@ -182,20 +182,20 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
 	memcpy(hashes, ld->subj_hash + ld->n_old, sizeof(uint64) * nnew);
 	qsort(hashes, nnew, sizeof(uint64), fixes_uint64_cmp);
 
-	sel = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	sel = fixes_palloc_big(sizeof(bool) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	*nsel = 0;
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &es->edges[k];
 		size_t		first;
 
 		sel[k] = !e->old ||
 			e->before.status == EDGE_IGNORED || e->before.method == METHOD_OVERRIDE ||
-			fixes_prefix_range(entries, nnew, ld->edge_text.data + e->abbrev_off,
+			fixes_prefix_range(entries, nnew, es->text + e->abbrev_off,
 							   e->abbrev_len, &first) > 0;
 		if (!sel[k] && e->subj_len >= 0)
 		{
-			uint64		h = fixes_subject_hash(edge_subject(ld, e), e->subj_len);
+			uint64		h = fixes_subject_hash(edge_subject(es, e), e->subj_len);
 
 			sel[k] = bsearch(&h, hashes, nnew, sizeof(uint64), fixes_uint64_cmp) != NULL;
 		}
@@ -217,7 +217,7 @@ edges_to_resolve(FixesLoad *ld, int64 *nsel)
  * planned as a scan of the primary key ANDed with each probe.
  */
 static void
-probe_candidates(FixesLoad *ld, Candidates *c)
+probe_candidates(FixesLoad *ld, const FixesEdgeSet *es, Candidates *c)
 {
 	Datum	   *abbrevs = palloc(sizeof(Datum) * Max(c->nsel, 1));
 	Datum	   *edges = palloc(sizeof(Datum) * Max(c->nsel, 1));
@@ -229,11 +229,11 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 	int64		nc = 0;
 	char	   *sql;
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 		if (c->sel[k])
 		{
-			abbrevs[n] = PointerGetDatum(cstring_to_text_with_len(ld->edge_text.data + ld->edges[k].abbrev_off,
-																  ld->edges[k].abbrev_len));
+			abbrevs[n] = PointerGetDatum(cstring_to_text_with_len(es->text + es->edges[k].abbrev_off,
+																  es->edges[k].abbrev_len));
 			edges[n++] = Int64GetDatum(k);
 		}
 	args[0] = PointerGetDatum(construct_array(abbrevs, n, TEXTOID, -1, false, TYPALIGN_INT));
@@ -244,9 +244,9 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 				   "OFFSET 0) AS c ORDER BY u.k, c.commit_idx",
 				   ld->schema);
 	rows = fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	c->first = fixes_palloc_big(sizeof(int64) * (ld->nedges + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	c->first = fixes_palloc_big(sizeof(int64) * (es->n + 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	c->idx = fixes_palloc_big(sizeof(uint32) * Max(rows, 1), MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
 		c->first[k] = nc;
 		while (r < (int64) rows)
@@ -267,7 +267,7 @@ probe_candidates(FixesLoad *ld, Candidates *c)
 			c->idx[nc++] = idx;
 		}
 	}
-	c->first[ld->nedges] = nc;
+	c->first[es->n] = nc;
 	SPI_freetuptable(SPI_tuptable);
 	if (r != (int64) rows)
 		elog(ERROR, "the candidates of %lld edges came out of order", (long long) c->nsel);
@@ -281,7 +281,7 @@ probe_candidates(FixesLoad *ld, Candidates *c)
  * must be compared with the quoted subject.
  */
 static void
-match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *wanted, int64 *nwanted,
+match_prefixes(FixesLoad *ld, const FixesEdgeSet *es, const Candidates *cand, PairList *pairs, Wanted *wanted, int64 *nwanted,
 			   bool *over)
 {
 	FixesGraph *g = ld->graph;
@@ -291,10 +291,10 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 		entries = sorted_prefixes(g, 0, g->n);
 
 	*nwanted = 0;
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
-		const char *hex = ld->edge_text.data + e->abbrev_off;
+		FixesEdge  *e = &es->edges[k];
+		const char *hex = es->text + e->abbrev_off;
 		uint64		h;
 		size_t		first;
 		size_t		range;
@@ -303,7 +303,7 @@ match_prefixes(FixesLoad *ld, const Candidates *cand, PairList *pairs, Wanted *w
 			CHECK_FOR_INTERRUPTS();
 		if (cand != NULL && !cand->sel[k])
 			continue;			/* keeps the answer it had */
-		h = e->subj_len >= 0 ? fixes_subject_hash(edge_subject(ld, e), e->subj_len) : 0;
+		h = e->subj_len >= 0 ? fixes_subject_hash(edge_subject(es, e), e->subj_len) : 0;
 		if (cand != NULL)
 		{
 			first = (size_t) cand->first[k];
@@ -480,14 +480,14 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
  * whose subject really equals the quoted one.
  */
 static void
-decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched, const bool *over)
+decide_by_subject(FixesLoad *ld, const FixesEdgeSet *es, PairList *pairs, Fetched *fetched, int nfetched, const bool *over)
 {
-	int32	   *matches = fixes_palloc_big(sizeof(int32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint32	   *match = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int32	   *matches = fixes_palloc_big(sizeof(int32) * Max(es->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	uint32	   *match = fixes_palloc_big(sizeof(uint32) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 
 	for (int64 p = 0; p < pairs->n; p++)
 	{
-		FixesEdge  *e = &ld->edges[pairs->pairs[p].edge];
+		FixesEdge  *e = &es->edges[pairs->pairs[p].edge];
 		Fetched		key = {.idx = pairs->pairs[p].idx};
 		Fetched    *f;
 
@@ -495,15 +495,15 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
 			CHECK_FOR_INTERRUPTS();
 		f = bsearch(&key, fetched, nfetched, sizeof(Fetched), fetched_cmp);
 		if (f != NULL && f->len == e->subj_len &&
-			memcmp(f->s, edge_subject(ld, e), f->len) == 0)
+			memcmp(f->s, edge_subject(es, e), f->len) == 0)
 		{
 			matches[pairs->pairs[p].edge]++;
 			match[pairs->pairs[p].edge] = f->idx;
 		}
 	}
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &es->edges[k];
 
 		if (e->now.status == EDGE_RESOLVED || matches[k] != 1 || over[k])
 			continue;			/* an edge kept as it was has no pair */
@@ -520,46 +520,52 @@ decide_by_subject(FixesLoad *ld, PairList *pairs, Fetched *fetched, int nfetched
  * fixes.max_subject_candidates (a commit's edges are next to each other).
  */
 static void
-warn_over(FixesLoad *ld, const bool *over)
+warn_over(FixesLoad *ld, const FixesEdgeSet *es, const bool *over)
 {
 	int64		n = 0;
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
 		if ((k & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
 		n += over[k];
-		if (n > 0 && (k + 1 == ld->nedges || ld->edges[k + 1].fixing != ld->edges[k].fixing))
+		if (n > 0 && (k + 1 == es->n || es->edges[k + 1].fixing != es->edges[k].fixing))
 		{
 			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_SUBJECT_CANDIDATES,
-							 &ld->graph->oids[ld->edges[k].fixing], (long long) n);
+							 &ld->graph->oids[es->edges[k].fixing], (long long) n);
 			n = 0;
 		}
 	}
 }
 
+/*
+ * Resolve the edges of es (a helper of the read phase's resolution below
+ * and of the stable phase, load_stable.c), against every commit of the
+ * graph.  refresh: only the edges whose answer the new commits can change
+ * (the mainline of a refresh); the others keep theirs.
+ */
 void
-fixes_load_resolve(FixesLoad *ld)
+fixes_resolve_edges(FixesLoad *ld, FixesEdgeSet *es, bool refresh)
 {
 	PairList	pairs = {0};
-	Wanted	   *wanted = fixes_palloc_big(sizeof(Wanted) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Wanted	   *wanted = fixes_palloc_big(sizeof(Wanted) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	int64		nwanted;
 	Fetched    *fetched;
 	int			nfetched;
 	Candidates	cand = {0};
-	bool	   *over = fixes_palloc_big(sizeof(bool) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *over = fixes_palloc_big(sizeof(bool) * Max(es->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
-	cand.sel = edges_to_resolve(ld, &cand.nsel);
+	cand.sel = edges_to_resolve(ld, es, refresh, &cand.nsel);
 	if (cand.sel != NULL)
-		probe_candidates(ld, &cand);
-	match_prefixes(ld, cand.sel ? &cand : NULL, &pairs, wanted, &nwanted, over);
+		probe_candidates(ld, es, &cand);
+	match_prefixes(ld, es, cand.sel ? &cand : NULL, &pairs, wanted, &nwanted, over);
 	match_subjects(ld, &pairs, wanted, nwanted, over);
-	warn_over(ld, over);
+	warn_over(ld, es, over);
 	fetched = fetch_subjects(ld, &pairs, &nfetched);
 	elog(DEBUG1, "fixes_load %s: %lld edges, %lld resolved again, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
-		 ld->name, (long long) ld->nedges, (long long) cand.nsel, (long long) nwanted,
+		 ld->name, (long long) es->n, (long long) cand.nsel, (long long) nwanted,
 		 (long long) pairs.n, nfetched);
-	decide_by_subject(ld, &pairs, fetched, nfetched, over);
+	decide_by_subject(ld, es, &pairs, fetched, nfetched, over);
 	pfree(wanted);
 	pfree(over);
 	if (cand.sel != NULL)
@@ -568,6 +574,16 @@ fixes_load_resolve(FixesLoad *ld)
 		pfree(cand.first);
 		pfree(cand.idx);
 	}
+}
+
+
+/* the resolve phase: the mainline's edges */
+void
+fixes_load_resolve(FixesLoad *ld)
+{
+	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+
+	fixes_resolve_edges(ld, &es, ld->incremental);
 }
 
 /*

@@ -24,6 +24,16 @@
  * after the branch's newest release is queued (1.2): its series row names it
  * (fix_backport_idxs) with no fixed release, and no counter counts it.
  *
+ * A phase of its own: it walks its scope with the walk loop of the
+ * mainline (load_walk.c), with hooks of its own (Cc: stable, the backport
+ * lines, the Fixes and revert lines), and keeps what it reads in its own
+ * struct (StableScope: its rows of fixes_commits, held until their releases
+ * are known, its edges and its backport lines); its edges are resolved and
+ * written by the helpers the mainline's phases use (load_resolve.c,
+ * load_write_edges.c), its rows by the one writer of fixes_commits
+ * (load_commit_rows.c).  Of the mainline it reads the graph, the releases
+ * and the resolved pairs of its edges, which it frees once it has those.
+ *
  * stable_branches is a setting of the repository, kept by a load that does
  * not give it (1.2, fixes_load_stable_setting).
  */
@@ -45,9 +55,17 @@
 #include "commit_fields.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "load_walk.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
 #include "spi_call.h"
+
+/* the heads of the stable walk: the commits of the branches kept */
+struct FixesStableHeads
+{
+	FixesOid   *heads;
+	int			n;
+};
 
 /* a pair of the mainline: F fixes T */
 typedef struct Pair
@@ -79,6 +97,18 @@ typedef struct Stable
 	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
 } Stable;
 
+/* what the stable phase reads, and owns: its rows, edges and backport lines */
+typedef struct StableScope
+{
+	FixesCommitRows *rows;		/* of fixes_commits, held until their releases */
+	FixesEdge  *edges;			/* the Fixes and revert lines of stable commits */
+	int64		nedges;
+	int64		edges_cap;
+	FixesArena	edge_text;
+	FixesEdgeSink sink;			/* the walk's way to them */
+	FixesBackportList backports;
+} StableScope;
+
 
 static bool
 branch_matches(const FixesLoad *ld, const char *name)
@@ -102,7 +132,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (ld->known && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	if (ld->known && fixes_has_v11(ld))
 	{
 		char	   *sql = psprintf("SELECT stable_branches FROM %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
@@ -120,7 +150,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 		ld->stable_re = old;
 		return;
 	}
-	if (ld->stable_re != NULL && OidIsValid(get_relname_relid("fixes_backports", ld->nsp)))
+	if (ld->stable_re != NULL && fixes_has_v11(ld))
 		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
 	if (ld->known && (old == NULL) != (ld->stable_re == NULL))
 		ereport(NOTICE,
@@ -142,10 +172,9 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 void
 fixes_load_stable_check(FixesLoad *ld)
 {
-	ld->has_stable = OidIsValid(get_relname_relid("fixes_backports", ld->nsp));
 	if (ld->stable_re == NULL)
 		return;
-	if (!ld->has_stable)
+	if (!fixes_has_v11(ld))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("stable_branches needs version 1.1 of extension fixes"),
@@ -174,10 +203,11 @@ fixes_load_stable_branches(FixesLoad *ld)
 			ld->branches[kept++] = ld->branches[b];
 	}
 	ld->nbranches = kept;
-	ld->stable_heads = palloc(sizeof(FixesOid) * Max(kept, 1));
-	ld->nstable_heads = kept;
+	ld->stable = palloc0(sizeof(FixesStableHeads));
+	ld->stable->heads = palloc(sizeof(FixesOid) * Max(kept, 1));
+	ld->stable->n = kept;
 	for (int b = 0; b < kept; b++)
-		ld->stable_heads[b] = ld->branches[b].commit;
+		ld->stable->heads[b] = ld->branches[b].commit;
 	if (kept == 0)
 		ereport(NOTICE,
 				(errmsg("no branch of repository \"%s\" matches stable_branches \"%s\"",
@@ -237,13 +267,15 @@ mainline_pairs(FixesLoad *ld, int64 *npairs)
 
 /*
  * The stable releases: tags of stable commits that the release rule
- * accepts, in version order (the tags are), ranked after the mainline's.
+ * accepts, in version order (the tags are), ranked after the mainline's
+ * (ranks nmain + 1 .. nmain + n; ld->nreleases stays the mainline's).
  * ld's release arrays have room for every tag.
  */
 static void
 find_stable_releases(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
+	int			r = ld->nreleases;
 
 	st->nmain = ld->nreleases;
 	for (int t = 0; t < ld->ntags; t++)
@@ -253,15 +285,15 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
 			!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
-		ld->release_tag[ld->nreleases] = t;
-		ld->release_commit[ld->nreleases] = idx;
-		ld->release_size[ld->nreleases] = 0;
-		ld->nreleases++;
+		ld->release_tag[r] = t;
+		ld->release_commit[r] = idx;
+		ld->release_size[r] = 0;
+		r++;
 	}
-	st->n = ld->nreleases - st->nmain;
-	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (ld->nreleases + 1));
-	for (int r = st->nmain; r < ld->nreleases; r++)
-		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+	st->n = r - st->nmain;
+	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (r + 1));
+	for (int k = st->nmain; k < r; k++)
+		ld->release_name[k + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[k]].name);
 	st->series = palloc0(sizeof(int32) * Max(st->n, 1));
 	st->backports = palloc0(sizeof(int64) * Max(st->n, 1));
 	st->bugs_fixed = palloc0(sizeof(int64) * Max(st->n, 1));
@@ -410,7 +442,7 @@ find_series(FixesLoad *ld, Stable *st)
 	int32	   *best;
 	uint32		round = 0;
 
-	st->head_series = palloc0(sizeof(int32) * Max(ld->nstable_heads, 1));
+	st->head_series = palloc0(sizeof(int32) * Max(ld->stable->n, 1));
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
@@ -422,9 +454,9 @@ find_series(FixesLoad *ld, Stable *st)
 		st->series[k] = series_below(ld, best, stamp, stack, ++round,
 									 ld->release_commit[st->nmain + k]);
 	}
-	for (int h = 0; h < ld->nstable_heads; h++)
+	for (int h = 0; h < ld->stable->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
 
 		CHECK_FOR_INTERRUPTS();
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
@@ -437,14 +469,14 @@ find_series(FixesLoad *ld, Stable *st)
 
 /* resolve each backport line against the mainline, by unique prefix */
 static void
-resolve_backports(FixesLoad *ld)
+resolve_backports(FixesLoad *ld, FixesBackportList *bl)
 {
 	FixesGraph *g = ld->graph;
 	uint32		n = ld->n_mainline;
 	fixes_prefix_entry *entries;
 	fixes_prefix_entry *tmp;
 
-	if (ld->nbackports == 0)
+	if (bl->n == 0)
 		return;
 	entries = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
 	tmp = fixes_palloc_big(sizeof(fixes_prefix_entry) * Max(n, 1), MCXT_ALLOC_HUGE);
@@ -455,10 +487,10 @@ resolve_backports(FixesLoad *ld)
 	}
 	fixes_prefix_sort(entries, tmp, n);
 	pfree(tmp);
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *b = &ld->backports[k];
-		const char *hex = ld->edge_text.data + b->abbrev_off;
+		FixesBackportLine *b = &bl->lines[k];
+		const char *hex = bl->text.data + b->abbrev_off;
 		size_t		first;
 		size_t		range = fixes_prefix_range(entries, n, hex, b->abbrev_len, &first);
 		int			candidates = 0;
@@ -484,7 +516,7 @@ resolve_backports(FixesLoad *ld)
 }
 
 static void
-write_backports(FixesLoad *ld)
+write_backports(FixesLoad *ld, const FixesBackportList *bl)
 {
 	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_backports"));
 	TupleDesc	desc = RelationGetDescr(b->rel);
@@ -495,17 +527,17 @@ write_backports(FixesLoad *ld)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
+	int			c_method = fixes_has_v12(ld) ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes backport row",
 												 ALLOCSET_DEFAULT_SIZES);
 
-	for (int64 k = 0; k < ld->nbackports; k++)
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
-		const char *base = ld->edge_text.data;
+		FixesBackportLine *bp = &bl->lines[k];
+		const char *base = bl->text.data;
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		if ((k & 0xfff) == 0)
@@ -675,9 +707,9 @@ queued_series(FixesLoad *ld, Stable *st, SeriesList *sl)
 	bool	   *seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	memset(of, -1, sizeof(int) * Max(nstable, 1));
-	for (int h = 0; h < ld->nstable_heads; h++)
+	for (int h = 0; h < ld->stable->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable_heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
 		int32		b = st->head_series[h];
 		int			s = b > 0 ? sl->index[b] : -1;
 		uint32		top = 0;
@@ -763,7 +795,8 @@ affected_array(const AffectedRow *row, int a)
  * groups, one pass over the pairs each.
  */
 static void
-write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
+write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pair *pairs,
+			   int64 npairs)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -800,10 +833,10 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 	 * The backports of each mainline commit, by series and version: the
 	 * released ones, then the queued ones (rank 0, after every release).
 	 */
-	sh = fixes_palloc_big(sizeof(Shipped) * Max(ld->nbackports, 1), MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nbackports; k++)
+	sh = fixes_palloc_big(sizeof(Shipped) * Max(bl->n, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < bl->n; k++)
 	{
-		FixesBackportLine *bp = &ld->backports[k];
+		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
 		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
@@ -971,49 +1004,32 @@ write_affected(FixesLoad *ld, Stable *st, const Pair *pairs, int64 npairs)
 }
 
 /*
- * The stable phase of a load (see the header comment).  The mainline's
- * counts of edges, resolved edges and releases, which the load reports,
- * are kept.
+ * The walk of the stable scope: the commits of the stable heads that the
+ * graph does not hold (the mainline's are known to the reader), appended to
+ * the graph; their rows held until their releases are known, their Fixes
+ * and revert lines and their backport lines into sc.
  */
-void
-fixes_load_stable(FixesLoad *ld)
+static void
+read_stable(FixesLoad *ld, StableScope *sc)
 {
-	int64		main_nedges = ld->nedges;
-	int64		main_resolved = ld->resolved;
-	Pair	   *pairs;
-	int64		npairs;
-	Stable		st = {0};
-	MemoryContext old;
+	FixesWalkScope scope = {0};
 
-	record_stable_branches(ld);
-	if (ld->stable_re == NULL || ld->nstable_heads == 0)
-		return;
-	/* what lives for the whole phase: in the load's context, not SPI's */
-	old = MemoryContextSwitchTo(ld->cxt);
-	pairs = mainline_pairs(ld, &npairs);
-	/* the mainline's per-commit counts are written: room for the stable scope */
-	if (ld->fixed != NULL)
-	{
-		pfree(ld->fixed);
-		ld->fixed = NULL;
-		ld->nfixed = 0;
-	}
-
-	/* the mainline's edges and their text are written, and their pairs kept */
-	if (ld->edges != NULL)
-		pfree(ld->edges);
-	if (ld->edge_text.data != NULL)
-		pfree(ld->edge_text.data);
-	ld->edge_text.data = NULL;
-
-	/* read the stable scope: its commit rows, edges and backport lines */
-	ld->edges = NULL;
-	ld->nedges = 0;
-	ld->edges_cap = 0;
-	ld->stable_phase = true;
+	sc->sink.edges = &sc->edges;
+	sc->sink.n = &sc->nedges;
+	sc->sink.cap = &sc->edges_cap;
+	sc->sink.text = &sc->edge_text;
+	scope.heads = ld->stable->heads;
+	scope.nheads = ld->stable->n;
+	scope.many = true;
+	scope.mainline = false;
+	scope.files = false;		/* the stable scope's files are not recorded */
+	scope.rows = sc->rows = fixes_commit_rows_begin(ld, true);
+	fixes_walk_scope_hook(&scope, fixes_stable_cc_hook());
+	fixes_walk_scope_hook(&scope, fixes_backports_hook(&sc->backports));
+	fixes_walk_scope_hook(&scope, fixes_edges_hook(&sc->sink));
 	PG_TRY();
 	{
-		fixes_load_read(ld);
+		fixes_load_walk(ld, &scope);
 	}
 	PG_FINALLY();
 	{
@@ -1021,6 +1037,35 @@ fixes_load_stable(FixesLoad *ld)
 		ld->walk = NULL;
 	}
 	PG_END_TRY();
+}
+
+/*
+ * The stable phase of a load (see the header comment): it reads its scope
+ * and computes and writes its results with the helpers the mainline's
+ * phases use (the walk, resolution, the writers of fixes_commits and
+ * fixes_edges), on edges and rows of its own.  What the load reports is the
+ * mainline's.
+ */
+void
+fixes_load_stable(FixesLoad *ld)
+{
+	Pair	   *pairs;
+	int64		npairs;
+	Stable		st = {0};
+	StableScope sc = {0};
+	FixesEdgeSet es;
+	MemoryContext old;
+
+	record_stable_branches(ld);
+	if (ld->stable_re == NULL || ld->stable == NULL || ld->stable->n == 0)
+		return;
+	/* what lives for the whole phase: in the load's context, not SPI's */
+	old = MemoryContextSwitchTo(ld->cxt);
+	pairs = mainline_pairs(ld, &npairs);
+	/* the mainline's edges are written, and their pairs kept */
+	fixes_load_free_edges(ld);
+
+	read_stable(ld, &sc);
 	fixes_load_phase(ld, "stable scope read");
 	if (ld->graph->n == ld->n_mainline)
 		ereport(NOTICE,
@@ -1032,26 +1077,25 @@ fixes_load_stable(FixesLoad *ld)
 	mark_stable(ld, &st);
 	find_series(ld, &st);
 	fixes_load_phase(ld, "stable releases and their series found");
-	ld->nmoved = 0;
-	ld->ncorrected = 0;
-	fixes_load_write_commits(ld);
+	fixes_commit_rows_write_held(ld, sc.rows);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable commits written");
-	fixes_load_resolve(ld);
+	es = fixes_edge_set(&sc.sink);
+	fixes_resolve_edges(ld, &es, false);
 	MemoryContextSwitchTo(ld->cxt);
-	fixes_load_fetch_target_times(ld);	/* introduced_at of mainline targets a refresh did not read */
-	fixes_load_write_edges(ld);
+	fixes_fetch_target_times(ld, &es);	/* introduced_at of mainline targets a refresh did not read */
+	fixes_write_edges(ld, &es);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "stable edges resolved and written");
-	resolve_backports(ld);
-	fixes_load_apply_backport_overrides(ld);
-	fixes_load_backports_by_subject(ld);
-	write_backports(ld);
+	resolve_backports(ld, &sc.backports);
+	fixes_load_apply_backport_overrides(ld, &sc.backports);
+	fixes_load_backports_by_subject(ld, &sc.backports);
+	write_backports(ld, &sc.backports);
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");
 
-	fixes_count_backports(ld, st.nmain, st.backports);
-	write_affected(ld, &st, pairs, npairs);
+	fixes_count_backports(ld, &sc.backports, st.nmain, st.backports);
+	write_affected(ld, &st, &sc.backports, pairs, npairs);
 	fixes_load_phase(ld, "affected series written");
 	{
 		FixesStableCounts c = {st.nmain, st.n, st.series, st.backports, st.bugs_fixed,
@@ -1061,10 +1105,5 @@ fixes_load_stable(FixesLoad *ld)
 	}
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases written");
-
-	/* what the load reports, and fixes_repositories records, is the mainline */
-	ld->nedges = main_nedges;
-	ld->resolved = main_resolved;
-	ld->nreleases = st.nmain;
 	MemoryContextSwitchTo(old);
 }

@@ -64,22 +64,52 @@ fixes_load_reserve_edges(FixesLoad *ld, int64 n)
 		edges_grow_to(ld, want);
 }
 
-/* a new, zeroed edge at the end of the list */
+/* a new, zeroed edge at the end of a phase's list (its arrays in cxt) */
 FixesEdge *
-fixes_load_add_edge(FixesLoad *ld)
+fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink)
 {
 	FixesEdge  *e;
 
-	if (ld->edges == NULL)
-		edges_grow_to(ld, 1024);
-	else if (ld->nedges == ld->edges_cap)
-		edges_grow_to(ld, ld->edges_cap * 2);
-	e = &ld->edges[ld->nedges++];
+	if (*sink->n == *sink->cap)
+	{
+		int64		cap = *sink->cap ? *sink->cap * 2 : 1024;
+
+		*sink->edges = fixes_repalloc_big(cxt, *sink->edges, sizeof(FixesEdge) * *sink->cap,
+										  sizeof(FixesEdge) * cap);
+		*sink->cap = cap;
+	}
+	e = &(*sink->edges)[(*sink->n)++];
 	memset(e, 0, sizeof(*e));
 	e->now.target = FIXES_NO_IDX;
 	e->before.target = FIXES_NO_IDX;
 	e->subj_len = -1;
 	return e;
+}
+
+/* a new, zeroed edge at the end of the mainline's list */
+FixesEdge *
+fixes_load_add_edge(FixesLoad *ld)
+{
+	FixesEdgeSink sink = {&ld->edges, &ld->nedges, &ld->edges_cap, &ld->edge_text};
+
+	return fixes_edge_append(ld->cxt, &sink);
+}
+
+/*
+ * The mainline's edges are written and counted: free them (the stable
+ * phase, which reads edges of its own, keeps only their resolved pairs).
+ */
+void
+fixes_load_free_edges(FixesLoad *ld)
+{
+	if (ld->edges != NULL)
+		pfree(ld->edges);
+	if (ld->edge_text.data != NULL)
+		pfree(ld->edge_text.data);
+	ld->edges = NULL;
+	ld->nedges = 0;
+	ld->edges_cap = 0;
+	memset(&ld->edge_text, 0, sizeof(ld->edge_text));
 }
 
 /* an array of uint64 in ascending order: a sort made for them (lib/sort_template.h) */

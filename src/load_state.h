@@ -8,7 +8,7 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
- *   load_schema.c           what of version 1.1 the tables hold
+ *   load_schema.c           the installed SQL version (ld->has.version)
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
  *   load_backports.c        the rows of fixes_backport_overrides (1.2)
@@ -23,14 +23,17 @@
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
  *                           and load_previous.c its releases
- *   load_read.c             the walk: each new commit into the graph and into
- *                           fixes_commits (the old rows go first), with the
- *                           release the walk can tell, and its Fixes: and
- *                           backport lines; during it,
- *                           load_trailers.c, load_trailer_keys.c and
- *                           load_files.c take the commit's trailers and files
- *                           (load_maintainers.c: their paths)
- *                           (load_subsystem_counts.c: their path prefixes)
+ *   load_read.c             the walk of the mainline (load_walk.c's loop): each
+ *                           new commit into the graph and, through
+ *                           load_commit_rows.c, into fixes_commits (the old
+ *                           rows go first), with the release the walk can
+ *                           tell; the hooks it registers, called for each
+ *                           commit in this order: that release, Cc: stable
+ *                           (load_walk.c), load_trailers.c and
+ *                           load_trailer_keys.c (the raw message),
+ *                           load_files.c (its paths to load_subsystem_counts.c
+ *                           and load_maintainers.c), the newest date, the
+ *                           Fixes and revert lines (load_walk.c: ld->edges)
  *   load_releases.c         releases, and the release of every commit
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
@@ -51,9 +54,20 @@
  *                           the repository's row
  *   load_graph.c            fixes_graph, for the next refresh
  *   load_analyze.c          ANALYZE of the tables the load changed much
- *   load_stable.c           with stable_branches: the stable scope (its walk,
- *                           releases, series, backports, edges, fixes_affected);
- *                           load_backports.c: backports by override and subject
+ *   load_stable.c           with stable_branches: the stable scope, a phase
+ *                           of its own (its struct StableScope holds its rows,
+ *                           edges and backport lines): its walk (load_walk.c,
+ *                           hooks Cc: stable, load_backports.c's lines, the
+ *                           edges), releases, series, its rows of
+ *                           fixes_commits (load_commit_rows.c), its edges
+ *                           resolved and written by the helpers of the
+ *                           mainline (load_resolve.c, load_write_edges.c),
+ *                           backports (load_backports.c: by override and
+ *                           subject), fixes_affected
+ *
+ * Phases call helpers, never each other: the helpers of the walk are in
+ * load_walk.h (the loop, its hooks, the writer of fixes_commits, edge lists
+ * and the resolution and writing of a given list of edges).
  *
  * The state below: per-commit facts are flat arrays indexed by the graph's
  * commit index (graph.c), grown by load_state.c (large arrays on huge pages:
@@ -146,6 +160,20 @@ typedef struct FixesEdge
 	Size		raw_off;
 } FixesEdge;
 
+/*
+ * An edge list of a phase: the read phase's is ld->edges, ld->nedges,
+ * ld->edges_cap and ld->edge_text; the stable phase's its own.  The walk's
+ * edge hook (load_walk.c) and a refresh's old edges (load_previous.c)
+ * append to it through these pointers (fixes_edge_append(), load_state.c).
+ */
+typedef struct FixesEdgeSink
+{
+	FixesEdge **edges;
+	int64	   *n;
+	int64	   *cap;
+	FixesArena *text;			/* abbrevs, quoted subjects, raw lines */
+} FixesEdgeSink;
+
 /* fixes_backports.method (1.2): how a stable commit's upstream was found */
 typedef enum FixesBackportMethod
 {
@@ -169,9 +197,18 @@ typedef struct FixesBackportLine
 	bool		superseded;		/* an override of its commit says otherwise */
 	uint8		abbrev_len;
 	uint32		raw_len;
-	Size		abbrev_off;		/* in edge_text, lower-cased */
+	Size		abbrev_off;		/* in the list's text, lower-cased */
 	Size		raw_off;
 } FixesBackportLine;
+
+/* the backport lines of the stable scope (load_stable.c, load_backports.c) */
+typedef struct FixesBackportList
+{
+	FixesBackportLine *lines;
+	int64		n;
+	int64		cap;
+	FixesArena	text;			/* their abbrevs and raw lines */
+} FixesBackportList;
 
 /* the counts of fixes_per_release for one release */
 typedef struct FixesReleaseStats
@@ -209,20 +246,15 @@ typedef struct FixesFixedCommit
 } FixesFixedCommit;
 
 /*
- * What of version 1.1 the extension's tables hold: a database still at 1.0
- * SQL (before ALTER EXTENSION fixes UPDATE) is loaded as 1.0 loaded it.
+ * The installed SQL version (load_schema.c): a database still at 1.0 or
+ * 1.1 SQL (before ALTER EXTENSION fixes UPDATE) is loaded as that version
+ * loaded it.  What a version has is implied by it (fixes_has_v11(),
+ * fixes_has_v12()): a table or column an administrator dropped is not
+ * looked for.
  */
 typedef struct FixesSchema
 {
-	int			version;		/* the installed SQL version: 10, 11 or 12 */
-	bool		edge_kind;		/* fixes_edges.kind: revert edges are kept */
-	bool		edge_introduced_at; /* fixes_edges.introduced_at */
-	bool		release_v11;	/* fixes_releases.tagged_commits etc. */
-	bool		trailers;		/* tables fixes_trailers, fixes_release_trailers,
-								 * fixes_trailer_keys */
-	bool		overrides;		/* table fixes_overrides */
-	bool		backport_method;	/* 1.2: fixes_backports.method, table
-									 * fixes_backport_overrides */
+	int			version;		/* 10, 11 or 12 */
 } FixesSchema;
 
 /* a row of fixes_overrides for the repository being loaded */
@@ -251,6 +283,8 @@ typedef struct FixesOldRelease
 	uint32		commit;
 } FixesOldRelease;
 
+typedef struct FixesStableHeads FixesStableHeads;
+
 typedef struct FixesLoad
 {
 	/* arguments */
@@ -261,10 +295,9 @@ typedef struct FixesLoad
 	char	   *stable_re;		/* stable_branches; NULL: none */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
-	FixesSchema has;			/* what of 1.1 the tables hold (load_schema.c) */
+	FixesSchema has;			/* the installed SQL version (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
-	bool		has_stable;		/* the tables of version 1.1 hold the stable scope */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
@@ -293,14 +326,11 @@ typedef struct FixesLoad
 	int			n_old_releases;
 	FixesReleaseStats *old_stats;	/* by old rank: their counts as stored (1.2), NULL: unknown */
 
-	/* phase read; rows of the stable scope (release still NULL) spill to disk */
+	/* phase read (load_read.c, load_walk.c) */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
 	struct FixesReader *ahead;	/* a refresh's reader, walking already
 								 * (read_repository()); stopped there too */
 	bool		ahead_files;	/* it sends each commit's files */
-	TupleDesc	commits_desc;
-	int			release_att;	/* position of fixes_commits.release */
-	Tuplestorestate *commit_rows;
 	uint32		cap;			/* room in the per-commit arrays */
 	uint64	   *subj_hash;		/* by index: hash of the subject */
 	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
@@ -321,7 +351,6 @@ typedef struct FixesLoad
 	int64		nedges;
 	int64		edges_cap;
 	FixesArena	edge_text;
-	struct FixesTrailerRows *trailers;	/* of new commits (load_trailers.c) */
 	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
 
 	/* fixes_overrides (load_overrides.c) */
@@ -333,13 +362,9 @@ typedef struct FixesLoad
 	/* the branches that stable_branches matches (load_stable.c) */
 	FixesBranch *branches;
 	int			nbranches;
-	FixesOid   *stable_heads;	/* their commits */
-	int			nstable_heads;
-	bool		stable_phase;	/* fixes_load_read reads the stable scope */
+	FixesStableHeads *stable;	/* their commits, the heads of the stable
+										 * walk (load_stable.c's); NULL: none */
 	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
-	FixesBackportLine *backports;
-	int64		nbackports;
-	int64		backports_cap;
 
 	/* phase releases */
 	FixesTag   *tags;
@@ -372,8 +397,7 @@ typedef struct FixesLoad
 	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
 	int64		nfixed;
 
-	/* files and subsystems (load_files.c); v11 false in a database at 1.0 */
-	bool		v11;			/* the tables of 1.1 are there */
+	/* files and subsystems (load_files.c), with 1.1's tables */
 	bool		files;			/* record the changed files */
 	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
 	bool		old_files;
@@ -386,11 +410,7 @@ typedef struct FixesLoad
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
 	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
-	struct FixesBulk *file_bulk; /* rows of fixes_commit_files, during the read */
 	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
-	int			c_files;		/* fixes_commits.files, added, deleted */
-	int			c_added;
-	int			c_deleted;
 	int64		missing_blobs;	/* of this load's read */
 	int64		missing_trees;
 	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
@@ -401,6 +421,27 @@ typedef struct FixesLoad
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
+
+/*
+ * The installed SQL version is 1.1 or later: the stable scope, files and
+ * subsystems, trailers, overrides, revert edges, fixes_edges.introduced_at,
+ * the 1.1 counts of fixes_releases
+ */
+static inline bool
+fixes_has_v11(const FixesLoad *ld)
+{
+	return ld->has.version >= 11;
+}
+
+/*
+ * 1.2 or later: fixes_commits.stable_cc, fixes_backports.method,
+ * fixes_backport_overrides, the 1.2 counts of fixes_releases
+ */
+static inline bool
+fixes_has_v12(const FixesLoad *ld)
+{
+	return ld->has.version >= 12;
+}
 
 /* the hash by which subjects are compared before their text is */
 static inline uint64
@@ -446,8 +487,10 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
+extern FixesEdge *fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
+extern void fixes_load_free_edges(FixesLoad *ld);
 extern int	fixes_uint32_cmp(const void *a, const void *b);
 extern int	fixes_uint64_cmp(const void *a, const void *b);
 extern void fixes_sort_uint64(uint64 *v, int64 n);
@@ -461,12 +504,8 @@ extern void fixes_load_apply_overrides(FixesLoad *ld);
 /* load_backports.c */
 extern void fixes_load_read_backport_overrides(FixesLoad *ld);
 extern uint64 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h);
-extern void fixes_load_backports_by_subject(FixesLoad *ld);
-extern void fixes_load_apply_backport_overrides(FixesLoad *ld);
-
-extern void fixes_load_trailers_begin(FixesLoad *ld);
-extern void fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw);
-extern void fixes_load_trailers_end(FixesLoad *ld);
+extern void fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl);
+extern void fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl);
 
 extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
 extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
@@ -517,13 +556,8 @@ extern void fixes_load_clear(FixesLoad *ld);
 extern void fixes_load_analyze(FixesLoad *ld);
 
 /* load_files.c */
-struct WireFiles;
 extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
-extern void fixes_load_files_begin(FixesLoad *ld);
-extern void fixes_load_files_end(FixesLoad *ld);
-extern void fixes_load_commit_files(FixesLoad *ld, uint32 idx, struct WireFiles *wf,
-									Datum *values, bool *nulls);
 extern void fixes_load_files_report(FixesLoad *ld);
 extern void fixes_load_finish_files(FixesLoad *ld);
 

@@ -448,7 +448,7 @@ fixes_load_read_kept_groups(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!ld->v11 || !ld->files || ld->kept_groups != NULL)
+	if (!fixes_has_v11(ld) || !ld->files || ld->kept_groups != NULL)
 		return;
 	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
@@ -638,7 +638,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	Datum	   *v;
 	bool	   *nl;
 
-	if (!ld->v11 || !ld->files)
+	if (!fixes_has_v11(ld) || !ld->files)
 		return;
 	/* the groups of the old commits: kept (read already, or now), or read again */
 	fixes_load_read_kept_groups(ld);

@@ -133,7 +133,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 	HTAB	   *counts;
 	bool		new_commits = ld->graph->n > ld->n_old;
 
-	if (!ld->has.trailers)
+	if (!fixes_has_v11(ld))
 		return;
 	k = fixes_trailer_keys(ld);
 	fixing_now = fixes_count_fixing_commits(ld, false);

@@ -25,7 +25,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
-#include "load_state.h"
+#include "load_walk.h"
 #include "load_trailer_keys.h"
 #include "spi_call.h"
 
@@ -150,6 +150,32 @@ fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
 	k->cnt[idx] = n;
 	k->nids += n;
 	k->nscratch = 0;
+}
+
+/*
+ * The hook of the mainline's walk, after load_trailers.c's: a refresh reads
+ * the dictionary first (new keys get the next ids); each commit's keys,
+ * which the trailers hook added, become its keys.
+ */
+static void
+keys_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
+{
+	if (ld->incremental)
+		fixes_trailer_keys_read_dictionary(ld);
+}
+
+static void
+keys_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
+{
+	fixes_trailer_keys_commit(ld, wc->c->idx);
+}
+
+FixesWalkHook
+fixes_trailer_keys_hook(void)
+{
+	FixesWalkHook h = {keys_begin, keys_commit, NULL, NULL};
+
+	return h;
 }
 
 /* the keys of commit idx are ids[0..n), as stored (distinct, sorted) */

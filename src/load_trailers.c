@@ -27,7 +27,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
-#include "load_state.h"
+#include "load_walk.h"
 #include "spi_call.h"
 #include "trailers.h"
 
@@ -46,10 +46,10 @@ typedef struct FixesTrailerRows
 	size_t		unfold_cap;
 } FixesTrailerRows;
 
-void
-fixes_load_trailers_begin(FixesLoad *ld)
+static void
+trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
-	FixesTrailerRows *t = palloc0(sizeof(FixesTrailerRows));
+	FixesTrailerRows *t = arg;
 	TupleDesc	desc;
 
 	if (!ld->incremental && ld->known)
@@ -59,8 +59,6 @@ fixes_load_trailers_begin(FixesLoad *ld)
 		fixes_spi_delete_rows(ld->schema, "fixes_trailer_keys", ld->repository_id);
 		CommandCounterIncrement();
 	}
-	else if (ld->incremental)
-		fixes_trailer_keys_read_dictionary(ld);	/* new keys get the next ids */
 	t->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_trailers"));
 	desc = RelationGetDescr(t->bulk->rel);
 	t->natts = desc->natts;
@@ -75,28 +73,32 @@ fixes_load_trailers_begin(FixesLoad *ld)
 	t->nulls[t->c_repo] = t->nulls[t->c_idx] = t->nulls[t->c_position] = false;
 	t->nulls[t->c_key] = t->nulls[t->c_value] = false;
 	t->values[t->c_repo] = Int32GetDatum(ld->repository_id);
-	ld->trailers = t;
 }
 
 /* the walk is over: write what is left */
-void
-fixes_load_trailers_end(FixesLoad *ld)
+static void
+trailers_end(FixesLoad *ld, void *arg)
 {
-	if (ld->trailers == NULL)
+	FixesTrailerRows *t = arg;
+
+	if (t->bulk == NULL)
 		return;
-	fixes_bulk_end(ld->trailers->bulk);
-	ld->trailers = NULL;
+	fixes_bulk_end(t->bulk);
+	t->bulk = NULL;
 	CommandCounterIncrement();
 }
 
 /*
- * The trailers of commit idx, whose raw object the walk returned; called in
- * the walk's per-commit memory context.
+ * The trailers of the commit just walked, from its raw object (before its
+ * files are read); called in the walk's per-commit memory context.  Each
+ * key goes to load_trailer_keys.c, whose hook comes next.
  */
-void
-fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
+static void
+trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	FixesTrailerRows *t = ld->trailers;
+	FixesTrailerRows *t = arg;
+	uint32		idx = wc->c->idx;
+	const fixes_raw_commit *raw = &wc->c->raw;
 	int			enc = fixes_decoder_encoding(&ld->decoder, raw->encoding, raw->encoding_len);
 	fixes_trailers_iter it;
 	fixes_git_trailer tr;
@@ -133,5 +135,14 @@ fixes_load_add_trailers(FixesLoad *ld, uint32 idx, const fixes_raw_commit *raw)
 		if ((tr.position & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	fixes_trailer_keys_commit(ld, idx);
+}
+
+/* the hook of the mainline's walk (load_read.c); its state is its own */
+FixesWalkHook
+fixes_trailers_hook(void)
+{
+	FixesWalkHook h = {trailers_begin, trailers_commit, trailers_end,
+	palloc0(sizeof(FixesTrailerRows))};
+
+	return h;
 }

@@ -1,16 +1,14 @@
 /*
- * load_write_commits.c — fixes_load(): correct releases
- * in fixes_commits, write the rows of the stable scope
+ * load_write_commits.c — fixes_load(): correct releases in fixes_commits
  *
- * The walk wrote the mainline's rows (load_read.c), after
- * fixes_load_clear() (load_clear.c) cleared what they
- * replace.  The first of the writing phases (load_write_commits.c,
+ * The walk wrote the mainline's rows (load_read.c, through
+ * load_commit_rows.c), after fixes_load_clear() (load_clear.c) cleared what
+ * they replace.  The first of the writing phases (load_write_commits.c,
  * load_files.c, load_write_edges.c, load_write_releases.c, load_graph.c)
  * corrects the release of the rows that need another one: old commits that
  * a new tag now contains, new ones the walk reached before a release did.
  * They are updated by primary key or row id, never through joins whose plans
- * depend on statistics.  The stable scope's rows, kept in a tuplestore, are
- * written with batched multi-inserts (bulk_insert.c).  All of it happens in
+ * depend on statistics.  All of it happens in
  * the caller's transaction: readers see the previous load until it commits,
  * and an error leaves the previous load as it was.
  */
@@ -202,53 +200,14 @@ update_releases(FixesLoad *ld, uint32 *list, int64 n)
 }
 
 /*
- * Correct the release of the rows that need another one, and write the
- * rows of the stable scope (load_stable.c) with theirs.
+ * Correct the release of the rows that need another one (the rows
+ * themselves are written by load_commit_rows.c).
  */
 void
 fixes_load_write_commits(FixesLoad *ld)
 {
-	TupleDesc	desc = ld->commits_desc;
-	int			natts = desc->natts;
-	int			c_idx = fixes_attnum(desc, "commit_idx");
-	int			c_message = fixes_attnum(desc, "message");
-	TupleTableSlot *slot;
-	Datum	   *values;
-	bool	   *nulls;
-	FixesBulk  *b;
-	int64		n = 0;
-
 	fixes_progress_phase(&ld->progress, "writing commits");
 	update_releases(ld, ld->moved, ld->nmoved);
 	update_releases(ld, ld->corrected, ld->ncorrected);
-	CommandCounterIncrement();
-	if (ld->commit_rows == NULL)
-		return;
-
-	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commits"));
-	fixes_bulk_sort_index(b, "fixes_commits_commit_id_idx");
-	if (RelationGetDescr(b->rel)->natts != natts)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("table fixes_commits changed during the load")));
-	slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	values = palloc(sizeof(Datum) * natts);
-	nulls = palloc(sizeof(bool) * natts);
-	while (tuplestore_gettupleslot(ld->commit_rows, true, false, slot))
-	{
-		fixes_progress_tick(&ld->progress);
-		if ((++n & 0x3ff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		slot_getallattrs(slot);
-		memcpy(values, slot->tts_values, sizeof(Datum) * natts);
-		memcpy(nulls, slot->tts_isnull, sizeof(bool) * natts);
-		values[ld->release_att] = fixes_release_of(ld, (uint32) DatumGetInt32(values[c_idx]),
-												   &nulls[ld->release_att]);
-		fixes_bulk_insert(b, values, nulls, 256 + VARSIZE_ANY(DatumGetPointer(values[c_message])));
-	}
-	ExecDropSingleTupleTableSlot(slot);
-	tuplestore_end(ld->commit_rows);
-	ld->commit_rows = NULL;
-	fixes_bulk_end(b);
 	CommandCounterIncrement();
 }

@@ -1,5 +1,7 @@
 /*
- * load_write_edges.c — fixes_load(): write fixes_edges
+ * load_write_edges.c — fixes_load(): write fixes_edges, the one writer of
+ * that table (the mainline's edges and, through fixes_write_edges(), the
+ * stable scope's)
  *
  * After the resolution (load_resolve.c): the edges read from new commits'
  * messages are inserted in batches (bulk_insert.c); the old edges that the
@@ -20,12 +22,12 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
-#include "load_state.h"
+#include "load_walk.h"
 #include "spi_call.h"
 
 /* the edges this load read from messages: one new row each */
 static void
-insert_new_edges(FixesLoad *ld)
+insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 {
 	FixesBulk  *b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_edges"));
 	TupleDesc	desc = RelationGetDescr(b->rel);
@@ -44,8 +46,8 @@ insert_new_edges(FixesLoad *ld)
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_subject = fixes_attnum(desc, "quoted_subject");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_kind = ld->has.edge_kind ? fixes_attnum(desc, "kind") : -1;
-	int			c_introduced_at = ld->has.edge_introduced_at ? fixes_attnum(desc, "introduced_at") : -1;
+	int			c_kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
+	int			c_introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	Datum		status_text[lengthof(fixes_edge_status_names)];
@@ -70,15 +72,15 @@ insert_new_edges(FixesLoad *ld)
 	 * then HOT (bulk_insert.c, fixes_bulk_keep_room()).
 	 */
 	fixes_bulk_keep_room(b);
-	for (int64 k = 0; k < 2 * ld->nedges; k++)
+	for (int64 k = 0; k < 2 * es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k % Max(ld->nedges, 1)];
-		const char *text_base = ld->edge_text.data;
+		FixesEdge  *e = &es->edges[k % Max(es->n, 1)];
+		const char *text_base = es->text;
 		bool		resolved = e->now.status == EDGE_RESOLVED;
 		bool		unreleased = ld->mark[e->fixing] == 0 || (resolved && ld->mark[e->now.target] == 0);
 		MemoryContext old;
 
-		if (e->old || unreleased != (k >= ld->nedges))
+		if (e->old || unreleased != (k >= es->n))
 			continue;
 		if ((k & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -132,12 +134,19 @@ release_pair(const FixesLoad *ld, const FixesEdge *e)
 	return ((int64) ld->mark[e->fixing] << 32) | (uint32) t;
 }
 
+/* the load and the edges whose releases release_pair_cmp compares */
+typedef struct PairArg
+{
+	const FixesLoad *ld;
+	const FixesEdgeSet *es;
+} PairArg;
+
 static int
 release_pair_cmp(const void *a, const void *b, void *arg)
 {
-	const FixesLoad *ld = arg;
-	int64		x = release_pair(ld, &ld->edges[*(const int64 *) a]);
-	int64		y = release_pair(ld, &ld->edges[*(const int64 *) b]);
+	const PairArg *pa = arg;
+	int64		x = release_pair(pa->ld, &pa->es->edges[*(const int64 *) a]);
+	int64		y = release_pair(pa->ld, &pa->es->edges[*(const int64 *) b]);
 
 	return x < y ? -1 : x > y;
 }
@@ -150,29 +159,30 @@ release_pair_cmp(const void *a, const void *b, void *arg)
  * nothing has updated the rows since.
  */
 static void
-update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
+update_moved_edges(FixesLoad *ld, const FixesEdgeSet *es, int64 *list, int64 n)
 {
 	Oid			types[4] = {INT4OID, TIDARRAYOID, TEXTOID, TEXTOID};
 	SPIPlanPtr	plan;
 	Datum	   *elems;
+	PairArg		pa = {ld, es};
 
 	if (n == 0)
 		return;
 	elems = palloc(sizeof(Datum) * n);
-	qsort_arg(list, n, sizeof(int64), release_pair_cmp, ld);
+	qsort_arg(list, n, sizeof(int64), release_pair_cmp, &pa);
 	plan = fixes_spi_prepare_row_id_update(ld->schema, "fixes_edges",
 										   "fixing_release = $3, target_release = $4", 4, types);
 	for (int64 i = 0, j; i < n; i = j)
 	{
-		const FixesEdge *first = &ld->edges[list[i]];
+		const FixesEdge *first = &es->edges[list[i]];
 		int64		pair = release_pair(ld, first);
 		Datum		args[4];
 		char		nulls[4] = {' ', ' ', ' ', ' '};
 		bool		isnull;
 
 		CHECK_FOR_INTERRUPTS();
-		for (j = i; j < n && release_pair(ld, &ld->edges[list[j]]) == pair; j++)
-			elems[j - i] = PointerGetDatum(&ld->edges[list[j]].tid);
+		for (j = i; j < n && release_pair(ld, &es->edges[list[j]]) == pair; j++)
+			elems[j - i] = PointerGetDatum(&es->edges[list[j]].tid);
 		args[2] = fixes_release_of(ld, first->fixing, &isnull);
 		nulls[2] = isnull ? 'n' : ' ';
 		args[3] = (Datum) 0;
@@ -197,21 +207,21 @@ update_moved_edges(FixesLoad *ld, int64 *list, int64 n)
  * planned as a scan of every edge of the repository).
  */
 static void
-update_old_edges(FixesLoad *ld)
+update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 {
 	Oid			types[12] = {INT4OID, INT4OID, INT4OID, TEXTOID, TEXTOID, INT4OID, INT4OID,
 	TEXTOID, TEXTOID, TEXTOID, BOOLOID, TIMESTAMPTZOID};
 	SPIPlanPtr	plan = NULL;
 	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
-	int64	   *only_moved = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64	   *only_moved = fixes_palloc_big(sizeof(int64) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	int64		nonly_moved = 0;
-	int			nargs = ld->has.edge_introduced_at ? 12 : 10;
+	int			nargs = fixes_has_v11(ld) ? 12 : 10;
 
 	for (int64 i = 0; i < ld->nmoved; i++)
 		moved[ld->moved[i]] = true;
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &es->edges[k];
 		bool		resolved = e->now.status == EDGE_RESOLVED;
 		Datum		args[12];
 		char		nulls[12];
@@ -254,7 +264,7 @@ update_old_edges(FixesLoad *ld)
 		nulls[8] = isnull ? 'n' : ' ';
 		args[9] = resolved ? fixes_release_of(ld, e->now.target, &isnull) : (Datum) 0;
 		nulls[9] = (!resolved || isnull) ? 'n' : ' ';
-		/* the target's date, when the target changed (fixes_load_fetch_target_times) */
+		/* the target's date, when the target changed (fixes_fetch_target_times) */
 		args[10] = BoolGetDatum(e->now.target != e->before.target);
 		args[11] = (Datum) 0;
 		nulls[11] = 'n';
@@ -268,7 +278,7 @@ update_old_edges(FixesLoad *ld)
 	if (plan != NULL)
 		SPI_freeplan(plan);
 	pfree(moved);
-	update_moved_edges(ld, only_moved, nonly_moved);
+	update_moved_edges(ld, es, only_moved, nonly_moved);
 	pfree(only_moved);
 }
 
@@ -280,7 +290,7 @@ update_old_edges(FixesLoad *ld)
  * ld->committed_at, which holds the new commits' dates already.
  */
 void
-fixes_load_fetch_target_times(FixesLoad *ld)
+fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 {
 	uint32	   *ids;
 	int64		n = 0;
@@ -289,12 +299,12 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 	Datum		args[2];
 	char	   *sql;
 
-	if (!ld->has.edge_introduced_at || ld->n_old == 0)
+	if (!fixes_has_v11(ld) || ld->n_old == 0)
 		return;
-	ids = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nedges; k++)
+	ids = fixes_palloc_big(sizeof(uint32) * Max(es->n, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < es->n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &es->edges[k];
 
 		if (e->now.status == EDGE_RESOLVED && e->now.target < ld->n_old &&
 			(!e->old || e->now.target != e->before.target))
@@ -329,13 +339,31 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 }
 
 /*
- * Write the edges: new ones inserted, old ones updated where this load
+ * Write the edges of es (a helper of the write phase below and of the stable
+ * phase, load_stable.c): new ones inserted, old ones updated where this load
  * resolved them differently.
  */
 void
+fixes_write_edges(FixesLoad *ld, const FixesEdgeSet *es)
+{
+	insert_new_edges(ld, es);
+	update_old_edges(ld, es);
+	CommandCounterIncrement();
+}
+
+/* the write phase of the edges: the mainline's */
+void
+fixes_load_fetch_target_times(FixesLoad *ld)
+{
+	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+
+	fixes_fetch_target_times(ld, &es);
+}
+
+void
 fixes_load_write_edges(FixesLoad *ld)
 {
-	insert_new_edges(ld);
-	update_old_edges(ld);
-	CommandCounterIncrement();
+	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+
+	fixes_write_edges(ld, &es);
 }

@@ -63,12 +63,11 @@ fixes_load_write_releases(FixesLoad *ld)
 		const FixesStatColumn *col = &fixes_release_stat_columns[c];
 
 		c_stat[c] = -1;
-		if (col->version <= 10 ||
-			(col->version == 11 ? ld->has.release_v11 : ld->has.version >= col->version))
+		if (ld->has.version >= col->version)
 			c_stat[c] = col->days ? fixes_attnum_if_exists(desc, col->name)
 				: fixes_attnum(desc, col->name);
 	}
-	if (ld->has_stable)
+	if (fixes_has_v11(ld))
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
