@@ -62,30 +62,38 @@ tag_commit_cmp(const void *a, const void *b)
 				  ((const FixesTagRelease *) b)->commit.id, FIXES_OID_RAWSZ);
 }
 
+/* the state of the release hook: the release tags, and their names */
+typedef struct WalkReleases
+{
+	FixesTagRelease *tags;		/* the releases' commits, sorted */
+	int			ntags;
+	Datum	   *names;			/* tag position + 1 -> its name as text */
+} WalkReleases;
+
 /*
  * The tags that are releases (their commits are in scope when the walk
  * reaches them), sorted by commit, the first in version order kept of
  * those on the same commit; and their names as text.
  */
 static void
-walk_releases_begin(FixesLoad *ld)
+walk_releases_begin(FixesLoad *ld, WalkReleases *wr)
 {
 	FixesTagRelease *t = palloc(sizeof(FixesTagRelease) * Max(ld->ntags, 1));
 	int			n = 0;
 
-	ld->walk_release_name = palloc0(sizeof(Datum) * (ld->ntags + 1));
+	wr->names = palloc0(sizeof(Datum) * (ld->ntags + 1));
 	for (int i = 0; i < ld->ntags; i++)
 	{
 		if (!fixes_load_is_release(ld, ld->tags[i].name))
 			continue;
 		t[n].commit = ld->tags[i].commit;
 		t[n].pos = i + 1;
-		ld->walk_release_name[i + 1] = CStringGetTextDatum(ld->tags[i].name);
+		wr->names[i + 1] = CStringGetTextDatum(ld->tags[i].name);
 		n++;
 	}
 	qsort(t, n, sizeof(FixesTagRelease), tag_release_cmp);
-	ld->nrelease_tags = (int) qunique(t, n, sizeof(FixesTagRelease), tag_commit_cmp);
-	ld->release_tags = t;
+	wr->ntags = (int) qunique(t, n, sizeof(FixesTagRelease), tag_commit_cmp);
+	wr->tags = t;
 	ld->walk_release = NULL;
 	ld->walk_release_cap = 0;
 }
@@ -99,7 +107,7 @@ walk_releases_begin(FixesLoad *ld)
  * ld->n_old: a refresh walks only the commits after the old ones.
  */
 static int32
-walk_release(FixesLoad *ld, const FixesCommit *c)
+walk_release(FixesLoad *ld, const WalkReleases *wr, const FixesCommit *c)
 {
 	FixesGraph *g = ld->graph;
 	FixesTagRelease key;
@@ -121,8 +129,8 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 	rel = ld->walk_release[c->idx - base];
 	Assert(rel >= 0);
 	key.commit = *c->oid;
-	t = ld->nrelease_tags == 0 ? NULL :
-		bsearch(&key, ld->release_tags, ld->nrelease_tags, sizeof(FixesTagRelease), tag_commit_cmp);
+	t = wr->ntags == 0 ? NULL :
+		bsearch(&key, wr->tags, wr->ntags, sizeof(FixesTagRelease), tag_commit_cmp);
 	if (t != NULL && (rel == 0 || t->pos < rel))
 		rel = t->pos;
 	ld->walk_release[c->idx - base] = -1 - rel;
@@ -144,17 +152,18 @@ walk_release(FixesLoad *ld, const FixesCommit *c)
 static void
 release_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
-	walk_releases_begin(ld);
+	walk_releases_begin(ld, arg);
 }
 
 static void
 release_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	int32		r = walk_release(ld, wc->c);
+	const WalkReleases *wr = arg;
+	int32		r = walk_release(ld, wr, wc->c);
 
 	if (r != 0)
 	{
-		wc->values[wc->cols->release] = ld->walk_release_name[r];
+		wc->values[wc->cols->release] = wr->names[r];
 		wc->nulls[wc->cols->release] = false;
 	}
 }
@@ -182,7 +191,7 @@ void
 fixes_load_read(FixesLoad *ld)
 {
 	FixesWalkScope scope = {0};
-	FixesWalkHook release = {release_begin, release_commit, NULL, NULL};
+	FixesWalkHook release = {release_begin, release_commit, NULL, palloc0(sizeof(WalkReleases))};
 	FixesWalkHook newest = {NULL, newest_commit, NULL, NULL};
 	FixesEdgeSink *edges = palloc(sizeof(FixesEdgeSink));
 
@@ -194,9 +203,8 @@ fixes_load_read(FixesLoad *ld)
 	scope.nheads = 1;
 	scope.mainline = true;
 	scope.files = ld->files;
-	scope.ahead = ld->ahead;
+	scope.ahead = &ld->ahead;
 	scope.ahead_files = ld->ahead_files;
-	ld->ahead = NULL;
 	/* a refresh: the reader finds the old commits the walk meets */
 	if (ld->incremental)
 	{

@@ -382,9 +382,6 @@ typedef struct FixesLoad
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
 	uint32		walk_release_cap;
-	Datum	   *walk_release_name; /* tag position + 1 -> its name as text */
-	struct FixesTagRelease *release_tags;	/* the releases' commits, sorted */
-	int			nrelease_tags;
 	uint32	   *corrected;		/* new commits whose row needs another release */
 	int64		ncorrected;
 

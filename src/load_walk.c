@@ -39,9 +39,14 @@ fixes_walk_scope_hook(FixesWalkScope *scope, FixesWalkHook hook)
 static bool
 start_walk(FixesWalk *walk, FixesWalkScope *scope)
 {
-	FixesReader *ahead = scope->ahead;
+	FixesReader *ahead = NULL;
 
-	scope->ahead = NULL;
+	if (scope->ahead != NULL)
+	{
+		/* it is the walk's now */
+		ahead = *scope->ahead;
+		*scope->ahead = NULL;
+	}
 	if (ahead != NULL && !scope->many && walk->hide != NULL && walk->files == scope->ahead_files)
 		return fixes_walk_adopt(walk, ahead, &scope->heads[0]);
 	fixes_reader_stop(ahead);
@@ -101,9 +106,6 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 		ld->walk->hide = scope->hide;
 		started = start_walk(ld->walk, scope);
 	}
-	else
-		fixes_reader_stop(scope->ahead);
-	scope->ahead = NULL;
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",
 								   ALLOCSET_DEFAULT_SIZES);

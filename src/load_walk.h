@@ -58,7 +58,9 @@ typedef struct FixesWalkScope
 	bool		files;			/* the reader sends each commit's files */
 	const FixesOid *hide;		/* a refresh: the previous head (and its
 								 * ancestors) is not walked; NULL: none */
-	FixesReader *ahead;			/* a reader that walks that scope already, or NULL */
+	FixesReader **ahead;		/* where a reader that walks that scope already
+								 * waits (the driver stops it on an error until
+								 * the walk takes it), or NULL */
 	bool		ahead_files;	/* it sends the files */
 	FixesCommitRows *rows;		/* where the rows go */
 	FixesWalkHook hooks[FIXES_MAX_WALK_HOOKS];
