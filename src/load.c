@@ -532,9 +532,7 @@ fixes_load(PG_FUNCTION_ARGS)
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;
-	fixes_load_finish(ld, seconds);
-	fixes_load_write_newest(ld);
-	fixes_load_finish_files(ld);
+	fixes_load_write_repository(ld, seconds);
 	MemoryContextSwitchTo(old);
 	SPI_finish();
 	fixes_progress_end(&ld->progress);

@@ -243,28 +243,3 @@ fixes_load_files_report(FixesLoad *ld)
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
 }
 
-/* the settings and the partial-clone counts into fixes_repositories */
-void
-fixes_load_finish_files(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[6] = {INT4OID, BOOLOID, TEXTOID, INT8OID, INT8OID, INT8OID};
-	Datum		args[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
-	bool		keep = ld->unchanged || ld->incremental;
-
-	if (!fixes_has_v11(ld))
-		return;
-	sql = psprintf("UPDATE %s.fixes_repositories SET files = $2, maintainers = $3, "
-				   "maintainers_hash = $4, missing_blobs = $5, missing_trees = $6 "
-				   "WHERE repository_id = $1", ld->schema);
-	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = BoolGetDatum(ld->files);
-	args[2] = ld->maintainers ? CStringGetTextDatum(ld->maintainers) : (Datum) 0;
-	nulls[2] = ld->maintainers ? ' ' : 'n';
-	args[3] = Int64GetDatum(ld->maint_hash);
-	nulls[3] = ld->subsys ? ' ' : 'n';
-	args[4] = Int64GetDatum(ld->missing_blobs + (keep ? ld->old_missing_blobs : 0));
-	args[5] = Int64GetDatum(ld->missing_trees + (keep ? ld->old_missing_trees : 0));
-	(void) fixes_spi_execute(sql, 6, argtypes, args, nulls, 0, SPI_OK_UPDATE);
-}

@@ -216,21 +216,6 @@ fixes_load_stable_branches(FixesLoad *ld)
 				 errhint("Only the mainline is loaded.")));
 }
 
-static void
-record_stable_branches(FixesLoad *ld)
-{
-	char	   *sql = psprintf("UPDATE %s.fixes_repositories SET stable_branches = $2 "
-							   "WHERE repository_id = $1", ld->schema);
-	Oid			argtypes[2] = {INT4OID, TEXTOID};
-	Datum		args[2];
-	char		nulls[2] = {' ', ' '};
-
-	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = ld->stable_re ? CStringGetTextDatum(ld->stable_re) : (Datum) 0;
-	nulls[1] = ld->stable_re ? ' ' : 'n';
-	(void) fixes_spi_execute(sql, 2, argtypes, args, nulls, 0, SPI_OK_UPDATE);
-}
-
 static int
 pair_cmp(const void *a, const void *b)
 {
@@ -1056,7 +1041,6 @@ fixes_load_stable(FixesLoad *ld)
 	FixesEdgeSet es;
 	MemoryContext old;
 
-	record_stable_branches(ld);
 	if (ld->stable_re == NULL || ld->stable == NULL || ld->stable->n == 0)
 		return;
 	/* what lives for the whole phase: in the load's context, not SPI's */

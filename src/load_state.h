@@ -50,8 +50,7 @@
  *   load_subsystem_counts.c the groups of each commit, fixes_subsystem_counts
  *                           and fixes_path_prefix_counts
  *   load_trailer_counts.c   fixes_release_trailers
- *   load_write_releases.c   fixes_releases, fixes_fixed_commits, and at the end
- *                           the repository's row
+ *   load_write_releases.c   fixes_releases, fixes_fixed_commits
  *   load_graph.c            fixes_graph, for the next refresh
  *   load_analyze.c          ANALYZE of the tables the load changed much
  *   load_stable.c           with stable_branches: the stable scope, a phase
@@ -64,6 +63,8 @@
  *                           mainline (load_resolve.c, load_write_edges.c),
  *                           backports (load_backports.c: by override and
  *                           subject), fixes_affected
+ *   load_write_repository.c the repository's row of fixes_repositories, in
+ *                           one UPDATE at the end (load.c registers it first)
  *
  * Phases call helpers, never each other: the helpers of the walk are in
  * load_walk.h (the loop, its hooks, the writer of fixes_commits, edge lists
@@ -514,7 +515,6 @@ extern void fixes_load_fetch_target_times(FixesLoad *ld);
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
-extern void fixes_load_write_newest(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld);
 extern void fixes_load_read_subject_hashes(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
@@ -544,7 +544,9 @@ extern void fixes_load_write_releases(FixesLoad *ld);
 extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
-extern void fixes_load_finish(FixesLoad *ld, double seconds);
+
+/* load_write_repository.c: the one writer of the repository's row, at the end */
+extern void fixes_load_write_repository(FixesLoad *ld, double seconds);
 
 /* load_clear.c */
 extern void fixes_load_clear(FixesLoad *ld);
@@ -556,7 +558,6 @@ extern void fixes_load_analyze(FixesLoad *ld);
 extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 								bool maint_given, const char *maintainers);
 extern void fixes_load_files_report(FixesLoad *ld);
-extern void fixes_load_finish_files(FixesLoad *ld);
 
 /* load_maintainers.c */
 extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);

@@ -1,0 +1,130 @@
+/*
+ * load_write_repository.c — the repository's row of fixes_repositories, the
+ * one writer of it at the end of a load
+ *
+ * load.c registers the row before anything else (its id keys every other
+ * table) and this writer records the load in one UPDATE when it is done:
+ * what was loaded and how (1.0), the settings of files, MAINTAINERS and
+ * stable branches and the partial-clone counts (1.1), the newest committer
+ * date of the mainline (1.2).  Each column is written only by a database
+ * whose SQL version has it.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "commit_fields.h"
+#include "load_state.h"
+#include "spi_call.h"
+
+#define MAX_COLS 24
+
+typedef struct RowUpdate
+{
+	StringInfoData set;
+	int			n;
+	Oid			types[MAX_COLS];
+	Datum		values[MAX_COLS];
+	char		nulls[MAX_COLS];
+} RowUpdate;
+
+/* column = $n, with its value (or NULL) */
+static void
+set_col(RowUpdate *u, const char *col, Oid type, Datum value, bool isnull)
+{
+	Assert(u->n < MAX_COLS);
+	u->types[u->n] = type;
+	u->values[u->n] = isnull ? (Datum) 0 : value;
+	u->nulls[u->n] = isnull ? 'n' : ' ';
+	u->n++;
+	appendStringInfo(&u->set, "%s%s = $%d", u->n > 2 ? ", " : "", col, u->n);
+}
+
+static void
+set_text(RowUpdate *u, const char *col, const char *s)
+{
+	set_col(u, col, TEXTOID, s ? CStringGetTextDatum(s) : (Datum) 0, s == NULL);
+}
+
+static void
+set_int8(RowUpdate *u, const char *col, int64 v)
+{
+	set_col(u, col, INT8OID, Int64GetDatum(v), false);
+}
+
+/*
+ * The newest committer date of the mainline commits, from which
+ * fixes_lifetime_per_release measures how long each release has been
+ * observed (1.2).  A refresh keeps the previous load's commits, so it is the
+ * later of theirs and the new commits'; a full load reads them all.
+ */
+static void
+set_newest(FixesLoad *ld, RowUpdate *u)
+{
+	bool		set = ld->newest_set;
+	TimestampTz at = ld->newest_at;
+
+	if (ld->incremental && ld->old_newest_set && (!set || ld->old_newest_at > at))
+	{
+		at = ld->old_newest_at;
+		set = true;
+	}
+	set_col(u, "last_committed_at", TIMESTAMPTZOID, TimestampTzGetDatum(at), !set);
+}
+
+/* the settings of files and MAINTAINERS and the partial-clone counts (1.1) */
+static void
+set_files(FixesLoad *ld, RowUpdate *u)
+{
+	bool		keep = ld->unchanged || ld->incremental;
+
+	set_col(u, "files", BOOLOID, BoolGetDatum(ld->files), false);
+	set_text(u, "maintainers", ld->maintainers);
+	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->maint_hash), ld->subsys == NULL);
+	set_int8(u, "missing_blobs", ld->missing_blobs + (keep ? ld->old_missing_blobs : 0));
+	set_int8(u, "missing_trees", ld->missing_trees + (keep ? ld->old_missing_trees : 0));
+}
+
+/* Record the load, which took seconds, in the repository's row. */
+void
+fixes_load_write_repository(FixesLoad *ld, double seconds)
+{
+	RowUpdate	u = {0};
+
+	initStringInfo(&u.set);
+	/* $1: the repository */
+	u.types[0] = INT4OID;
+	u.values[0] = Int32GetDatum(ld->repository_id);
+	u.nulls[0] = ' ';
+	u.n = 1;
+
+	set_text(&u, "path", ld->path);
+	set_text(&u, "ref", ld->ref);
+	set_text(&u, "release_pattern", ld->pattern);
+	set_col(&u, "head_commit", TEXTOID,
+			ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head)), ld->empty);
+	set_col(&u, "load_seconds", FLOAT8OID, Float8GetDatum(seconds), false);
+	set_int8(&u, "commits", ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
+	set_col(&u, "releases", INT4OID, Int32GetDatum(ld->nreleases), false);
+	set_int8(&u, "edges", ld->counted_edges);
+	set_int8(&u, "resolved", ld->resolved);
+	set_int8(&u, "missing_parents", ld->missing_parents);
+	set_int8(&u, "tags_hash", ld->tags_hash);
+	if (fixes_has_v11(ld))
+	{
+		set_files(ld, &u);
+		/* the stable phase ran: its setting, remembered for the next load (1.2) */
+		if (!ld->unchanged)
+			set_text(&u, "stable_branches", ld->stable_re);
+	}
+	if (fixes_has_v12(ld) && !ld->unchanged)
+		set_newest(ld, &u);
+
+	fixes_spi_execute(psprintf("UPDATE %s.fixes_repositories SET loaded_at = now(), %s "
+							   "WHERE repository_id = $1", ld->schema, u.set.data),
+					  u.n, u.types, u.values, u.nulls, 0, SPI_OK_UPDATE);
+}
