@@ -601,15 +601,89 @@ sort_edges(int64 *sel, int64 n, const uint32 *by)
 	pfree(keys);
 }
 
+/* the edges that count per group: resolved Fixes edges between commits of g */
+static inline bool
+group_edge(const FixesGroups *g, const FixesEdge *e, const FixesResolution *r)
+{
+	return e->kind == KIND_FIXES && r->status == EDGE_RESOLVED &&
+		e->fixing < g->n && r->target < g->n;
+}
+
+/*
+ * A refresh: the groups whose counts it must compute (true), by group id;
+ * the others keep the counts the previous load stored.  A group is computed
+ * when it is new (ids nstored ..), holds a new commit (n_old ..), or holds
+ * the fixing commit or the target (now or before) of an edge that is new or
+ * resolves otherwise than before.  Releases do not enter the per-group
+ * counts, so a commit that moved release changes none; the groups of the
+ * old commits must be those of the previous load (the caller's condition:
+ * nothing attributed again).  *ncount: how many are true.
+ */
+bool *
+fixes_count_groups_changed(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
+						   int depths, uint32 nstored, uint32 *ncount)
+{
+	bool	   *only = fixes_palloc_big(Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	Expander	x;
+
+	x.g = g;
+	x.anc = anc;
+	x.depths = depths;
+	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x.visit = 0;
+	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+
+#define MARK(c) \
+	do { \
+		expand(&x, (c)); \
+		for (uint32 q_ = 0; q_ < x.nout; q_++) \
+			only[x.out[q_]] = true; \
+	} while (0)
+
+	for (uint32 id = nstored; id < g->ngroups; id++)
+		only[id] = true;
+	for (uint32 c = Min(ld->n_old, g->n); c < g->n; c++)
+		MARK(c);
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		now = group_edge(g, e, &e->now);
+		bool		before = e->old && group_edge(g, e, &e->before);
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		if (now || before)
+			MARK(e->fixing);
+		if (now)
+			MARK(e->now.target);
+		if (before)
+			MARK(e->before.target);
+	}
+#undef MARK
+	*ncount = 0;
+	for (uint32 id = 0; id < g->ngroups; id++)
+		*ncount += only[id];
+	pfree(x.stamp);
+	pfree(x.out);
+	return only;
+}
+
 /*
  * The counts of every group from the resolved Fixes edges of the mainline
  * (all of ld->edges before the stable phase: fixing and target commits are
  * mainline) and the groups of each commit; anc (prefixes): group id *
- * depths + d - 1 -> its prefix at depth d, NULL for sections.
+ * depths + d - 1 -> its prefix at depth d, NULL for sections.  With only
+ * (fixes_count_groups_changed()), those of the groups it holds: the commits
+ * and edges of no such group are skipped, and the counts of the other
+ * groups are partial (the caller keeps their stored ones).
  */
 FixesGroupCounts *
-fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int depths)
+fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int depths,
+				   const bool *only)
 {
+	bool	   *hit = NULL;		/* by commit, with only: in a group of only */
 	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	Expander	x;
 	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
@@ -627,10 +701,43 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 	x.visit = 0;
 	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
 
+	/*
+	 * With only: the commits in one of its groups, by the ids they hold
+	 * (per id 0: not seen yet, 1: in none of only, 2: in one; anc is set
+	 * for the ids commits hold only)
+	 */
+	if (only != NULL)
+	{
+		uint8	   *id_hit = fixes_palloc_big(Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+		hit = fixes_palloc_big(Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		for (uint32 c = 0; c < g->n; c++)
+		{
+			if ((c & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			for (uint64 k = g->off[c]; k < g->off[c + 1] && !hit[c]; k++)
+			{
+				uint32		id = g->ids[k];
+
+				if (id_hit[id] == 0)
+				{
+					id_hit[id] = 1;
+					for (int d = 0; d < (anc ? depths : 1); d++)
+						if (only[anc ? anc[id * depths + d] : id])
+							id_hit[id] = 2;
+				}
+				hit[c] = id_hit[id] == 2;
+			}
+		}
+		pfree(id_hit);
+	}
+
 	for (uint32 c = 0; c < g->n; c++)
 	{
 		if ((c & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (hit != NULL && !hit[c])
+			continue;
 		expand(&x, c);
 		for (uint32 k = 0; k < x.nout; k++)
 			cnt[x.out[k]].commits++;
@@ -642,8 +749,8 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 
 		fixing[k] = e->fixing;
 		target[k] = e->now.target;
-		if (e->kind == KIND_FIXES && e->now.status == EDGE_RESOLVED &&
-			e->fixing < g->n && e->now.target < g->n)
+		if (group_edge(g, e, &e->now) &&
+			(hit == NULL || hit[e->fixing] || hit[e->now.target]))
 			sel[nsel++] = k;
 	}
 
@@ -726,6 +833,8 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 	pfree(target);
 	pfree(x.stamp);
 	pfree(x.out);
+	if (hit != NULL)
+		pfree(hit);
 	return cnt;
 }
 

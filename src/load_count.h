@@ -110,8 +110,12 @@ typedef struct FixesGroupCounts
 	double		median;			/* NaN: none */
 } FixesGroupCounts;
 
+extern bool *fixes_count_groups_changed(FixesLoad *ld, const FixesGroups *g,
+									   const uint32 *anc, int depths, uint32 nstored,
+									   uint32 *ncount);
 extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
-											const uint32 *anc, int depths);
+											const uint32 *anc, int depths,
+											const bool *only);
 
 /* per stable release k (rank nmain + k + 1): its backported commits */
 extern void fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports);

@@ -28,7 +28,13 @@
  * fixes_commit_files (a scan of each).
  *
  * The counts are load_count.c's (fixes_count_groups()): this file reads and
- * keeps the groups of each commit and writes the rows.
+ * keeps the groups of each commit and writes the rows.  A refresh at 1.2
+ * SQL whose old commits keep their groups (kept rows that hold, nothing
+ * attributed again under another MAINTAINERS) computes only the groups it
+ * changes (fixes_count_groups_changed(): new, holding a new commit, or the
+ * fixing commit or the target of an edge that is new or resolves otherwise)
+ * and replaces their rows; the stored rows of the others stay.  Otherwise
+ * every row is written again.
  */
 #include "postgres.h"
 
@@ -38,6 +44,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -592,6 +599,59 @@ write_segment(FixesLoad *ld, const char *kind, const FixesGroups *g, uint32 firs
 	pfree(counts);
 }
 
+/*
+ * A refresh that keeps the counts of the sections it does not change: how
+ * many rows the previous load stored (ids 1 .. that), or -1 when they are
+ * not one row per section of at most nsec.
+ */
+static int64
+stored_sections(FixesLoad *ld, uint32 nsec)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	bool		isnull;
+	int64		rows,
+				lo,
+				hi;
+
+	fixes_spi_execute(psprintf("SELECT count(*), coalesce(min(subsystem_id), 1), "
+							   "coalesce(max(subsystem_id), 0) FROM %s.fixes_subsystem_counts "
+							   "WHERE repository_id = $1", ld->schema),
+					  1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	lo = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	hi = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	SPI_freetuptable(SPI_tuptable);
+	return lo == 1 && hi == rows && rows <= (int64) nsec ? rows : -1;
+}
+
+/*
+ * The rows of the groups a refresh computes again, among the first nstored
+ * (those the previous load stored): ids column id_col holds id + base.
+ */
+static void
+delete_group_rows(FixesLoad *ld, const char *table, const char *id_col, int32 base,
+				  const bool *only, uint32 nstored)
+{
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	Datum	   *d = fixes_palloc_big(sizeof(Datum) * Max(nstored, 1), MCXT_ALLOC_HUGE);
+	int			n = 0;
+
+	for (uint32 id = 0; id < nstored; id++)
+		if (only[id])
+			d[n++] = Int32GetDatum((int32) id + base);
+	if (n > 0)
+	{
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = PointerGetDatum(construct_array(d, n, INT4OID, 4, true, TYPALIGN_INT));
+		fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1 AND %s = ANY ($2)",
+								   ld->schema, table, id_col),
+						  2, argtypes, args, NULL, 0, SPI_OK_DELETE);
+	}
+	pfree(d);
+}
+
 /* the counts of one group into a row: values/nulls from position first */
 static void
 set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
@@ -637,6 +697,14 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	TupleDesc	desc;
 	Datum	   *v;
 	bool	   *nl;
+	bool		keep_p,
+				keep_s = false;
+	bool	   *only_p = NULL,
+			   *only_s = NULL;
+	uint32		nonly_p = 0,
+				nonly_s = 0;
+	int64		nstored_s = -1;
+	uint32		nsec_all;
 
 	if (!ld->v11 || !ld->files)
 		return;
@@ -646,6 +714,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	ld->kept_groups = NULL;
 	px = ld->prefixes;
 	rewrite_p = !k->p_ok;
+	/* the old commits' prefixes as stored, with the ids of the stored rows */
+	keep_p = ld->incremental && ld->has.version >= 12 && k->p_ok && !px->dict_bad;
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
@@ -663,6 +733,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			k->s_ok = false;
 		}
 		rewrite_s = !k->s_ok;
+		/* the old commits' sections as stored: no MAINTAINERS changed for them */
+		keep_s = ld->incremental && ld->has.version >= 12 && k->s_ok &&
+			!ld->reattribute && !ld->reattribute_some;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
@@ -687,17 +760,43 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	pfree(k);
 	fixes_load_phase(ld, "groups of the old commits read");
 
-	/* the answers, all of them again */
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
+	/*
+	 * A refresh whose old commits keep the groups they had, and whose
+	 * previous load stored the counts of each group: those of the groups it
+	 * changes (fixes_count_groups_changed()), the stored rows of the others
+	 * kept.  Otherwise the answers, all of them again.
+	 */
+	if (keep_p)
+		only_p = fixes_count_groups_changed(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS,
+											px->nstored, &nonly_p);
+	if (ld->subsys != NULL && keep_s &&
+		(nstored_s = stored_sections(ld, gs.ngroups)) >= 0)
+		only_s = fixes_count_groups_changed(ld, &gs, NULL, FIXES_PREFIX_DEPTHS,
+											(uint32) nstored_s, &nonly_s);
+	if (only_p != NULL)
+		delete_group_rows(ld, "fixes_path_prefix_counts", "prefix_id", 0, only_p, px->nstored);
+	else
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
+	if (only_s != NULL)
+		delete_group_rows(ld, "fixes_subsystem_counts", "subsystem_id", 1, only_s,
+						  (uint32) nstored_s);
+	else
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
 	CommandCounterIncrement();
+	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
+	if (only_p != NULL || only_s != NULL)
+		elog(DEBUG1, "fixes_load %s: counts of %u of %u sections and %u of %u path prefixes computed, the others kept",
+			 ld->name, only_s ? nonly_s : nsec_all, nsec_all,
+			 only_p ? nonly_p : gp.ngroups, gp.ngroups);
 	if (ld->subsys != NULL)
 	{
-		cnt = fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
+		cnt = fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS, only_s);
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
 		for (uint32 s = 0; s < gs.ngroups; s++)
 		{
+			if (only_s != NULL && !only_s[s])
+				continue;
 			fixes_bulk_row(b, &v, &nl);
 			v[fixes_attnum(desc, "repository_id")] = Int32GetDatum(ld->repository_id);
 			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
@@ -708,7 +807,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		fixes_bulk_end(b);
 		pfree(cnt);
 	}
-	cnt = fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
+	cnt = fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, only_p);
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
 	for (uint32 id = 0; id < px->nnames; id++)
@@ -720,6 +819,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 		if ((id & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (only_p != NULL && !only_p[id])
+			continue;
 		fixes_bulk_row(b, &v, &nl);
 		v[c_repo] = Int32GetDatum(ld->repository_id);
 		v[c_depth] = Int32GetDatum(px->names[id][0] - '0');
@@ -731,6 +832,10 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	}
 	fixes_bulk_end(b);
 	pfree(cnt);
+	if (only_p != NULL)
+		pfree(only_p);
+	if (only_s != NULL)
+		pfree(only_s);
 
 	/* the groups of the commits: those of this load, or all again */
 	if (rewrite_p)

@@ -794,6 +794,30 @@ SQL
                 --tag "v99.0.$seed" >/dev/null
             step $n mh "$work/mh-tagged.git" HEAD
             [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
+            # the per-group counts: only the groups it changes are written again, the stored
+            # rows of the others kept (rows deleted: fewer than the rows before, and as many
+            # as those inserted less the new groups)
+            for t in fixes_path_prefix_counts fixes_subsystem_counts; do
+                read -r ins del <<<"$(writes_of "$work/mh.$n" | tr ',' '\n' |
+                    awk -v t=$t '$1 == t {print substr($2, 2), substr($4, 2)}')"
+                rows=$(q -v t=$t <<'SQL'
+SELECT count(*) FROM fixes_repositories p, LATERAL (
+  SELECT 1 FROM fixes_path_prefix_counts c WHERE :'t' = 'fixes_path_prefix_counts'
+     AND c.repository_id = p.repository_id
+  UNION ALL
+  SELECT 1 FROM fixes_subsystem_counts c WHERE :'t' = 'fixes_subsystem_counts'
+     AND c.repository_id = p.repository_id) x
+ WHERE p.name = 'mh';
+SQL
+)
+                if [ "${ins:-0}" -gt 0 ] && [ "${del:-0}" -le "$ins" ] &&
+                   [ $((rows - ins + del)) -gt "$del" ]; then
+                    echo "    ok: make-history: daily refresh $seed: $t: $ins rows written," \
+                        "$del deleted, $((rows - ins)) of $rows kept"
+                else
+                    fail "make-history: daily refresh $seed: $t: $ins rows written, $del deleted of $((rows - ins + del))"
+                fi
+            done
         done
         check "make-history: the commits of the last row of fixes_graph after two daily refreshes" \
             "$(q <<'SQL'
