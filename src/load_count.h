@@ -110,12 +110,12 @@ typedef struct FixesGroupCounts
 	double		median;			/* NaN: none */
 } FixesGroupCounts;
 
-extern bool *fixes_count_groups_changed(FixesLoad *ld, const FixesGroups *g,
-									   const uint32 *anc, int depths, uint32 nstored,
-									   uint32 *ncount);
 extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
-											const uint32 *anc, int depths,
-											const bool *only);
+											const uint32 *anc, int depths);
+extern FixesGroupCounts *fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g,
+												  const uint32 *anc, int depths,
+												  const FixesGroupCounts *old,
+												  uint32 nstored, bool *changed);
 
 /* per stable release k (rank nmain + k + 1): its backported commits */
 extern void fixes_count_backports(FixesLoad *ld, int nmain, int64 *backports);

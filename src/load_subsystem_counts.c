@@ -31,8 +31,8 @@
  * keeps the groups of each commit and writes the rows.  A refresh at 1.2
  * SQL whose old commits keep their groups (kept rows that hold, nothing
  * attributed again under another MAINTAINERS) computes only the groups it
- * changes (fixes_count_groups_changed(): new, holding a new commit, or the
- * fixing commit or the target of an edge that is new or resolves otherwise)
+ * changes from their stored counts (fixes_count_groups_delta(): the new
+ * commits, and the commits of the edges that are new or resolve otherwise)
  * and replaces their rows; the stored rows of the others stay.  Otherwise
  * every row is written again.
  */
@@ -600,29 +600,59 @@ write_segment(FixesLoad *ld, const char *kind, const FixesGroups *g, uint32 firs
 }
 
 /*
- * A refresh that keeps the counts of the sections it does not change: how
- * many rows the previous load stored (ids 1 .. that), or -1 when they are
- * not one row per section of at most nsec.
+ * A refresh: the counts the previous load stored, by group id (column
+ * id_col less base), into *old; how many rows (ids 0 .. that - 1), or -1
+ * when they are not one row per id of 0 .. at most max - 1.
  */
 static int64
-stored_sections(FixesLoad *ld, uint32 nsec)
+read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 base,
+				   uint32 max, FixesGroupCounts **old)
 {
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-	bool		isnull;
-	int64		rows,
-				lo,
-				hi;
+	uint64		rows;
+	FixesGroupCounts *o;
+	MemoryContext cxt = CurrentMemoryContext;
 
-	fixes_spi_execute(psprintf("SELECT count(*), coalesce(min(subsystem_id), 1), "
-							   "coalesce(max(subsystem_id), 0) FROM %s.fixes_subsystem_counts "
-							   "WHERE repository_id = $1", ld->schema),
-					  1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	lo = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
-	hi = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	rows = fixes_spi_execute(psprintf("SELECT %s, commits, fixing_commits, buggy_commits, bugs_introduced, "
+									  "bugs_fixed, median_lifetime_days FROM %s.%s "
+									  "WHERE repository_id = $1 ORDER BY %s",
+									  id_col, ld->schema, table, id_col),
+							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	MemoryContextSwitchTo(cxt);
+	if (rows > max)
+	{
+		SPI_freetuptable(SPI_tuptable);
+		return -1;
+	}
+	o = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(rows, 1), MCXT_ALLOC_HUGE);
+	for (uint64 r = 0; r < rows; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int64		v[5];
+
+		if (DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull)) != (int32) r + base)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			pfree(o);
+			return -1;
+		}
+		for (int i = 0; i < 5; i++)
+			v[i] = DatumGetInt64(SPI_getbinval(tup, desc, i + 2, &isnull));
+		o[r].commits = v[0];
+		o[r].fixing_commits = v[1];
+		o[r].buggy_commits = v[2];
+		o[r].bugs_introduced = v[3];
+		o[r].bugs_fixed = v[4];
+		o[r].median = DatumGetFloat8(SPI_getbinval(tup, desc, 7, &isnull));
+		if (isnull)
+			o[r].median = NAN;
+	}
 	SPI_freetuptable(SPI_tuptable);
-	return lo == 1 && hi == rows && rows <= (int64) nsec ? rows : -1;
+	*old = o;
+	return (int64) rows;
 }
 
 /*
@@ -705,6 +735,10 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 				nonly_s = 0;
 	int64		nstored_s = -1;
 	uint32		nsec_all;
+	int64		nstored_p = -1;
+	FixesGroupCounts *old_p_cnt = NULL,
+			   *old_s_cnt = NULL,
+			   *cnt_s = NULL;
 
 	if (!ld->v11 || !ld->files)
 		return;
@@ -762,17 +796,35 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 	/*
 	 * A refresh whose old commits keep the groups they had, and whose
-	 * previous load stored the counts of each group: those of the groups it
-	 * changes (fixes_count_groups_changed()), the stored rows of the others
-	 * kept.  Otherwise the answers, all of them again.
+	 * previous load stored the counts of each group: the counts from the
+	 * stored ones and what changed (fixes_count_groups_delta()), and the
+	 * rows of the groups that changed written again, the others kept.
+	 * Otherwise the answers, all of them again.
 	 */
-	if (keep_p)
-		only_p = fixes_count_groups_changed(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS,
-											px->nstored, &nonly_p);
+	if (keep_p &&
+		(nstored_p = read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0,
+										px->nstored, &old_p_cnt)) == (int64) px->nstored)
+		only_p = fixes_palloc_big(Max(gp.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (ld->subsys != NULL && keep_s &&
-		(nstored_s = stored_sections(ld, gs.ngroups)) >= 0)
-		only_s = fixes_count_groups_changed(ld, &gs, NULL, FIXES_PREFIX_DEPTHS,
-											(uint32) nstored_s, &nonly_s);
+		(nstored_s = read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
+										gs.ngroups, &old_s_cnt)) >= 0)
+		only_s = fixes_palloc_big(Max(gs.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
+	if (ld->subsys != NULL)
+	{
+		cnt_s = only_s != NULL
+			? fixes_count_groups_delta(ld, &gs, NULL, FIXES_PREFIX_DEPTHS, old_s_cnt,
+									   (uint32) nstored_s, only_s)
+			: fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
+	}
+	cnt = only_p != NULL
+		? fixes_count_groups_delta(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, old_p_cnt,
+								   px->nstored, only_p)
+		: fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
+	for (uint32 id = 0; only_p != NULL && id < gp.ngroups; id++)
+		nonly_p += only_p[id];
+	for (uint32 id = 0; only_s != NULL && id < nsec_all; id++)
+		nonly_s += only_s[id];
 	if (only_p != NULL)
 		delete_group_rows(ld, "fixes_path_prefix_counts", "prefix_id", 0, only_p, px->nstored);
 	else
@@ -783,14 +835,12 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	else
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
 	CommandCounterIncrement();
-	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
 	if (only_p != NULL || only_s != NULL)
-		elog(DEBUG1, "fixes_load %s: counts of %u of %u sections and %u of %u path prefixes computed, the others kept",
+		elog(DEBUG1, "fixes_load %s: %u of %u sections and %u of %u path prefixes changed, from their stored counts; the others kept",
 			 ld->name, only_s ? nonly_s : nsec_all, nsec_all,
 			 only_p ? nonly_p : gp.ngroups, gp.ngroups);
 	if (ld->subsys != NULL)
 	{
-		cnt = fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS, only_s);
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
 		for (uint32 s = 0; s < gs.ngroups; s++)
@@ -801,13 +851,12 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			v[fixes_attnum(desc, "repository_id")] = Int32GetDatum(ld->repository_id);
 			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
 			nl[fixes_attnum(desc, "repository_id")] = nl[fixes_attnum(desc, "subsystem_id")] = false;
-			set_counts(v, nl, desc, &cnt[s]);
+			set_counts(v, nl, desc, &cnt_s[s]);
 			fixes_bulk_insert(b, v, nl, 128);
 		}
 		fixes_bulk_end(b);
-		pfree(cnt);
+		pfree(cnt_s);
 	}
-	cnt = fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, only_p);
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
 	for (uint32 id = 0; id < px->nnames; id++)
@@ -836,6 +885,10 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		pfree(only_p);
 	if (only_s != NULL)
 		pfree(only_s);
+	if (old_p_cnt != NULL)
+		pfree(old_p_cnt);
+	if (old_s_cnt != NULL)
+		pfree(old_s_cnt);
 
 	/* the groups of the commits: those of this load, or all again */
 	if (rewrite_p)
