@@ -821,6 +821,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		? fixes_count_groups_delta(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, old_p_cnt,
 								   px->nstored, only_p)
 		: fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
+	fixes_load_phase(ld, only_p != NULL || only_s != NULL
+					 ? "per-subsystem and per-prefix counts computed from the stored ones"
+					 : "per-subsystem and per-prefix counts computed");
 	for (uint32 id = 0; only_p != NULL && id < gp.ngroups; id++)
 		nonly_p += only_p[id];
 	for (uint32 id = 0; only_s != NULL && id < nsec_all; id++)
