@@ -890,16 +890,22 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 			int64		usecs;
 			double		days;
 
+			bool		expanded = false;
+
 			if ((k & 0xffff) == 0xffff)
 				CHECK_FOR_INTERRUPTS();
 			if (!group_edge(g, e, &e->now))
 				continue;
 			if (hit[t] == 0)
+			{
 				hit[t] = expand_hits(&x, t, median) ? 2 : 1;
+				expanded = true;	/* x.out: t's groups */
+			}
 			if (hit[t] == 1 || !fixes_edge_lifetime(ld, e, &usecs))
 				continue;
 			days = fixes_sql_days(usecs);
-			expand(&x, t);
+			if (!expanded)
+				expand(&x, t);
 			if (nlife + x.nout > life_cap)
 			{
 				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
