@@ -39,7 +39,9 @@
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
 # with fresh loads the same way, with its MAINTAINERS; then a clone with a tag v99.0 on HEAD,
 # whose refresh must update the release of the unreleased tail (its commits and their edges)
-# with HOT updates only; then two daily refreshes (+200 commits and a tag, bench/grow-history).
+# with HOT updates only; then two daily refreshes (+200 commits and a tag, bench/grow-history),
+# each of which must keep stored rows of fixes_path_prefix_counts and fixes_subsystem_counts
+# (it writes again only the groups whose counts changed).
 # Timings of every refresh are printed.
 # Every load records the changed files (files => true), so the answers a load stores for
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
