@@ -729,6 +729,234 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 	return cnt;
 }
 
+/* the edges that count per group: resolved Fixes edges between commits of g */
+static inline bool
+group_edge(const FixesGroups *g, const FixesEdge *e, const FixesResolution *r)
+{
+	return e->kind == KIND_FIXES && r->status == EDGE_RESOLVED &&
+		e->fixing < g->n && r->target < g->n;
+}
+
+/* with x's groups of a commit: true when one of them is in want */
+static bool
+expand_hits(Expander *x, uint32 c, const bool *want)
+{
+	expand(x, c);
+	for (uint32 k = 0; k < x->nout; k++)
+		if (want[x->out[k]])
+			return true;
+	return false;
+}
+
+/*
+ * A refresh whose old commits keep their groups: the counts of every group
+ * from those the previous load stored (old[0 .. nstored), each computed
+ * from the edges as stored, e->before) and what changed, the same as
+ * fixes_count_groups() gives.  The new commits add to the commits of their
+ * groups; a commit whose resolved edges in or out changed in number (an
+ * edge that is new or resolves otherwise) changes the edge counts of its
+ * groups by the difference; the median lifetime is computed again, from
+ * every edge, of the groups of the targets (now and before) of the edges
+ * that changed.  Releases do not enter these counts.  changed[id]: the
+ * row of the group differs from the stored one (or is new: id >= nstored).
+ */
+FixesGroupCounts *
+fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int depths,
+						 const FixesGroupCounts *old, uint32 nstored, bool *changed)
+{
+	uint32		n = g->n;
+	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	/* per commit: resolved edges into and out of it, now and as stored */
+	int32	   *in_now = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int32	   *in_before = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int32	   *out_now = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	int32	   *out_before = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool	   *median = fixes_palloc_big(Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bool		any_median = false;
+	Expander	x;
+	FixesLifetime *life = NULL;
+	int64		nlife = 0,
+				life_cap = 0;
+
+	x.g = g;
+	x.anc = anc;
+	x.depths = depths;
+	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x.visit = 0;
+	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+
+	for (uint32 id = 0; id < g->ngroups; id++)
+	{
+		if (id < nstored)
+			cnt[id] = old[id];
+		else
+		{
+			cnt[id].median = NAN;
+			changed[id] = true;
+		}
+	}
+
+	/* the new commits */
+	for (uint32 c = Min(ld->n_old, n); c < n; c++)
+	{
+		expand(&x, c);
+		for (uint32 k = 0; k < x.nout; k++)
+		{
+			cnt[x.out[k]].commits++;
+			changed[x.out[k]] = true;
+		}
+	}
+
+	/* the edges per commit, now and as stored */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (group_edge(g, e, &e->now))
+		{
+			in_now[e->now.target]++;
+			out_now[e->fixing]++;
+		}
+		if (e->old && group_edge(g, e, &e->before))
+		{
+			in_before[e->before.target]++;
+			out_before[e->fixing]++;
+		}
+	}
+
+	/*
+	 * The commits of the edges that changed: the difference, once each
+	 * (then its counts are set equal); the groups of their targets need
+	 * their median again
+	 */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		uint32		cs[3];
+		int			nc = 0;
+
+		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		if (!group_edge(g, e, &e->now) && !(e->old && group_edge(g, e, &e->before)))
+			continue;
+		cs[nc++] = e->fixing;
+		if (group_edge(g, e, &e->now))
+			cs[nc++] = e->now.target;
+		if (e->old && group_edge(g, e, &e->before))
+			cs[nc++] = e->before.target;
+		for (int i = 0; i < nc; i++)
+		{
+			uint32		c = cs[i];
+			int64		d_in = (int64) in_now[c] - in_before[c];
+			int64		d_buggy = (int64) (in_now[c] > 0) - (in_before[c] > 0);
+			int64		d_out = (int64) out_now[c] - out_before[c];
+			int64		d_fixing = (int64) (out_now[c] > 0) - (out_before[c] > 0);
+
+			expand(&x, c);
+			for (uint32 q = 0; q < x.nout; q++)
+			{
+				FixesGroupCounts *gc = &cnt[x.out[q]];
+
+				gc->bugs_introduced += d_in;
+				gc->buggy_commits += d_buggy;
+				gc->bugs_fixed += d_out;
+				gc->fixing_commits += d_fixing;
+				if (d_in || d_buggy || d_out || d_fixing)
+					changed[x.out[q]] = true;
+				/* a target (now or before): its groups' lifetimes changed */
+				if (i > 0)
+					median[x.out[q]] = any_median = true;
+			}
+			in_before[c] = in_now[c];
+			out_before[c] = out_now[c];
+		}
+	}
+	pfree(in_now);
+	pfree(in_before);
+	pfree(out_now);
+	pfree(out_before);
+
+	/* the medians of those groups, from every edge into them */
+	if (any_median)
+	{
+		uint8	   *hit = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);	/* 0 unknown, 1 no, 2 yes */
+
+		for (int64 k = 0; k < ld->nedges; k++)
+		{
+			FixesEdge  *e = &ld->edges[k];
+			uint32		t = e->now.target;
+			int64		usecs;
+			double		days;
+
+			bool		expanded = false;
+
+			if ((k & 0xffff) == 0xffff)
+				CHECK_FOR_INTERRUPTS();
+			if (!group_edge(g, e, &e->now))
+				continue;
+			if (hit[t] == 0)
+			{
+				hit[t] = expand_hits(&x, t, median) ? 2 : 1;
+				expanded = true;	/* x.out: t's groups */
+			}
+			if (hit[t] == 1 || !fixes_edge_lifetime(ld, e, &usecs))
+				continue;
+			days = fixes_sql_days(usecs);
+			if (!expanded)
+				expand(&x, t);
+			if (nlife + x.nout > life_cap)
+			{
+				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
+				life = life == NULL
+					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
+					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
+			}
+			for (uint32 q = 0; q < x.nout; q++)
+				if (median[x.out[q]])
+				{
+					life[nlife].group = x.out[q];
+					life[nlife++].days = days;
+				}
+		}
+		pfree(hit);
+		/* set again below, or NaN: none */
+		for (uint32 id = 0; id < g->ngroups; id++)
+			if (median[id])
+				cnt[id].median = NAN;
+		if (nlife > 0)
+		{
+			fixes_lifetime_sort(life, nlife, g->ngroups);
+			for (int64 i = 0; i < nlife;)
+			{
+				int64		j = i;
+
+				while (j < nlife && life[j].group == life[i].group)
+					j++;
+				cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
+				i = j;
+			}
+			pfree(life);
+		}
+		/* changed unless the same, bit for bit */
+		for (uint32 id = 0; id < g->ngroups; id++)
+			if (median[id])
+			{
+				bool		same = id < nstored &&
+					((isnan(old[id].median) && isnan(cnt[id].median)) ||
+					 memcmp(&old[id].median, &cnt[id].median, sizeof(double)) == 0);
+
+				if (!same)
+					changed[id] = true;
+			}
+	}
+	pfree(median);
+	pfree(x.stamp);
+	pfree(x.out);
+	return cnt;
+}
+
 /* ---- per stable release ---- */
 
 /*

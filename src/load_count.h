@@ -112,6 +112,10 @@ typedef struct FixesGroupCounts
 
 extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
 											const uint32 *anc, int depths);
+extern FixesGroupCounts *fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g,
+												  const uint32 *anc, int depths,
+												  const FixesGroupCounts *old,
+												  uint32 nstored, bool *changed);
 
 /* per stable release k (rank nmain + k + 1): its backported commits */
 extern void fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain,

@@ -28,7 +28,13 @@
  * fixes_commit_files (a scan of each).
  *
  * The counts are load_count.c's (fixes_count_groups()): this file reads and
- * keeps the groups of each commit and writes the rows.
+ * keeps the groups of each commit and writes the rows.  A refresh at 1.2
+ * SQL whose old commits keep their groups (kept rows that hold, nothing
+ * attributed again under another MAINTAINERS) computes only the groups it
+ * changes from their stored counts (fixes_count_groups_delta(): the new
+ * commits, and the commits of the edges that are new or resolve otherwise)
+ * and replaces their rows; the stored rows of the others stay.  Otherwise
+ * every row is written again.
  */
 #include "postgres.h"
 
@@ -38,6 +44,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -592,6 +599,89 @@ write_segment(FixesLoad *ld, const char *kind, const FixesGroups *g, uint32 firs
 	pfree(counts);
 }
 
+/*
+ * A refresh: the counts the previous load stored, by group id (column
+ * id_col less base), into *old; how many rows (ids 0 .. that - 1), or -1
+ * when they are not one row per id of 0 .. at most max - 1.
+ */
+static int64
+read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 base,
+				   uint32 max, FixesGroupCounts **old)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	uint64		rows;
+	FixesGroupCounts *o;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	rows = fixes_spi_execute(psprintf("SELECT %s, commits, fixing_commits, buggy_commits, bugs_introduced, "
+									  "bugs_fixed, median_lifetime_days FROM %s.%s "
+									  "WHERE repository_id = $1 ORDER BY %s",
+									  id_col, ld->schema, table, id_col),
+							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	MemoryContextSwitchTo(cxt);
+	if (rows > max)
+	{
+		SPI_freetuptable(SPI_tuptable);
+		return -1;
+	}
+	o = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(rows, 1), MCXT_ALLOC_HUGE);
+	for (uint64 r = 0; r < rows; r++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[r];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int64		v[5];
+
+		if (DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull)) != (int32) r + base)
+		{
+			SPI_freetuptable(SPI_tuptable);
+			pfree(o);
+			return -1;
+		}
+		for (int i = 0; i < 5; i++)
+			v[i] = DatumGetInt64(SPI_getbinval(tup, desc, i + 2, &isnull));
+		o[r].commits = v[0];
+		o[r].fixing_commits = v[1];
+		o[r].buggy_commits = v[2];
+		o[r].bugs_introduced = v[3];
+		o[r].bugs_fixed = v[4];
+		o[r].median = DatumGetFloat8(SPI_getbinval(tup, desc, 7, &isnull));
+		if (isnull)
+			o[r].median = NAN;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	*old = o;
+	return (int64) rows;
+}
+
+/*
+ * The rows of the groups a refresh computes again, among the first nstored
+ * (those the previous load stored): ids column id_col holds id + base.
+ */
+static void
+delete_group_rows(FixesLoad *ld, const char *table, const char *id_col, int32 base,
+				  const bool *only, uint32 nstored)
+{
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	Datum		args[2];
+	Datum	   *d = fixes_palloc_big(sizeof(Datum) * Max(nstored, 1), MCXT_ALLOC_HUGE);
+	int			n = 0;
+
+	for (uint32 id = 0; id < nstored; id++)
+		if (only[id])
+			d[n++] = Int32GetDatum((int32) id + base);
+	if (n > 0)
+	{
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = PointerGetDatum(construct_array(d, n, INT4OID, 4, true, TYPALIGN_INT));
+		fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1 AND %s = ANY ($2)",
+								   ld->schema, table, id_col),
+						  2, argtypes, args, NULL, 0, SPI_OK_DELETE);
+	}
+	pfree(d);
+}
+
 /* the counts of one group into a row: values/nulls from position first */
 static void
 set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
@@ -637,6 +727,18 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	TupleDesc	desc;
 	Datum	   *v;
 	bool	   *nl;
+	bool		keep_p,
+				keep_s = false;
+	bool	   *only_p = NULL,
+			   *only_s = NULL;
+	uint32		nonly_p = 0,
+				nonly_s = 0;
+	int64		nstored_s = -1;
+	uint32		nsec_all;
+	int64		nstored_p = -1;
+	FixesGroupCounts *old_p_cnt = NULL,
+			   *old_s_cnt = NULL,
+			   *cnt_s = NULL;
 
 	if (!fixes_has_v11(ld) || !ld->files)
 		return;
@@ -646,6 +748,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	ld->kept_groups = NULL;
 	px = ld->prefixes;
 	rewrite_p = !k->p_ok;
+	/* the old commits' prefixes as stored, with the ids of the stored rows */
+	keep_p = ld->incremental && ld->has.version >= 12 && k->p_ok && !px->dict_bad;
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
@@ -663,6 +767,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			k->s_ok = false;
 		}
 		rewrite_s = !k->s_ok;
+		/* the old commits' sections as stored: no MAINTAINERS changed for them */
+		keep_s = ld->incremental && ld->has.version >= 12 && k->s_ok &&
+			!ld->reattribute && !ld->reattribute_some;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
@@ -687,28 +794,72 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	pfree(k);
 	fixes_load_phase(ld, "groups of the old commits read");
 
-	/* the answers, all of them again */
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
-	(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
-	CommandCounterIncrement();
+	/*
+	 * A refresh whose old commits keep the groups they had, and whose
+	 * previous load stored the counts of each group: the counts from the
+	 * stored ones and what changed (fixes_count_groups_delta()), and the
+	 * rows of the groups that changed written again, the others kept.
+	 * Otherwise the answers, all of them again.
+	 */
+	if (keep_p &&
+		(nstored_p = read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0,
+										px->nstored, &old_p_cnt)) == (int64) px->nstored)
+		only_p = fixes_palloc_big(Max(gp.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	if (ld->subsys != NULL && keep_s &&
+		(nstored_s = read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
+										gs.ngroups, &old_s_cnt)) >= 0)
+		only_s = fixes_palloc_big(Max(gs.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
 	if (ld->subsys != NULL)
 	{
-		cnt = fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
+		cnt_s = only_s != NULL
+			? fixes_count_groups_delta(ld, &gs, NULL, FIXES_PREFIX_DEPTHS, old_s_cnt,
+									   (uint32) nstored_s, only_s)
+			: fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
+	}
+	cnt = only_p != NULL
+		? fixes_count_groups_delta(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, old_p_cnt,
+								   px->nstored, only_p)
+		: fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
+	fixes_load_phase(ld, only_p != NULL || only_s != NULL
+					 ? "per-subsystem and per-prefix counts computed from the stored ones"
+					 : "per-subsystem and per-prefix counts computed");
+	for (uint32 id = 0; only_p != NULL && id < gp.ngroups; id++)
+		nonly_p += only_p[id];
+	for (uint32 id = 0; only_s != NULL && id < nsec_all; id++)
+		nonly_s += only_s[id];
+	if (only_p != NULL)
+		delete_group_rows(ld, "fixes_path_prefix_counts", "prefix_id", 0, only_p, px->nstored);
+	else
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
+	if (only_s != NULL)
+		delete_group_rows(ld, "fixes_subsystem_counts", "subsystem_id", 1, only_s,
+						  (uint32) nstored_s);
+	else
+		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
+	CommandCounterIncrement();
+	if (only_p != NULL || only_s != NULL)
+		elog(DEBUG1, "fixes_load %s: %u of %u sections and %u of %u path prefixes changed, from their stored counts; the others kept",
+			 ld->name, only_s ? nonly_s : nsec_all, nsec_all,
+			 only_p ? nonly_p : gp.ngroups, gp.ngroups);
+	if (ld->subsys != NULL)
+	{
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
 		for (uint32 s = 0; s < gs.ngroups; s++)
 		{
+			if (only_s != NULL && !only_s[s])
+				continue;
 			fixes_bulk_row(b, &v, &nl);
 			v[fixes_attnum(desc, "repository_id")] = Int32GetDatum(ld->repository_id);
 			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
 			nl[fixes_attnum(desc, "repository_id")] = nl[fixes_attnum(desc, "subsystem_id")] = false;
-			set_counts(v, nl, desc, &cnt[s]);
+			set_counts(v, nl, desc, &cnt_s[s]);
 			fixes_bulk_insert(b, v, nl, 128);
 		}
 		fixes_bulk_end(b);
-		pfree(cnt);
+		pfree(cnt_s);
 	}
-	cnt = fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
 	for (uint32 id = 0; id < px->nnames; id++)
@@ -720,6 +871,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 
 		if ((id & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
+		if (only_p != NULL && !only_p[id])
+			continue;
 		fixes_bulk_row(b, &v, &nl);
 		v[c_repo] = Int32GetDatum(ld->repository_id);
 		v[c_depth] = Int32GetDatum(px->names[id][0] - '0');
@@ -731,6 +884,14 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	}
 	fixes_bulk_end(b);
 	pfree(cnt);
+	if (only_p != NULL)
+		pfree(only_p);
+	if (only_s != NULL)
+		pfree(only_s);
+	if (old_p_cnt != NULL)
+		pfree(old_p_cnt);
+	if (old_s_cnt != NULL)
+		pfree(old_s_cnt);
 
 	/* the groups of the commits: those of this load, or all again */
 	if (rewrite_p)

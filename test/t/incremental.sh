@@ -39,7 +39,9 @@
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
 # with fresh loads the same way, with its MAINTAINERS; then a clone with a tag v99.0 on HEAD,
 # whose refresh must update the release of the unreleased tail (its commits and their edges)
-# with HOT updates only; then two daily refreshes (+200 commits and a tag, bench/grow-history).
+# with HOT updates only; then two daily refreshes (+200 commits and a tag, bench/grow-history),
+# each of which must keep stored rows of fixes_path_prefix_counts and fixes_subsystem_counts
+# (it writes again only the groups whose counts changed).
 # Timings of every refresh are printed.
 # Every load records the changed files (files => true), so the answers a load stores for
 # fixes_per_subsystem and fixes_per_path_prefix (depths 1 to 4; 5 is computed at query time)
@@ -794,6 +796,30 @@ SQL
                 --tag "v99.0.$seed" >/dev/null
             step $n mh "$work/mh-tagged.git" HEAD
             [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
+            # the per-group counts: only the groups it changes are written again, the stored
+            # rows of the others kept (rows deleted: fewer than the rows before, and as many
+            # as those inserted less the new groups)
+            for t in fixes_path_prefix_counts fixes_subsystem_counts; do
+                read -r ins del <<<"$(writes_of "$work/mh.$n" | tr ',' '\n' |
+                    awk -v t=$t '$1 == t {print substr($2, 2), substr($4, 2)}')"
+                rows=$(q -v t=$t <<'SQL'
+SELECT count(*) FROM fixes_repositories p, LATERAL (
+  SELECT 1 FROM fixes_path_prefix_counts c WHERE :'t' = 'fixes_path_prefix_counts'
+     AND c.repository_id = p.repository_id
+  UNION ALL
+  SELECT 1 FROM fixes_subsystem_counts c WHERE :'t' = 'fixes_subsystem_counts'
+     AND c.repository_id = p.repository_id) x
+ WHERE p.name = 'mh';
+SQL
+)
+                if [ "${ins:-0}" -gt 0 ] && [ "${del:-0}" -le "$ins" ] &&
+                   [ $((rows - ins + del)) -gt "$del" ]; then
+                    echo "    ok: make-history: daily refresh $seed: $t: $ins rows written," \
+                        "$del deleted, $((rows - ins)) of $rows kept"
+                else
+                    fail "make-history: daily refresh $seed: $t: $ins rows written, $del deleted of $((rows - ins + del))"
+                fi
+            done
         done
         check "make-history: the commits of the last row of fixes_graph after two daily refreshes" \
             "$(q <<'SQL'
