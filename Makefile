@@ -12,9 +12,11 @@
 
 EXTENSION  = fixes
 MODULE_big = fixes
-# src/common/: what the backend and fixes-reader share (no postgres.h): the wire
-# format, object ids and the commit parser
-OBJS       = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c) $(wildcard src/common/*.c)))
+# src/ by concern (src/README.md has the map): common/ is what the backend and
+# fixes-reader share (no postgres.h); reader/ is fixes-reader, the only code that
+# links libgit2; every other folder is the backend's
+BACKEND_DIRS = common parse db git util load sql
+OBJS       = $(patsubst %.c,%.o,$(sort $(foreach d,$(BACKEND_DIRS),$(wildcard src/$(d)/*.c))))
 # No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
 # the update scripts after it (1.0 -> 1.1 -> 1.2, fixes.control's
 # default_version), so no line of SQL is written twice; CREATE EXTENSION fixes
@@ -32,7 +34,7 @@ ISOLATION_OPTS = --launcher=$(CURDIR)/test/lib/regress-launcher
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
-PG_CPPFLAGS  = -I$(srcdir)/src -I$(srcdir)/src/common
+PG_CPPFLAGS  = $(foreach d,$(BACKEND_DIRS),-I$(srcdir)/src/$(d))
 
 # the reader process: every libgit2 call runs there, never in the backend
 READER       = fixes-reader
@@ -44,7 +46,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # every object depends on every header (PGXS tracks no header dependencies)
-$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/common/*.h)
+$(OBJS): $(foreach d,$(BACKEND_DIRS),$(wildcard $(srcdir)/src/$(d)/*.h))
 
 all: $(READER)
 $(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h $(srcdir)/src/common/*.h)

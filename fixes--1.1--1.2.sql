@@ -114,7 +114,7 @@ $fn$;
 -- (loader part; the SQL answers of issue 29 are in their own sub-block)
 
 -- Every row a load writes satisfies its table's constraints (the bulk path
--- checks NOT NULL and CHECK on each row, src/bulk_insert.c).  The counters
+-- checks NOT NULL and CHECK on each row, src/db/bulk_insert.c).  The counters
 -- of fixes_per_release are the mainline's: NULL for a stable release (1.1
 -- said so, but four of them were NOT NULL, and a stable load wrote NULL in
 -- them anyway: pg_restore refused the table).  Now the columns say it, and
@@ -154,7 +154,7 @@ COMMENT ON CONSTRAINT fixes_releases_mainline_counters_check ON @extschema@.fixe
 COMMENT ON CONSTRAINT fixes_releases_stable_counters_check ON @extschema@.fixes_releases IS
 'the counters of fixes_per_stable_release are set on stable releases and NULL on mainline releases';
 
--- Backports that name no mainline id (src/load_backports.c): how the
+-- Backports that name no mainline id (src/load/load_backports.c): how the
 -- upstream of each row was found.  'id': the line's id, by unique prefix;
 -- 'subject': none of the stable commit's lines resolved (or it has none), and
 -- exactly one non-merge mainline commit has its subject; 'override': a row of
@@ -208,7 +208,7 @@ COMMENT ON TABLE @extschema@.fixes_backport_overrides IS
 
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_backport_overrides', '');
 -- stable_branches is remembered per repository, like files and maintainers
--- (src/load_stable.c): its default, '*keep*' (an invalid expression, so no
+-- (src/load/load_stable.c): its default, '*keep*' (an invalid expression, so no
 -- real one can mean it), keeps the previous load's; NULL turns the stable
 -- scope off; another expression replaces it, with a NOTICE.  A new default
 -- is a new definition: the function goes, with what was granted on it.
@@ -239,7 +239,7 @@ COMMENT ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION @extschema@.fixes_load(text, text, text, text, text, boolean, text) TO pg_read_server_files;
--- Queued fixes (src/load_stable.c): a backport of the fix on a stable branch
+-- Queued fixes (src/load/load_stable.c): a backport of the fix on a stable branch
 -- after the branch's newest release is recorded in fix_backport_idxs, its
 -- fixed_ranks element NULL.
 COMMENT ON TABLE @extschema@.fixes_affected_series IS
@@ -488,7 +488,7 @@ COMMENT ON FUNCTION @extschema@.fixes_commit_id(text, text) IS
 
 -- ---- issue 30: statistics on real histories ----
 -- Whether a commit asked for a stable backport: a "Cc: stable@..." line
--- anywhere in its message (src/stable_cc.h), in git's trailer block or in a
+-- anywhere in its message (src/parse/stable_cc.h), in git's trailer block or in a
 -- paragraph above it (DPDK writes Fixes: and Cc: there, where git's trailer
 -- rules do not look).  NULL on rows loaded before 1.2, until the next load.
 ALTER TABLE @extschema@.fixes_commits

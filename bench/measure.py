@@ -44,7 +44,7 @@ TARGETS = {
 STABLE_ARGS = ", stable_branches => '^refs/heads/v[0-9]+\\.[0-9]+\\.y$'"
 
 # a database of the default version less what holds the data of issue 16 (trailers, revert
-# edges): the loader is schema-driven (src/load_schema.c) and writes none of it there
+# edges): the loader is schema-driven (src/load/load_schema.c) and writes none of it there
 WITHOUT_ISSUE16 = ''.join('ALTER EXTENSION fixes DROP %s %s; DROP %s %s;' % (k, o, k, o) for k, o in (
     ('VIEW', 'fixes_affected_releases'), ('VIEW', 'fixes_trailers_per_release'), ('VIEW', 'fixes_affected'), ('VIEW', 'fixes_per_subsystem'), ('VIEW', 'fixes_reverted_commits'),
     ('VIEW', 'fixes_bug_lifetimes'), ('VIEW', 'fixes_unresolved'), ('TABLE', 'fixes_release_trailers'),

@@ -1,6 +1,6 @@
 -- Look-ups by commit id (issue 12): 1.1 indexes fixes_commits.commit_id,
 -- fixes_edges.fixing_commit and fixes_edges.target_commit.  A load and a
--- refresh both write these tables through src/bulk_insert.c, which must keep
+-- refresh both write these tables through src/db/bulk_insert.c, which must keep
 -- the indexes complete: after each, the indexes are checked entry by entry
 -- (amcheck) and each kind of look-up is planned on its index.
 --

@@ -1,4 +1,4 @@
--- fixes_unload(name) (src/unload.c) finds the extension's schema when it
+-- fixes_unload(name) (src/sql/unload.c) finds the extension's schema when it
 -- runs, as fixes_load does: after ALTER SCHEMA ... RENAME it unloads from the
 -- renamed schema, and a new schema of the old name, with tables of the same
 -- names, is not touched.  It removes the repository's rows from every table

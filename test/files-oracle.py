@@ -119,7 +119,7 @@ def git_raw_oids(repo, ref="HEAD"):
     return out
 
 
-# --- MAINTAINERS, from the rules (not from src/maintainers.c) ---
+# --- MAINTAINERS, from the rules (not from src/parse/maintainers.c) ---
 
 def parse_maintainers(text):
     sections = []

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""trailers-oracle — compares src/trailers.c with git's own trailer parsing.
+"""trailers-oracle — compares src/parse/trailers.c with git's own trailer parsing.
 
     test/trailers-oracle.py [--count N] [--seed S] [--show K]
     test/trailers-oracle.py REPO [--show K]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check fixes_version_cmp (src/versort.c) against `git tag --sort=v:refname`.
+"""Check fixes_version_cmp (src/parse/versort.c) against `git tag --sort=v:refname`.
 
     test/versort-oracle.py [--keep] [-v]
 

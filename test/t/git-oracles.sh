@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test/t/git-oracles.sh — the pure-C parsers against git itself, where git defines the answer:
-#   - src/trailers.c against `git log --format='%(trailers:only,unfold)'` (test/trailers-oracle.py:
+#   - src/parse/trailers.c against `git log --format='%(trailers:only,unfold)'` (test/trailers-oracle.py:
 #     generated messages, then every commit of a make-history repository when ../shared has it);
-#   - src/versort.c against `git tag --sort=v:refname` (test/versort-oracle.py).
+#   - src/parse/versort.c against `git tag --sort=v:refname` (test/versort-oracle.py).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 cd "$top"

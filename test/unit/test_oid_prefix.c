@@ -10,7 +10,7 @@
 #define ID_HEX 40
 
 /*
- * The lookup the loader makes (src/load_resolve.c), from the contract of
+ * The lookup the loader makes (src/load/load_resolve.c), from the contract of
  * oid_prefix.h: the key range of the first 16 digits, then, for a longer
  * abbreviation, fixes_hex_prefix_matches() on each of its entries.  Writes the
  * matching commit indexes to out and returns their number.
