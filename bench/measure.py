@@ -161,7 +161,8 @@ class Psql:
             script = ['\\timing on', 'SELECT pg_backend_pid() \\g ' + pidfile]
             for i, s in enumerate(stmts):
                 script += ['\\echo @@stmt %d' % i, s.rstrip().rstrip(';') + ';']
-            script += ['\\echo @@status', "SELECT pg_read_file('/proc/self/status');"]
+            script += ['\\echo @@status', "SELECT pg_read_file('/proc/self/status');",
+                       "SELECT pg_read_file('/proc/self/stat');"]
             proc = subprocess.Popen([self.psql, '-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-d', db],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True)
@@ -198,6 +199,14 @@ class Psql:
             m = re.match(r'(\w+):\s+(\d+) kB', line)
             if m:
                 st[m.group(1)] = int(m.group(2)) * 1024
+            m = re.match(r'\d+ \(.*\) (\S.*)', line)
+            if m:
+                # /proc/self/stat: the backend's CPU time, and that of the children it waited for
+                # (the reader process, and through it its workers), in seconds
+                f = m.group(1).split()
+                tck = float(os.sysconf('SC_CLK_TCK'))
+                st['cpu_self'] = (int(f[11]) + int(f[12])) / tck
+                st['cpu_children'] = (int(f[13]) + int(f[14])) / tck
         return results, st, peaks, err
 
 
@@ -429,6 +438,7 @@ class Bench:
         out = dict(sec=r['ms'] / 1000.0, repository=row[0], commits=int(row[1]), releases=int(row[2]),
                    edges=int(row[3]), resolved=int(row[4]), seconds=float(row[5]),
                    hwm=st.get('VmHWM'), rss_end=st.get('VmRSS'), anon_peak=peaks['RssAnon'],
+                   cpu_self=st.get('cpu_self'), cpu_children=st.get('cpu_children'),
                    rss_peak=peaks['VmRSS'], samples=peaks['samples'],
                    reader_kb=max([int(k) for k in re.findall(r'used (\d+) kB at most', err or '')] or [0]),
                    phases=load_phases(err))
