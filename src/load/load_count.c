@@ -602,6 +602,28 @@ sort_edges(int64 *sel, int64 n, const uint32 *by)
 }
 
 /*
+ * The median lifetime of each group that has lifetimes in life[0..nlife)
+ * (as fixes_percentile_cont computes it); life is freed
+ */
+static void
+group_medians(FixesGroupCounts *cnt, FixesLifetime *life, int64 nlife, uint32 ngroups)
+{
+	if (nlife == 0)
+		return;
+	fixes_lifetime_sort(life, nlife, ngroups);
+	for (int64 i = 0; i < nlife;)
+	{
+		int64		j = i;
+
+		while (j < nlife && life[j].group == life[i].group)
+			j++;
+		cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
+		i = j;
+	}
+	pfree(life);
+}
+
+/*
  * The counts of every group from the resolved Fixes edges of the mainline
  * (all of ld->edges before the stable phase: fixing and target commits are
  * mainline) and the groups of each commit; anc (prefixes): group id *
@@ -707,20 +729,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 
 	for (uint32 k = 0; k < g->ngroups; k++)
 		cnt[k].median = NAN;
-	if (nlife > 0)
-	{
-		fixes_lifetime_sort(life, nlife, g->ngroups);
-		for (int64 i = 0; i < nlife;)
-		{
-			int64		j = i;
-
-			while (j < nlife && life[j].group == life[i].group)
-				j++;
-			cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
-			i = j;
-		}
-		pfree(life);
-	}
+	group_medians(cnt, life, nlife, g->ngroups);
 	pfree(sel);
 	pfree(fixing);
 	pfree(target);
@@ -925,20 +934,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		for (uint32 id = 0; id < g->ngroups; id++)
 			if (median[id])
 				cnt[id].median = NAN;
-		if (nlife > 0)
-		{
-			fixes_lifetime_sort(life, nlife, g->ngroups);
-			for (int64 i = 0; i < nlife;)
-			{
-				int64		j = i;
-
-				while (j < nlife && life[j].group == life[i].group)
-					j++;
-				cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
-				i = j;
-			}
-			pfree(life);
-		}
+		group_medians(cnt, life, nlife, g->ngroups);
 		/* changed unless the same, bit for bit */
 		for (uint32 id = 0; id < g->ngroups; id++)
 			if (median[id])
