@@ -5,9 +5,11 @@
  * lifetimes), per commit that resolved edges point at (fixes_fixed_commits),
  * per release and trailer key (fixes_release_trailers), per MAINTAINERS
  * section and path prefix (fixes_subsystem_counts, fixes_path_prefix_counts)
- * and per stable release (its backports).  Each is computed from the edges
- * in memory and the release of each commit, by the rules of load_count.h,
- * and handed to its writer.  The definitions (README, "Semantics") count
+ * and per stable release (its backports, and from the series rows of
+ * fixes_affected its bugs fixed, regressions and known bugs).  Each is
+ * computed from the edges in memory and the release of each commit (the
+ * stable ones: from the backport lines and the series rows load_stable.c
+ * finds), by the rules of load_count.h, and handed to its writer.  The definitions (README, "Semantics") count
  * resolved edges only.  Every count of 1.0 is a count of Fixes edges (kind
  * 'fixes'); revert edges count in reverts and reverted_introduced only, and
  * an edge that fixes_overrides ignores counts nowhere.

@@ -19,10 +19,14 @@
  * stopped at mainline commits); the backport lines, resolved against the
  * mainline by unique prefix (1.2: then by fixes_backport_overrides and by
  * subject, load_backports.c); the Fixes lines of stable commits, resolved
- * against both scopes (load_resolve.c); the series rows of fixes_affected
- * and the counters of fixes_per_stable_release.  A backport on a branch
- * after the branch's newest release is queued (1.2): its series row names it
- * (fix_backport_idxs) with no fixed release, and no counter counts it.
+ * against both scopes (load_resolve.c); the series rows of fixes_affected.
+ * The counters of fixes_per_stable_release are the counting module's
+ * (load_count.c): the backports from the backport lines, and bugs_fixed,
+ * regressions_introduced and known_bugs from the series rows, each handed
+ * to it as it is written; this phase hands the counts to the writer of
+ * fixes_releases (load_write_releases.c).  A backport on a branch after the
+ * branch's newest release is queued (1.2): its series row names it
+ * (fix_backport_idxs) with no fixed release, and no release counts it fixed.
  *
  * A phase of its own: it walks its scope with the walk loop of the
  * mainline (load_walk.c), with hooks of its own (Cc: stable, the backport
