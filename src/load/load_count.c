@@ -1007,6 +1007,7 @@ struct FixesStableCounter
 	FixesStableSeries series;
 	int64	   *bugs_fixed;		/* by k = rank - nmain - 1 */
 	int64	   *regressions;
+	int64	   *known_bugs;
 	int64	   *known;			/* by place in series.rel, + 1: differences */
 };
 
@@ -1017,6 +1018,7 @@ version_pos(const FixesLoad *ld, int32 rank)
 	return rank > 0 ? ld->release_tag[rank - 1] + 1 : 0;
 }
 
+/* in the current memory context, which keeps the counts until they are written */
 FixesStableCounter *
 fixes_count_stable_begin(const FixesLoad *ld, int nmain, int n, const FixesStableSeries *series)
 {
@@ -1028,6 +1030,7 @@ fixes_count_stable_begin(const FixesLoad *ld, int nmain, int n, const FixesStabl
 	c->series = *series;
 	c->bugs_fixed = palloc0(sizeof(int64) * Max(n, 1));
 	c->regressions = palloc0(sizeof(int64) * Max(n, 1));
+	c->known_bugs = palloc0(sizeof(int64) * Max(n, 1));
 	c->known = palloc0(sizeof(int64) * (series->first[series->n] + 1));
 	return c;
 }
@@ -1101,16 +1104,15 @@ fixes_count_stable_row(FixesStableCounter *c, int s, int32 introduced, int32 fix
 void
 fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out)
 {
-	int64	   *known_bugs = palloc0(sizeof(int64) * Max(c->n, 1));
 	int64		sum = 0;
 
 	for (int j = 0; j < c->series.first[c->series.n]; j++)
 	{
 		sum += c->known[j];
-		known_bugs[c->series.rel[j]] = sum;
+		c->known_bugs[c->series.rel[j]] = sum;
 	}
 	out->bugs_fixed = c->bugs_fixed;
 	out->regressions = c->regressions;
-	out->known_bugs = known_bugs;
+	out->known_bugs = c->known_bugs;
 	pfree(c->known);
 }

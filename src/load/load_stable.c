@@ -996,6 +996,7 @@ fixes_load_stable(FixesLoad *ld)
 	StableScope sc = {0};
 	FixesEdgeSet es;
 	SeriesList	sl;
+	FixesStableSeries series;
 	FixesStableCounter *counter;
 	FixesStableCounts counts = {0};
 	int64	   *backports;
@@ -1042,8 +1043,10 @@ fixes_load_stable(FixesLoad *ld)
 	backports = palloc0(sizeof(int64) * Max(st.n, 1));
 	fixes_count_backports(ld, &sc.backports, st.nmain, backports);
 	series_list(ld, &st, &sl);
-	counter = fixes_count_stable_begin(ld, st.nmain, st.n,
-									   &(FixesStableSeries) {sl.n, sl.first, sl.rel});
+	series.n = sl.n;
+	series.first = sl.first;
+	series.rel = sl.rel;
+	counter = fixes_count_stable_begin(ld, st.nmain, st.n, &series);
 	write_affected(ld, &st, &sl, &sc.backports, pairs, npairs, counter);
 	fixes_load_phase(ld, "affected series written");
 	counts.nmain = st.nmain;
