@@ -5,9 +5,11 @@
  * lifetimes), per commit that resolved edges point at (fixes_fixed_commits),
  * per release and trailer key (fixes_release_trailers), per MAINTAINERS
  * section and path prefix (fixes_subsystem_counts, fixes_path_prefix_counts)
- * and per stable release (its backports).  Each is computed from the edges
- * in memory and the release of each commit, by the rules of load_count.h,
- * and handed to its writer.  The definitions (README, "Semantics") count
+ * and per stable release (its backports, and from the series rows of
+ * fixes_affected its bugs fixed, regressions and known bugs).  Each is
+ * computed from the edges in memory and the release of each commit (the
+ * stable ones: from the backport lines and the series rows load_stable.c
+ * finds), by the rules of load_count.h, and handed to its writer.  The definitions (README, "Semantics") count
  * resolved edges only.  Every count of 1.0 is a count of Fixes edges (kind
  * 'fixes'); revert edges count in reverts and reverted_introduced only, and
  * an edge that fixes_overrides ignores counts nowhere.
@@ -981,4 +983,132 @@ fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain, int
 			backports[rank - nmain - 1]++;
 	}
 	pfree(counted);
+}
+
+/*
+ * The counts of the stable releases that the series rows of fixes_affected
+ * give (README, "Stable branches": fixes_per_stable_release), by the rules of
+ * load_count.h: bugs_fixed at the row's fixed_in, regressions_introduced at
+ * its introduced_in when that is a stable release (a backport brought the
+ * bug in), known_bugs in every release of the row's series that holds the
+ * bug (fixes_rule_known).  Those releases are consecutive in the series'
+ * version order, so a row adds one at the first and takes one away after
+ * the last, and a sum over the series gives known_bugs.
+ */
+struct FixesStableCounter
+{
+	const FixesLoad *ld;
+	int			nmain;
+	int			n;
+	FixesStableSeries series;
+	int64	   *bugs_fixed;		/* by k = rank - nmain - 1 */
+	int64	   *regressions;
+	int64	   *known_bugs;
+	int64	   *known;			/* by place in series.rel, + 1: differences */
+};
+
+/* a release's position in version order (its tag's), + 1; 0 for rank 0 */
+static inline int32
+version_pos(const FixesLoad *ld, int32 rank)
+{
+	return rank > 0 ? ld->release_tag[rank - 1] + 1 : 0;
+}
+
+/* in the current memory context, which keeps the counts until they are written */
+FixesStableCounter *
+fixes_count_stable_begin(const FixesLoad *ld, int nmain, int n, const FixesStableSeries *series)
+{
+	FixesStableCounter *c = palloc0(sizeof(FixesStableCounter));
+
+	c->ld = ld;
+	c->nmain = nmain;
+	c->n = n;
+	c->series = *series;
+	c->bugs_fixed = palloc0(sizeof(int64) * Max(n, 1));
+	c->regressions = palloc0(sizeof(int64) * Max(n, 1));
+	c->known_bugs = palloc0(sizeof(int64) * Max(n, 1));
+	c->known = palloc0(sizeof(int64) * (series->first[series->n] + 1));
+	return c;
+}
+
+/* the position of the release at place j of the series' list */
+static inline int32
+place_pos(const FixesStableCounter *c, int j)
+{
+	return version_pos(c->ld, c->nmain + c->series.rel[j] + 1);
+}
+
+/* the first place of rel[lo .. hi) whose release is at or after position pos */
+static int
+first_at_or_after(const FixesStableCounter *c, int lo, int hi, int32 pos)
+{
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (place_pos(c, mid) < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * One series row: the bug shipped in series s from release introduced (the
+ * series' mainline release, or the stable release that imported it) and is
+ * fixed in stable release fixed, of the same series (0: no release holds
+ * the fix); load_stable.c writes no row whose fix is not after introduced.
+ */
+void
+fixes_count_stable_row(FixesStableCounter *c, int s, int32 introduced, int32 fixed)
+{
+	int32		intro = version_pos(c->ld, introduced);
+	int32		fix = version_pos(c->ld, fixed);
+	int			first = c->series.first[s];
+	int			end = c->series.first[s + 1];
+	int			lo,
+				hi;
+
+	if (fixed > 0)
+		c->bugs_fixed[fixed - c->nmain - 1]++;
+	if (introduced > c->nmain)
+		c->regressions[introduced - c->nmain - 1]++;
+
+	/*
+	 * The releases of the series that hold the bug, places lo .. hi - 1: from
+	 * the first at or after introduced, and from there as long as the rule
+	 * holds (the series' releases ascend in version order: it holds on one
+	 * run of them)
+	 */
+	lo = first_at_or_after(c, first, end, intro);
+	hi = end;
+	for (int a = lo; a < hi;)
+	{
+		int			mid = a + (hi - a) / 2;
+
+		if (fixes_rule_known(intro, fix, place_pos(c, mid)))
+			a = mid + 1;
+		else
+			hi = mid;
+	}
+	c->known[lo]++;
+	c->known[hi]--;
+}
+
+/* the counts of every stable release, into out (whose nmain, n, series and backports are set) */
+void
+fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out)
+{
+	int64		sum = 0;
+
+	for (int j = 0; j < c->series.first[c->series.n]; j++)
+	{
+		sum += c->known[j];
+		c->known_bugs[c->series.rel[j]] = sum;
+	}
+	out->bugs_fixed = c->bugs_fixed;
+	out->regressions = c->regressions;
+	out->known_bugs = c->known_bugs;
+	pfree(c->known);
 }

@@ -9,7 +9,12 @@
  *   per release and key    fixes_count_trailers()  -> load_trailer_counts.c
  *   per group (subsystem,  fixes_count_groups()    -> load_subsystem_counts.c
  *   path prefix)
- *   per stable release     fixes_count_backports() -> load_stable.c
+ *   per stable release     fixes_count_backports(), from the backport lines,
+ *                          and fixes_count_stable_row() for each series row
+ *                          of fixes_affected, then
+ *                          fixes_count_stable_releases()
+ *                          (load_stable.c hands them to
+ *                          load_write_releases.c: fixes_releases)
  *
  * Adding a per-release count: a field of FixesReleaseStats (load_state.h),
  * its rule here, its column in load_write_releases.c and the SQL.
@@ -46,6 +51,18 @@ static inline bool
 fixes_rule_same_release(int32 fr, int32 tr)
 {
 	return fr > 0 && fr == tr;
+}
+
+/*
+ * A bug that release k holds (fixes_per_stable_release.known_bugs): it came
+ * in k or before, and is fixed after k or not yet.  Here the three are
+ * positions in version order, + 1 (a stable series mixes the ranks of both
+ * scopes); fix 0 is a fix no release holds (none, or queued).
+ */
+static inline bool
+fixes_rule_known(int32 intro, int32 fix, int32 k)
+{
+	return intro <= k && fixes_rule_introduced(fix, k);
 }
 
 /* per mainline release, and per commit that resolved edges point at */
@@ -134,5 +151,31 @@ typedef struct FixesStableCounts
 } FixesStableCounts;
 
 extern void fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st);
+
+/*
+ * The series of the stable releases (load_stable.c's): series s has the
+ * stable releases rel[first[s] .. first[s + 1]) (each as k = rank - nmain
+ * - 1), in version order; first has n + 1 entries.
+ */
+typedef struct FixesStableSeries
+{
+	int			n;
+	const int  *first;
+	const int  *rel;
+} FixesStableSeries;
+
+/*
+ * Per stable release: bugs_fixed, regressions_introduced and known_bugs,
+ * from the series rows of fixes_affected as load_stable.c finds them, one
+ * call of fixes_count_stable_row() each (the rows are streamed into the
+ * table, never held); fixes_count_stable_releases() gives the counts.
+ */
+typedef struct FixesStableCounter FixesStableCounter;
+
+extern FixesStableCounter *fixes_count_stable_begin(const FixesLoad *ld, int nmain, int n,
+													const FixesStableSeries *series);
+extern void fixes_count_stable_row(FixesStableCounter *c, int series, int32 introduced,
+								   int32 fixed);
+extern void fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out);
 
 #endif							/* FIXES_LOAD_COUNT_H */

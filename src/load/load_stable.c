@@ -19,10 +19,14 @@
  * stopped at mainline commits); the backport lines, resolved against the
  * mainline by unique prefix (1.2: then by fixes_backport_overrides and by
  * subject, load_backports.c); the Fixes lines of stable commits, resolved
- * against both scopes (load_resolve.c); the series rows of fixes_affected
- * and the counters of fixes_per_stable_release.  A backport on a branch
- * after the branch's newest release is queued (1.2): its series row names it
- * (fix_backport_idxs) with no fixed release, and no counter counts it.
+ * against both scopes (load_resolve.c); the series rows of fixes_affected.
+ * The counters of fixes_per_stable_release are the counting module's
+ * (load_count.c): the backports from the backport lines, and bugs_fixed,
+ * regressions_introduced and known_bugs from the series rows, each handed
+ * to it as it is written; this phase hands the counts to the writer of
+ * fixes_releases (load_write_releases.c).  A backport on a branch after the
+ * branch's newest release is queued (1.2): its series row names it
+ * (fix_backport_idxs) with no fixed release, and no release counts it fixed.
  *
  * A phase of its own: it walks its scope with the walk loop of the
  * mainline (load_walk.c), with hooks of its own (Cc: stable, the backport
@@ -84,16 +88,12 @@ typedef struct Shipped
 	uint32		commit;			/* the backport */
 } Shipped;
 
-/* the stable releases and everything counted per release */
+/* the stable releases and their series (what is counted of them: load_count.c) */
 typedef struct Stable
 {
 	int			nmain;			/* mainline releases: ranks 1 .. nmain */
 	int			n;				/* stable releases: ranks nmain + 1 .. nmain + n */
 	int32	   *series;			/* by k = rank - nmain - 1: mainline rank, 0 = none */
-	int64	   *backports;		/* by k */
-	int64	   *bugs_fixed;
-	int64	   *regressions;
-	int64	   *known_bugs;
 	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
 } Stable;
 
@@ -280,10 +280,6 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 	for (int k = st->nmain; k < r; k++)
 		ld->release_name[k + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[k]].name);
 	st->series = palloc0(sizeof(int32) * Max(st->n, 1));
-	st->backports = palloc0(sizeof(int64) * Max(st->n, 1));
-	st->bugs_fixed = palloc0(sizeof(int64) * Max(st->n, 1));
-	st->regressions = palloc0(sizeof(int64) * Max(st->n, 1));
-	st->known_bugs = palloc0(sizeof(int64) * Max(st->n, 1));
 }
 
 /*
@@ -608,10 +604,8 @@ typedef struct SeriesList
 	int32	   *rank;			/* by series: its mainline release's rank */
 	int		   *first;			/* by series: its releases are rel[first .. first + count) */
 	int		   *count;
-	int		   *lo_self;		/* by series: the first of them not before the series' own release */
 	int		   *rel;			/* k (rank - nmain - 1) of each stable release */
 	int		   *of;				/* by k: the series, -1 for none */
-	int		   *at;				/* by k: its place in rel */
 	int32	   *index;			/* by mainline rank: the series, -1 for none */
 } SeriesList;
 
@@ -626,10 +620,8 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
 	sl->rank = palloc(sizeof(int32) * Max(st->n, 1));
 	sl->first = palloc(sizeof(int) * (Max(st->n, 1) + 1));
 	sl->count = palloc0(sizeof(int) * Max(st->n, 1));
-	sl->lo_self = palloc(sizeof(int) * Max(st->n, 1));
 	sl->rel = palloc(sizeof(int) * Max(st->n, 1));
 	sl->of = palloc(sizeof(int) * Max(st->n, 1));
-	sl->at = palloc(sizeof(int) * Max(st->n, 1));
 	/* the series in rank order: the order of the primary key */
 	for (int32 b = 1; b <= st->nmain; b++)
 		for (int k = 0; k < st->n; k++)
@@ -658,19 +650,8 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
 		{
 			int			s = sl->of[k];
 
-			sl->at[k] = sl->first[s] + sl->count[s]++;
-			sl->rel[sl->at[k]] = k;
+			sl->rel[sl->first[s] + sl->count[s]++] = k;
 		}
-	for (int s = 0; s < sl->n; s++)
-	{
-		int			self = release_pos(ld, sl->rank[s]);
-		int			j = 0;
-
-		while (j < sl->count[s] &&
-			   release_pos(ld, st->nmain + sl->rel[sl->first[s] + j] + 1) < self)
-			j++;
-		sl->lo_self[s] = j;
-	}
 	sl->index = index;
 }
 
@@ -682,7 +663,7 @@ series_list(FixesLoad *ld, Stable *st, SeriesList *sl)
  * at mainline commits and at released ones (whose ancestors are released).
  */
 static int *
-queued_series(FixesLoad *ld, Stable *st, SeriesList *sl)
+queued_series(FixesLoad *ld, Stable *st, const SeriesList *sl)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -770,8 +751,8 @@ affected_array(const AffectedRow *row, int a)
 
 /*
  * The series rows of fixes_affected, streamed into the table in the order
- * of its primary key (pair, then series), and the counters of the stable
- * releases that depend on them.
+ * of its primary key (pair, then series), each also handed to the counting
+ * module (fixes_count_stable_row()) for the counts of the stable releases.
  *
  * Whether a mainline commit is an ancestor of the commit of series B is one
  * bit per commit and series, set at B's commit and carried to the parents in
@@ -780,16 +761,14 @@ affected_array(const AffectedRow *row, int a)
  * groups, one pass over the pairs each.
  */
 static void
-write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pair *pairs,
-			   int64 npairs)
+write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackportList *bl,
+			   const Pair *pairs, int64 npairs, FixesStableCounter *counter)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
-	SeriesList	sl;
 	Shipped    *sh;
 	int64		nsh = 0;
 	int		   *queued;
-	int64	   *known;			/* by place in sl.rel, + 1: differences */
 	uint32	   *order;
 	uint64	   *anc;
 	int			words;
@@ -806,13 +785,11 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 	bool	   *nulls;
 	AffectedRow row;
 	MemoryContext rowcxt;
-	int64		sum = 0;
 	int			per_pass;
 
-	series_list(ld, st, &sl);
-	if (sl.n == 0 || npairs == 0)
+	if (sl->n == 0 || npairs == 0)
 		return;
-	queued = queued_series(ld, st, &sl);
+	queued = queued_series(ld, st, sl);
 
 	/*
 	 * The backports of each mainline commit, by series and version: the
@@ -823,7 +800,7 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 	{
 		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
-		int			s = rank > 0 ? sl.of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
+		int			s = rank > 0 ? sl->of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
 
 		if (bp->status != EDGE_RESOLVED || bp->superseded || s < 0)
 			continue;
@@ -837,9 +814,8 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 	pfree(queued);
 	qsort_arg(sh, nsh, sizeof(Shipped), shipped_cmp, ld);
 
-	known = palloc0(sizeof(int64) * (sl.first[sl.n] + 1));
 	order = children_first(ld);
-	words = (int) Min((sl.n + 63) / 64,
+	words = (int) Min((sl->n + 63) / 64,
 					  Max(ANCESTRY_BYTES / (sizeof(uint64) * Max(nmain, 1)), 1));
 	anc = fixes_palloc_big(sizeof(uint64) * words * Max(nmain, 1), MCXT_ALLOC_HUGE);
 	per_pass = 64 * words;
@@ -857,22 +833,22 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 	nulls = palloc(sizeof(bool) * desc->natts);
 	for (int a = 0; a < 4; a++)
 	{
-		row.elems[a] = palloc(sizeof(Datum) * sl.n);
-		row.nulls[a] = palloc(sizeof(bool) * sl.n);
+		row.elems[a] = palloc(sizeof(Datum) * sl->n);
+		row.nulls[a] = palloc(sizeof(bool) * sl->n);
 	}
 	/* what a flush allocates, freed after each row */
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes affected row",
 								   ALLOCSET_DEFAULT_SIZES);
 
-	for (int s0 = 0; s0 < sl.n; s0 += per_pass)
+	for (int s0 = 0; s0 < sl->n; s0 += per_pass)
 	{
-		int			s1 = Min(sl.n, s0 + per_pass);
+		int			s1 = Min(sl->n, s0 + per_pass);
 
 		/* the bits of the series s0 .. s1 - 1: B's commit and its ancestors */
 		memset(anc, 0, sizeof(uint64) * words * Max(nmain, 1));
 		for (int s = s0; s < s1; s++)
 		{
-			uint32		c = ld->release_commit[sl.rank[s] - 1];
+			uint32		c = ld->release_commit[sl->rank[s] - 1];
 
 			anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
 		}
@@ -915,8 +891,6 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 				const Shipped *f = NULL;
 				int32		intro;
 				int			intro_pos;
-				int			lo,
-							hi;
 
 				while (ti < tend && sh[ti].series < s)
 					ti++;
@@ -931,27 +905,15 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 					else
 						continue;	/* the bug never shipped in B */
 				}
-				intro = t ? t->rank : sl.rank[s];
+				intro = t ? t->rank : sl->rank[s];
 				intro_pos = release_pos(ld, intro);
 				if (fi < fend && sh[fi].series == s)
 					f = &sh[fi];
 				if (f != NULL && f->pos <= intro_pos)
 					continue;	/* fixed no later than it came in */
 
-				affected_add(&row, sl.rank[s], intro, f);
-				/*
-				 * The counters of the stable releases of B: the bug is known
-				 * in its releases from introduced_in up to, not including,
-				 * fixed_in, places lo .. hi - 1 of sl.rel.
-				 */
-				lo = t ? sl.at[t->rank - st->nmain - 1] : sl.first[s] + sl.lo_self[s];
-				hi = f && f->rank > 0 ? sl.at[f->rank - st->nmain - 1] : sl.first[s] + sl.count[s];
-				known[lo]++;
-				known[hi]--;
-				if (f != NULL && f->rank > 0)
-					st->bugs_fixed[f->rank - st->nmain - 1]++;
-				if (t != NULL)
-					st->regressions[t->rank - st->nmain - 1]++;
+				affected_add(&row, sl->rank[s], intro, f);
+				fixes_count_stable_row(counter, s, intro, f ? f->rank : 0);
 			}
 			if (row.n == 0)
 				continue;
@@ -977,14 +939,8 @@ write_affected(FixesLoad *ld, Stable *st, const FixesBackportList *bl, const Pai
 	fixes_bulk_end(b);
 	MemoryContextDelete(rowcxt);
 
-	for (int j = 0; j < sl.first[sl.n]; j++)
-	{
-		sum += known[j];
-		st->known_bugs[sl.rel[j]] = sum;
-	}
 	pfree(anc);
 	pfree(order);
-	pfree(known);
 	pfree(sh);
 }
 
@@ -1039,6 +995,11 @@ fixes_load_stable(FixesLoad *ld)
 	Stable		st = {0};
 	StableScope sc = {0};
 	FixesEdgeSet es;
+	SeriesList	sl;
+	FixesStableSeries series;
+	FixesStableCounter *counter;
+	FixesStableCounts counts = {0};
+	int64	   *backports;
 	MemoryContext old;
 
 	if (ld->stable_re == NULL || ld->stable == NULL || ld->stable->n == 0)
@@ -1078,15 +1039,22 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(ld->cxt);
 	fixes_load_phase(ld, "backports resolved and written");
 
-	fixes_count_backports(ld, &sc.backports, st.nmain, st.backports);
-	write_affected(ld, &st, &sc.backports, pairs, npairs);
+	/* the series rows of fixes_affected, and what the counting module counts */
+	backports = palloc0(sizeof(int64) * Max(st.n, 1));
+	fixes_count_backports(ld, &sc.backports, st.nmain, backports);
+	series_list(ld, &st, &sl);
+	series.n = sl.n;
+	series.first = sl.first;
+	series.rel = sl.rel;
+	counter = fixes_count_stable_begin(ld, st.nmain, st.n, &series);
+	write_affected(ld, &st, &sl, &sc.backports, pairs, npairs, counter);
 	fixes_load_phase(ld, "affected series written");
-	{
-		FixesStableCounts c = {st.nmain, st.n, st.series, st.backports, st.bugs_fixed,
-		st.regressions, st.known_bugs};
-
-		fixes_load_write_stable_releases(ld, &c);
-	}
+	counts.nmain = st.nmain;
+	counts.n = st.n;
+	counts.series = st.series;
+	counts.backports = backports;
+	fixes_count_stable_releases(counter, &counts);
+	fixes_load_write_stable_releases(ld, &counts);
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases written");
 	MemoryContextSwitchTo(old);

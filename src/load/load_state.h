@@ -62,7 +62,11 @@
  *                           resolved and written by the helpers of the
  *                           mainline (load_resolve.c, load_write_edges.c),
  *                           backports (load_backports.c: by override and
- *                           subject), fixes_affected
+ *                           subject), fixes_affected; its counts are the
+ *                           counting module's (load_count.c: backports, and
+ *                           bugs_fixed, regressions_introduced, known_bugs
+ *                           from each series row of fixes_affected), which
+ *                           it hands to load_write_releases.c
  *   load_write_repository.c the repository's row of fixes_repositories, in
  *                           one UPDATE at the end (load.c registers it first)
  *

@@ -128,7 +128,8 @@ fixes_load_write_releases(FixesLoad *ld)
 
 /*
  * The rows of the stable releases in fixes_releases (the mainline's are
- * written), with what load_stable.c and load_count.c counted for them
+ * written), with what load_count.c counted for them (load_stable.c has
+ * their releases and series)
  */
 void
 fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st)
