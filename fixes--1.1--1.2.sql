@@ -689,11 +689,12 @@ WITH rel AS (
                          AND b.status = 'resolved') END
                AS brought_by
       FROM pairs p
-      JOIN %1$s.fixes_affected_series fa
-        ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
-     CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
-                                fa.fix_backport_idxs)
-           AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)
+      JOIN (SELECT fa.fixing_idx, fa.target_idx,
+                   unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
+                   unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
+              FROM %1$s.fixes_affected_series fa
+             WHERE fa.repository_id = $1) u
+        ON u.fixing_idx = p.fixing_idx AND u.target_idx = p.target_idx
      WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
 ), plain AS (
     -- per pair, the first series of its plain rows: each plain row gives
@@ -706,8 +707,9 @@ WITH rel AS (
         ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
      CROSS JOIN LATERAL (
            SELECT pg_catalog.min(u.series_rank) AS series_rank
-             FROM unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks)
-                  AS u(series_rank, introduced_rank, fixed_rank)
+             FROM (SELECT unnest(fa.series_ranks) AS series_rank,
+                          unnest(fa.introduced_ranks) AS introduced_rank,
+                          unnest(fa.fixed_ranks) AS fixed_rank) u
             WHERE u.introduced_rank = u.series_rank AND u.fixed_rank IS NULL) m
      WHERE m.series_rank IS NOT NULL
 ), by_commit AS (
