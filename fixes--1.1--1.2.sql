@@ -675,9 +675,9 @@ WITH rel AS (
     -- The commit that brought the bug into the series: T when T is in the
     -- series' mainline release, else the backport of T in the release it
     -- came in with (the smallest id when that release holds several)
-    SELECT p.fixing_idx, p.target_idx, p.line, u.series_rank, u.introduced_rank,
+    SELECT u.fixing_idx, u.target_idx, u.line, u.series_rank, u.introduced_rank,
            u.fixed_rank, u.fix_backport_idx,
-           CASE WHEN u.introduced_rank = u.series_rank THEN p.target_commit
+           CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
                 ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
                                               WHERE bc.repository_id = b.repository_id
                                                 AND bc.commit_idx = b.commit_idx
@@ -685,16 +685,15 @@ WITH rel AS (
                                                                    WHERE i.repository_id = $1
                                                                      AND i.release_rank = u.introduced_rank)))
                         FROM %1$s.fixes_backports b
-                       WHERE b.repository_id = $1 AND b.upstream_idx = p.target_idx
+                       WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
                          AND b.status = 'resolved') END
                AS brought_by
-      FROM pairs p
-      JOIN (SELECT fa.fixing_idx, fa.target_idx,
+      FROM (SELECT p.fixing_idx, p.target_idx, p.line, p.target_commit,
                    unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
                    unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
-              FROM %1$s.fixes_affected_series fa
-             WHERE fa.repository_id = $1) u
-        ON u.fixing_idx = p.fixing_idx AND u.target_idx = p.target_idx
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx) u
      WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
 ), plain AS (
     -- per pair, the first series of its plain rows: each plain row gives
