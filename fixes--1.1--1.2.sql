@@ -668,28 +668,49 @@ WITH rel AS (
                           AND NOT c.mainline)
      GROUP BY e.fixing_idx, e.target_idx
 ), ser AS (
-    -- the series rows of fixes_affected, and the commit that brought the
-    -- bug into the series: T when T is in the series' mainline release,
-    -- else the backport of T in the release it came in with (the smallest
-    -- id when that release holds several)
-    SELECT p.fixing_idx, p.target_idx, p.line, u.series_rank, u.introduced_rank,
+    -- the series rows of fixes_affected that need more than the pair: those
+    -- where the bug came in with a stable release (a backport of T) or that
+    -- are fixed; the others ("plain": T is in the series' mainline release,
+    -- not fixed yet, nine rows in ten) are summed up per pair in plain.
+    -- The commit that brought the bug into the series: T when T is in the
+    -- series' mainline release, else the backport of T in the release it
+    -- came in with (the smallest id when that release holds several)
+    SELECT u.fixing_idx, u.target_idx, u.line, u.series_rank, u.introduced_rank,
            u.fixed_rank, u.fix_backport_idx,
-           CASE WHEN u.introduced_rank = u.series_rank THEN p.target_commit
+           CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
                 ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
                                               WHERE bc.repository_id = b.repository_id
                                                 AND bc.commit_idx = b.commit_idx
-                                                AND bc.release = (SELECT i.tag FROM rel i
-                                                                   WHERE i.release_rank = u.introduced_rank)))
+                                                AND bc.release = (SELECT i.tag FROM %1$s.fixes_releases i
+                                                                   WHERE i.repository_id = $1
+                                                                     AND i.release_rank = u.introduced_rank)))
                         FROM %1$s.fixes_backports b
-                       WHERE b.repository_id = $1 AND b.upstream_idx = p.target_idx
+                       WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
                          AND b.status = 'resolved') END
                AS brought_by
+      FROM (SELECT p.fixing_idx, p.target_idx, p.line, p.target_commit,
+                   unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
+                   unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx) u
+     WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
+), plain AS (
+    -- per pair, the first series of its plain rows: each plain row gives
+    -- the entry (T, no bound) of key [1, series, line] and the place
+    -- [series, 0, series], so the first series stands for them all (3
+    -- million rows at 1.3M commits, 130,000 pairs)
+    SELECT p.fixing_idx, p.line, p.target_commit, m.series_rank
       FROM pairs p
       JOIN %1$s.fixes_affected_series fa
         ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
-     CROSS JOIN LATERAL unnest(fa.series_ranks, fa.introduced_ranks, fa.fixed_ranks,
-                                fa.fix_backport_idxs)
-           AS u(series_rank, introduced_rank, fixed_rank, fix_backport_idx)
+     CROSS JOIN LATERAL (
+           SELECT pg_catalog.min(u.series_rank) AS series_rank
+             FROM (SELECT unnest(fa.series_ranks) AS series_rank,
+                          unnest(fa.introduced_ranks) AS introduced_rank,
+                          unnest(fa.fixed_ranks) AS fixed_rank) u
+            WHERE u.introduced_rank = u.series_rank AND u.fixed_rank IS NULL) m
+     WHERE m.series_rank IS NOT NULL
 ), by_commit AS (
     -- the mainline pair of each target, then each series, in version order
     -- (k); version and lessThan (NULL: no bound) of each entry
@@ -702,6 +723,9 @@ WITH rel AS (
                 THEN (SELECT fb.commit_id FROM %1$s.fixes_commits fb
                        WHERE fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx) END
       FROM ser s
+    UNION ALL
+    SELECT l.fixing_idx, ARRAY[1, l.series_rank, l.line], l.target_commit, NULL
+      FROM plain l
 ), places AS (
     -- where each bug shipped first: the mainline row's introduced_in and
     -- each series row's
@@ -720,6 +744,9 @@ WITH rel AS (
                                ELSE ARRAY[s.series_rank, 1, s.introduced_rank] END)
       FROM ser s
      GROUP BY s.fixing_idx
+    UNION ALL
+    SELECT l.fixing_idx, ARRAY[l.series_rank, 0, l.series_rank]
+      FROM plain l
 ), fixes AS (
     -- per fix: its first release with the bug (NULL: it shipped nowhere),
     -- and where the releases without it end: that release, else the
