@@ -66,20 +66,54 @@ typedef struct MntVersion
 	int			nregexes;
 } MntVersion;
 
-/* a path seen by this load: its id is its position in paths */
-typedef struct PathSlot
+/* a path seen by this load (its bytes; after the insert, the load's copy) */
+typedef struct PathKey
 {
-	uint64		hash;
-	int32		id;				/* -1: empty slot */
-} PathSlot;
+	const char *path;
+	int32		len;
+} PathKey;
+
+/* a path seen by this load: its id is its position in paths */
+typedef struct PathEntry
+{
+	PathKey		key;
+	int32		id;
+	uint32		hash;
+	char		status;
+} PathEntry;
+
+#define SH_PREFIX		pathtab
+#define SH_ELEMENT_TYPE	PathEntry
+#define SH_KEY_TYPE		PathKey
+#define SH_KEY			key
+#define SH_HASH_KEY(tb, k)	hash_bytes((const unsigned char *) (k).path, (k).len)
+#define SH_EQUAL(tb, a, b)	((a).len == (b).len && memcmp((a).path, (b).path, (a).len) == 0)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a)	(a)->hash
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
 
 /* the sections of (version, path): gsecs[start .. start + n) */
-typedef struct AttrSlot
+typedef struct AttrEntry
 {
-	uint64		key;			/* (version << 32 | path id) + 1; 0: empty */
+	uint64		key;			/* version << 32 | path id */
 	int32		start;
 	int32		n;
-} AttrSlot;
+	char		status;
+} AttrEntry;
+
+#define SH_PREFIX		attrtab
+#define SH_ELEMENT_TYPE	AttrEntry
+#define SH_KEY_TYPE		uint64
+#define SH_KEY			key
+#define SH_HASH_KEY(tb, k)	hash_combine(murmurhash32((uint32) ((k) >> 32)), murmurhash32((uint32) (k)))
+#define SH_EQUAL(tb, a, b)	((a) == (b))
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
 
 typedef struct FixesSubsystems
 {
@@ -99,16 +133,13 @@ typedef struct FixesSubsystems
 	int			names_cap;
 	int			stored_names;	/* of them, in fixes_subsystems already */
 	/* the paths */
-	PathSlot   *pslots;
-	uint32		pmask;
+	pathtab_hash *path_ids;
 	char	  **paths;
 	int32	   *path_len;
 	int32		npaths;
 	int32		paths_cap;
 	/* the attributions, per (version, path) */
-	AttrSlot   *aslots;
-	uint32		amask;
-	uint32		nattr;
+	attrtab_hash *attrs;
 	int		   *gsecs;
 	int			ngsecs;
 	int			gsecs_cap;
@@ -151,16 +182,6 @@ free_regexes(void *arg)
 	for (int i = 0; i < v->nregexes; i++)
 		pg_regfree(&v->regexes[i]);
 	v->nregexes = 0;
-}
-
-static inline uint64
-mix64(uint64 x)
-{
-	x ^= x >> 30;
-	x *= UINT64CONST(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64CONST(0x94d049bb133111eb);
-	return x ^ (x >> 31);
 }
 
 static int
@@ -574,11 +595,8 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	ss->ref_ver = find_version(ld, ss, content, content_len, true);
 	ss->wcap = 256;
 	ss->wbuf = palloc(sizeof(pg_wchar) * ss->wcap);
-	ss->pmask = 1023;
-	ss->pslots = palloc(sizeof(PathSlot) * (ss->pmask + 1));
-	memset(ss->pslots, 0xff, sizeof(PathSlot) * (ss->pmask + 1));
-	ss->amask = 1023;
-	ss->aslots = palloc0(sizeof(AttrSlot) * (ss->amask + 1));
+	ss->path_ids = pathtab_create(ss->cxt, 1024, NULL);
+	ss->attrs = attrtab_create(ss->cxt, 1024, NULL);
 	ld->subsys = ss;
 
 	/*
@@ -683,47 +701,18 @@ resolve_fallback(FixesLoad *ld, FixesSubsystems *ss)
 		}
 }
 
-static void
-grow_pslots(FixesSubsystems *ss)
-{
-	uint32		cap = (ss->pmask + 1) * 2;
-	PathSlot   *old = ss->pslots;
-	uint32		oldcap = ss->pmask + 1;
-
-	ss->pslots = MemoryContextAllocHuge(ss->cxt, sizeof(PathSlot) * cap);
-	memset(ss->pslots, 0xff, sizeof(PathSlot) * cap);
-	ss->pmask = cap - 1;
-	for (uint32 i = 0; i < oldcap; i++)
-		if (old[i].id >= 0)
-		{
-			uint32		j = (uint32) old[i].hash & ss->pmask;
-
-			while (ss->pslots[j].id >= 0)
-				j = (j + 1) & ss->pmask;
-			ss->pslots[j] = old[i];
-		}
-	pfree(old);
-}
-
 /* the id of path, each distinct path once per load */
 static int32
 path_id(FixesSubsystems *ss, const char *path, int len)
 {
-	uint64		h = hash_bytes_extended((const unsigned char *) path, len, 0);
-	uint32		j = (uint32) h & ss->pmask;
+	PathKey		key = {path, len};
+	bool		found;
+	PathEntry  *e = pathtab_insert(ss->path_ids, key, &found);
 	int32		id;
 	char	   *copy;
 
-	for (;;)
-	{
-		PathSlot   *e = &ss->pslots[j];
-
-		if (e->id < 0)
-			break;
-		if (e->hash == h && ss->path_len[e->id] == len && memcmp(ss->paths[e->id], path, len) == 0)
-			return e->id;
-		j = (j + 1) & ss->pmask;
-	}
+	if (found)
+		return e->id;
 	if (ss->npaths == ss->paths_cap)
 	{
 		ss->paths_cap = ss->paths_cap ? ss->paths_cap * 2 : 1024;
@@ -738,10 +727,8 @@ path_id(FixesSubsystems *ss, const char *path, int len)
 	copy[len] = '\0';
 	ss->paths[id] = copy;
 	ss->path_len[id] = len;
-	ss->pslots[j].hash = h;
-	ss->pslots[j].id = id;
-	if ((uint32) ss->npaths * 2 > ss->pmask)
-		grow_pslots(ss);
+	e->key.path = copy;			/* the same bytes, kept by the load */
+	e->id = id;
 	return id;
 }
 
@@ -760,47 +747,17 @@ add_file(FixesLoad *ld, FixesSubsystems *ss, uint32 idx, int32 id)
 	ss->fp[ss->nfp++] = (uint32) id;
 }
 
-static void
-grow_aslots(FixesSubsystems *ss)
-{
-	uint32		cap = (ss->amask + 1) * 2;
-	AttrSlot   *old = ss->aslots;
-	uint32		oldcap = ss->amask + 1;
-
-	ss->aslots = MemoryContextAllocHuge(ss->cxt, sizeof(AttrSlot) * cap);
-	memset(ss->aslots, 0, sizeof(AttrSlot) * cap);
-	ss->amask = cap - 1;
-	for (uint32 i = 0; i < oldcap; i++)
-		if (old[i].key != 0)
-		{
-			uint32		j = (uint32) mix64(old[i].key) & ss->amask;
-
-			while (ss->aslots[j].key != 0)
-				j = (j + 1) & ss->amask;
-			ss->aslots[j] = old[i];
-		}
-	pfree(old);
-}
-
 /* the sections (global ids - 1) of path id under version ver, matched once */
-static AttrSlot *
+static AttrEntry *
 path_sections(FixesSubsystems *ss, int ver, int32 id)
 {
-	uint64		key = (((uint64) ver << 32) | (uint32) id) + 1;
-	uint32		j = (uint32) mix64(key) & ss->amask;
-	AttrSlot   *e;
+	bool		found;
+	AttrEntry  *e = attrtab_insert(ss->attrs, ((uint64) ver << 32) | (uint32) id, &found);
 	MntVersion *v = ss->vers[ver];
 	int			n;
 
-	for (;;)
-	{
-		e = &ss->aslots[j];
-		if (e->key == 0)
-			break;
-		if (e->key == key)
-			return e;
-		j = (j + 1) & ss->amask;
-	}
+	if (found)
+		return e;
 	n = mnt_match(&v->m, ss->paths[id], (size_t) ss->path_len[id], regex_search, ss, ss->scratch);
 	if (ss->ngsecs + n > ss->gsecs_cap)
 	{
@@ -810,15 +767,9 @@ path_sections(FixesSubsystems *ss, int ver, int32 id)
 	}
 	for (int k = 0; k < n; k++)
 		ss->gsecs[ss->ngsecs + k] = v->gid[ss->scratch[k]];
-	e->key = key;
 	e->start = ss->ngsecs;
 	e->n = n;
 	ss->ngsecs += n;
-	if (++ss->nattr * 2 > ss->amask)
-	{
-		grow_aslots(ss);
-		return path_sections(ss, ver, id);
-	}
 	return e;
 }
 
@@ -944,7 +895,7 @@ attribute(FixesLoad *ld, FixesSubsystems *ss)
 	ss->ncommit = 0;
 	for (int64 k = 0; k <= ss->nfp; k += 2)
 	{
-		AttrSlot   *e;
+		AttrEntry  *e;
 
 		if ((k & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
