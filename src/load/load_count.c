@@ -603,6 +603,18 @@ sort_edges(int64 *sel, int64 n, const uint32 *by)
 	pfree(keys);
 }
 
+/* life with room for need lifetimes (it grows by doubling, at least 4096 more) */
+static FixesLifetime *
+lifetimes_room(FixesLifetime *life, int64 need, int64 *cap)
+{
+	if (need <= *cap)
+		return life;
+	*cap = Max(*cap * 2, need + 4096);
+	return life == NULL
+		? fixes_palloc_big(sizeof(FixesLifetime) * *cap, MCXT_ALLOC_HUGE)
+		: repalloc_huge(life, sizeof(FixesLifetime) * *cap);
+}
+
 /*
  * The median lifetime of each group that has lifetimes in life[0..nlife)
  * (as fixes_percentile_cont computes it); life is freed
@@ -694,13 +706,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 			if (!fixes_edge_lifetime(ld, &ld->edges[sel[q]], &usecs))
 				continue;		/* NULL: percentile_cont skips it */
 			days = fixes_sql_days(usecs);
-			if (nlife + x.nout > life_cap)
-			{
-				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
-				life = life == NULL
-					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
-					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
-			}
+			life = lifetimes_room(life, nlife + x.nout, &life_cap);
 			for (uint32 k = 0; k < x.nout; k++)
 			{
 				life[nlife].group = x.out[k];
@@ -917,13 +923,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 			days = fixes_sql_days(usecs);
 			if (!expanded)
 				expand(&x, t);
-			if (nlife + x.nout > life_cap)
-			{
-				life_cap = Max(life_cap * 2, nlife + x.nout + 4096);
-				life = life == NULL
-					? fixes_palloc_big(sizeof(FixesLifetime) * life_cap, MCXT_ALLOC_HUGE)
-					: repalloc_huge(life, sizeof(FixesLifetime) * life_cap);
-			}
+			life = lifetimes_room(life, nlife + x.nout, &life_cap);
 			for (uint32 q = 0; q < x.nout; q++)
 				if (median[x.out[q]])
 				{
