@@ -351,7 +351,7 @@ typedef struct FixesLoad
 	TimestampTz newest_at;		/* new mainline commits (if any has one) */
 	bool		old_newest_set; /* the same of the previous load's (1.2) */
 	TimestampTz old_newest_at;
-	int64		missing_parents;	/* beyond a shallow clone's boundary */
+	int64		missing_parents;	/* beyond a shallow clone's boundary, of every walk */
 	FixesEdge  *edges;
 	int64		nedges;
 	int64		edges_cap;

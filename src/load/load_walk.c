@@ -151,7 +151,12 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 	fixes_commit_rows_end(scope->rows);
 	if (started)
 	{
-		ld->missing_parents = ld->walk->missing_parents;
+		/*
+		 * Every walk of the load adds its own (the mainline's and the stable
+		 * scope's): a load that missed any is never built on
+		 * (load_previous.c), whichever walk missed them.
+		 */
+		ld->missing_parents += ld->walk->missing_parents;
 		fixes_walk_report(ld->walk);
 	}
 	for (int h = 0; h < scope->nhooks; h++)
