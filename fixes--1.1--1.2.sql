@@ -18,7 +18,10 @@
 -- ALTER SCHEMA ... RENAME it failed, and a new schema with the old name and
 -- look-alike tables fed it their rows.  It now finds the extension's schema
 -- when it runs, as fixes_unload does since 1.1 (its C code looks the
--- extension up).  Same name, arguments, result, privileges and comment.
+-- extension up).  Same name, arguments, result, privileges and comment;
+-- PARALLEL UNSAFE now, since it sets its search_path to that schema
+-- (set_config(), which a parallel worker may not run), the one way every
+-- function of 1.2 that reads the extension's tables finds them.
 CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
     repository text,
     depth integer DEFAULT 2,
@@ -30,7 +33,7 @@ CREATE OR REPLACE FUNCTION @extschema@.fixes_per_path_prefix(
     OUT bugs_fixed bigint,
     OUT median_lifetime_days double precision)
 RETURNS SETOF record
-LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE
+LANGUAGE plpgsql STABLE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 SET jit = off
 AS $fn$
@@ -40,32 +43,33 @@ DECLARE
     nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
                    JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
                   WHERE e.extname = 'fixes');
-    stored boolean;
 BEGIN
-    EXECUTE pg_catalog.format($q$SELECT EXISTS (SELECT FROM %1$I.fixes_path_prefix_counts k
-                 JOIN %1$I.fixes_repositories r ON r.repository_id = k.repository_id
-                WHERE r.name = $1 AND k.depth = $2)$q$, nsp)
-       INTO stored USING $1, $2;
-    IF stored THEN
-        RETURN QUERY EXECUTE pg_catalog.format($q$
+    -- the names below are found through the extension's schema now; the
+    -- function's SET clause takes the setting back when it returns (as in
+    -- every function of 1.2 that reads the extension's tables)
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
+    IF EXISTS (SELECT FROM fixes_path_prefix_counts k
+                 JOIN fixes_repositories r ON r.repository_id = k.repository_id
+                WHERE r.name = $1 AND k.depth = $2) THEN
+        RETURN QUERY
         SELECT k.prefix, k.commits, k.fixing_commits, k.buggy_commits, k.bugs_introduced,
                k.bugs_fixed, k.median_lifetime_days
-          FROM %1$I.fixes_path_prefix_counts k
-          JOIN %1$I.fixes_repositories r ON r.repository_id = k.repository_id
+          FROM fixes_path_prefix_counts k
+          JOIN fixes_repositories r ON r.repository_id = k.repository_id
          WHERE r.name = $1 AND k.depth = $2
-         ORDER BY k.prefix$q$, nsp) USING $1, $2;
+         ORDER BY k.prefix;
         RETURN;
     END IF;
-    RETURN QUERY EXECUTE pg_catalog.format($q$
+    RETURN QUERY
     WITH repo AS (
-        SELECT r.repository_id FROM %1$I.fixes_repositories r WHERE r.name = $1
+        SELECT r.repository_id FROM fixes_repositories r WHERE r.name = $1
     ), members AS (
         -- a path's directory, cut to depth components; '.' for the top level
         SELECT DISTINCT f.commit_idx,
                COALESCE(NULLIF(array_to_string(
                    (string_to_array(f.path, '/'))[1:least($2, array_length(string_to_array(f.path, '/'), 1) - 1)],
                    '/'), ''), '.') AS prefix
-          FROM %1$I.fixes_commit_files f, repo, %1$I.fixes_commits c
+          FROM fixes_commit_files f, repo, fixes_commits c
          WHERE f.repository_id = repo.repository_id
            AND c.repository_id = f.repository_id AND c.commit_idx = f.commit_idx
            AND c.mainline
@@ -76,10 +80,10 @@ BEGIN
                percentile_cont(0.5) WITHIN GROUP (ORDER BY
                    extract(epoch FROM e.fixed_at - c.committed_at) / 86400) AS median_lifetime_days
           FROM members m, repo
-          JOIN %1$I.fixes_edges e ON e.repository_id = repo.repository_id
-          JOIN %1$I.fixes_commits c
+          JOIN fixes_edges e ON e.repository_id = repo.repository_id
+          JOIN fixes_commits c
             ON c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-          JOIN %1$I.fixes_commits fc
+          JOIN fixes_commits fc
             ON fc.repository_id = e.repository_id AND fc.commit_idx = e.fixing_idx
          WHERE e.target_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes' AND fc.mainline
          GROUP BY m.prefix
@@ -88,7 +92,7 @@ BEGIN
                count(*) AS bugs_fixed,
                count(DISTINCT e.fixing_idx) AS fixing_commits
           FROM members m, repo
-          JOIN %1$I.fixes_edges e ON e.repository_id = repo.repository_id
+          JOIN fixes_edges e ON e.repository_id = repo.repository_id
          WHERE e.fixing_idx = m.commit_idx AND e.status = 'resolved' AND e.kind = 'fixes'
          GROUP BY m.prefix
     ), sizes AS (
@@ -104,7 +108,7 @@ BEGIN
       FROM sizes z
       LEFT JOIN introduced i ON i.prefix = z.prefix
       LEFT JOIN fixed f ON f.prefix = z.prefix
-     ORDER BY z.prefix$q$, nsp) USING $1, $2;
+     ORDER BY z.prefix;
 END
 $fn$;
 
