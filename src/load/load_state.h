@@ -322,6 +322,13 @@ typedef struct FixesLoad
 	bool		unchanged;		/* same head, same tags: nothing to do */
 	int64		tags_hash;		/* of this load's tags and release pattern */
 
+	/* the refs the reader read (1.2, load_refs.c) */
+	bool		refs_compared;	/* the reader was given old_refs_hash */
+	FixesOid	old_refs_hash;
+	bool		refs_unchanged; /* the previous load's: no tag read, its tags_hash */
+	bool		refs_hash_set;	/* refs_hash is known (no ref skipped) */
+	FixesOid	refs_hash;		/* fixes_repositories.refs_hash */
+
 	/* incremental is false for a full load */
 	bool		incremental;
 	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before */
@@ -548,6 +555,12 @@ extern void fixes_load_write_releases(FixesLoad *ld);
 extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
+
+/* load_refs.c: the hash of the refs, and the tags it spares reading (1.2) */
+extern const char *fixes_load_refs_option(FixesLoad *ld, bool compare);
+extern void fixes_load_refs_received(FixesLoad *ld, struct FixesReader *r,
+									 const WireRefs *refs);
+extern void fixes_load_read_tags(FixesLoad *ld);
 
 /* load_write_repository.c: the one writer of the repository's row, at the end */
 extern void fixes_load_write_repository(FixesLoad *ld, double seconds);
