@@ -19,6 +19,8 @@
 #  11  a tag whose object is missing: a WARNING, no hash stored, so the next reload reads the
 #      tags again; then it is deleted
 #  12  packed refs (git pack-refs): the same refs, so the hash is the same
+# At steps 1, 10, 12 and s5 the hash the reader sends equals the one test/refs-oracle.py computes
+# from `git for-each-ref` (the refs git lists, loose or packed, symbolic refs by their target).
 # With stable_branches '^refs/heads/stable-' (name 's'): a stable branch moved is noticed; a
 # reload with nothing changed skips the tags.  Without it (name 'r'), a branch that moves is
 # not a ref the load reads: the reload still skips the tags.
@@ -118,6 +120,22 @@ SELECT md5(string_agg(x.xmin::text || x.ctid::text, ',' ORDER BY x.ctid))
 SQL
 }
 
+# oracle STEP: the reader's refs hash (both scopes) equals test/refs-oracle.py's, which
+# computes it from `git for-each-ref`
+reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
+oracle() {
+    local scope got want
+    for scope in t tb; do
+        got=$("$reader" head "$repo" HEAD "--refs=$scope:0123456789abcdef" | python3 "$top/test/refs-oracle.py" --record)
+        want="0 $(python3 "$top/test/refs-oracle.py" "$repo" "$scope" 0123456789abcdef)"
+        if [ "$got" != "$want" ]; then
+            fail "$1: the reader's refs hash (scope $scope) is $got, git for-each-ref gives $want"
+            return
+        fi
+    done
+    echo "ok: $1: the reader's refs hash is that of git for-each-ref's refs (both scopes)"
+}
+
 cold=0
 # unchanged STEP NAME PATH [PATTERN] [STABLE] [MAINT]: the reload skips the tags, writes nothing
 unchanged() {
@@ -172,6 +190,7 @@ if grep -q "$line" "$work/0.out.msg"; then fail "0: a first load logged \"$line\
     fail "0: the first load stored no refs_hash"
 
 unchanged "1 (nothing changed)" r "$repo"
+oracle "1"
 
 g tag -f v1.1 640b84b >/dev/null
 changed "2 (lightweight v1.1 moved)" r "$repo"
@@ -233,6 +252,7 @@ SAME_OK=1 changed "10d (side, the target of v3.0, moved)" r "$repo"
 [ "$(psql_q -At -c "SELECT tags_hash FROM fixes_repositories WHERE name = 'r'")" != "$t_before" ] ||
     fail "10d: the tags hash did not change with the symbolic tag's target"
 unchanged "10e" r "$repo"
+oracle "10e (a symbolic tag, a new branch)"
 
 # a tag whose object is missing: skipped with a WARNING, and no hash stored
 echo 0123456789012345678901234567890123456789 >"$repo/refs/tags/v9.9"
@@ -254,6 +274,7 @@ unchanged "11d (the tag of the missing object deleted)" r "$repo"
 
 g pack-refs --all
 unchanged "12 (the same refs, packed)" r "$repo"
+oracle "12 (packed refs)"
 
 # stable branches
 st='^refs/heads/stable-'
@@ -265,6 +286,7 @@ unchanged "s3" s "$repo" '' "$st"
 g update-ref refs/heads/stable-1.1 2d9a885
 changed "s4 (a new branch stable-1.1)" s "$repo" '' "$st"
 unchanged "s5" s "$repo" '' "$st"
+oracle "s5"
 
 # MAINTAINERS attributed again with the refs unchanged: the tags read by a reader of their own
 frepo=$work/files.git
