@@ -18,7 +18,9 @@
  *   again, deleted before the history is read (every row of a full load; the
  *   stable scope of a refresh).
  * Reading, from the reader process (reader_proc.c, walk.c):
- *   tags.c                  tags and branches; load_stable.c picks the stable ones
+ *   tags.c                  tags and branches; load_stable.c picks the stable ones;
+ *                           load_refs.c (1.2): none when the head and the hash
+ *                           of the refs are the previous load's (its tags_hash)
  *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
@@ -68,7 +70,8 @@
  *                           from each series row of fixes_affected), which
  *                           it hands to load_write_releases.c
  *   load_write_repository.c the repository's row of fixes_repositories, in
- *                           one UPDATE at the end (load.c registers it first)
+ *                           one UPDATE at the end (load.c registers it first),
+ *                           refs_hash included
  *
  * Phases call helpers, never each other: the helpers of the walk are in
  * load_walk.h (the loop, its hooks, the writer of fixes_commits, edge lists
