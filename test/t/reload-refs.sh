@@ -21,8 +21,8 @@
 #  12  packed refs (git pack-refs): the same refs, so the hash is the same
 # At steps 1, 10, 12 and s5 the hash the reader sends equals the one test/refs-oracle.py computes
 # from `git for-each-ref` (the refs git lists, loose or packed, symbolic refs by their target).
-# With stable_branches '^refs/heads/stable-' (name 's'): a stable branch moved is noticed; a
-# reload with nothing changed skips the tags.  Without it (name 'r'), a branch that moves is
+# With stable_branches '^refs/heads/stable-' (name 's'): a stable branch moved, a new one and a
+# row of fixes_backport_overrides are noticed; a reload with nothing changed skips the tags.  Without it (name 'r'), a branch that moves is
 # not a ref the load reads: the reload still skips the tags.
 # files.git with files and MAINTAINERS (name 'm'): when the refs are unchanged but the load has
 # more to do (maintainers_hash altered, so the subsystems are attributed again), the tags are
@@ -167,6 +167,9 @@ changed() {
     c=cold_$cold
     psql_q -c "INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
                SELECT '$c', fixing_commit, abbrev, target_commit, note FROM fixes_overrides
+                WHERE repository = '$name'" \
+           -c "INSERT INTO fixes_backport_overrides (repository, stable_commit, upstream_commit, note)
+               SELECT '$c', stable_commit, upstream_commit, note FROM fixes_backport_overrides
                 WHERE repository = '$name'"
     load "$c" "$path" "$work/$step.cold" "$pattern" "$stable" "$maint" >/dev/null ||
         { fail "$step: the cold load failed"; return; }
@@ -286,6 +289,11 @@ unchanged "s3" s "$repo" '' "$st"
 g update-ref refs/heads/stable-1.1 2d9a885
 changed "s4 (a new branch stable-1.1)" s "$repo" '' "$st"
 unchanged "s5" s "$repo" '' "$st"
+# a row of fixes_backport_overrides: stable-1.0's "mm: add allocator" is mainline's
+psql_q -c "INSERT INTO fixes_backport_overrides (repository, stable_commit, upstream_commit)
+           VALUES ('s', '$(g rev-parse 1b34d93)', '$(g rev-parse cd5217c)')"
+changed "s6 (a row of fixes_backport_overrides)" s "$repo" '' "$st"
+unchanged "s7" s "$repo" '' "$st"
 oracle "s5"
 
 # MAINTAINERS attributed again with the refs unchanged: the tags read by a reader of their own
