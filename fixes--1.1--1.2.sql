@@ -609,6 +609,16 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 -- ---- end of issue 30 ----
 
 -- ---- issue 31: refresh ----
+-- The hash of the refs the last load read (the tags, and the branches with
+-- stable_branches: names and targets, no object read), with the settings
+-- that decide the tags hash.  A refresh whose head and refs hash are the
+-- same does not read the tags again: tag objects are immutable, so the
+-- stored tags_hash is still theirs (src/load/load_refs.c).
+ALTER TABLE @extschema@.fixes_repositories
+    ADD COLUMN refs_hash text;
+
+COMMENT ON COLUMN @extschema@.fixes_repositories.refs_hash IS
+'internal: SHA-1 (hex) of the refs the last load read (each name and the id or ref it points at) and of its release pattern, stable_branches and overrides; when the next load finds the same head and the same hash, it does not read the tags. NULL before a load by 1.2, or when a tag or branch could not be read';
 -- ---- end of issue 31 ----
 
 -- ---- issue 32: CVE records ----

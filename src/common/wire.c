@@ -159,6 +159,23 @@ wire_decode_branch(const void *payload, size_t len, WireBranch *out)
 }
 
 int
+wire_decode_refs(const void *payload, size_t len, WireRefs *out)
+{
+	WireCursor	c;
+
+	const unsigned char *p;
+
+	cursor_init(&c, payload, len);
+	p = take(&c, 1 + FIXES_OID_RAWSZ);
+	if (p == NULL || finish(&c) != 0)
+		return -1;
+	out->state = p[0];
+	memcpy(out->hash.id, p + 1, FIXES_OID_RAWSZ);
+	return out->state == REFS_READ || out->state == REFS_UNCHANGED ||
+		out->state == REFS_UNREADABLE ? 0 : -1;
+}
+
+int
 wire_decode_commit(const void *payload, size_t len, WireCommit *out)
 {
 	WireCursor	c;

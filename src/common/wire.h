@@ -12,6 +12,11 @@
  *                str name (without "refs/tags/"), str tagger ("" if none)
  *   'B' branch:  oid[20] commit, str name (the full ref name: refs/heads/...
  *                or refs/remotes/...); sent by `head` after the tags
+ *   'R' refs:    u8 state (REFS_*), oid[20] the hash of the refs the load
+ *                reads (refs.c of the reader; zeros unless state is
+ *                REFS_READ or REFS_UNCHANGED); sent by head and refresh
+ *                after the branches, or instead of the tags and branches
+ *                when unchanged
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
@@ -48,6 +53,7 @@
 #define WIRE_HEAD		'H'
 #define WIRE_TAG		'T'
 #define WIRE_BRANCH		'B'
+#define WIRE_REFS		'R'
 #define WIRE_COMMIT		'C'
 #define WIRE_FILES		'F'
 #define WIRE_BLOB		'O'
@@ -95,6 +101,17 @@ typedef struct WireBranch
 	FixesOid	commit;
 	WireStr		name;
 } WireBranch;
+
+/* 'R': what the reader did with the tags and branches */
+#define REFS_READ			0	/* read and sent; the hash is of the refs read */
+#define REFS_UNCHANGED		1	/* the previous load's hash: none sent */
+#define REFS_UNREADABLE		2	/* read and sent, one skipped: no hash */
+
+typedef struct WireRefs
+{
+	int			state;
+	FixesOid	hash;
+} WireRefs;
 
 typedef struct WireCommit
 {
@@ -151,6 +168,7 @@ typedef struct WireMessage
 extern int	wire_decode_head(const void *payload, size_t len, WireHead *out);
 extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
 extern int	wire_decode_branch(const void *payload, size_t len, WireBranch *out);
+extern int	wire_decode_refs(const void *payload, size_t len, WireRefs *out);
 extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
 /* the whole record is checked; then wire_files_next() gives each row */
 extern int	wire_decode_files(const void *payload, size_t len, WireFiles *out);

@@ -497,6 +497,7 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_HEAD:
 			case WIRE_TAG:
 			case WIRE_BRANCH:
+			case WIRE_REFS:
 			case WIRE_COMMIT:
 			case WIRE_FILES:
 			case WIRE_BLOB:

@@ -27,7 +27,7 @@ tag_cmp(const void *a, const void *b)
 FixesTag *
 fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 {
-	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, false);
+	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, false, NULL);
 }
 
 /*
@@ -35,11 +35,14 @@ fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
  * the reader's order), up to the end of the stream; or, with more (a
  * refresh's reader), up to the first record of what follows, which the
  * next fixes_reader_next() returns again.  Without branches, a branch
- * record is a protocol error.
+ * record is a protocol error.  With refs (a reader told --refs, 1.2), the
+ * refs record that follows them, or comes instead of them when the reader
+ * found the refs of the previous load (REFS_UNCHANGED), into *refs.
  */
 FixesTag *
 fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
-								FixesBranch **branches, int *nbranches, bool more)
+								FixesBranch **branches, int *nbranches, bool more,
+								WireRefs *refs)
 {
 	int			bcap = 16;
 	int			nb = 0;
@@ -93,6 +96,16 @@ fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
 		tag->annotated = t.annotated;
 		tag->time = t.time;
 		tag->tagger = t.annotated ? fixes_decode_cstring(d, t.tagger.s, t.tagger.len, PG_UTF8) : NULL;
+	}
+	if (refs != NULL)
+	{
+		if (type != WIRE_REFS)
+			fixes_reader_protocol_error(r, "The refs record is missing.");
+		if (wire_decode_refs(payload, len, refs) != 0)
+			fixes_reader_protocol_error(r, "The refs record is malformed.");
+		if (refs->state == REFS_UNCHANGED && (n > 0 || nb > 0))
+			fixes_reader_protocol_error(r, "A refs record says the refs are unchanged after tags were sent.");
+		(void) fixes_reader_next(r, &payload, &len);
 	}
 	if (more && !r->ended)
 		fixes_reader_unread(r);

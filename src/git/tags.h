@@ -26,6 +26,7 @@ typedef struct FixesBranch
 
 extern FixesTag *fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags);
 extern FixesTag *fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
-												 FixesBranch **branches, int *nbranches, bool more);
+												 FixesBranch **branches, int *nbranches, bool more,
+												 WireRefs *refs);
 
 #endif							/* FIXES_TAGS_H */

@@ -255,17 +255,40 @@ unchanged_since_last_load(FixesLoad *ld)
 static FixesReader *
 start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 {
-	const char *args[3] = {ld->ref, ld->old_head, ld->maintainers};
+	const char *args[4] = {ld->ref, ld->old_head, ld->maintainers};
+	const char *refs;
+	int			nargs;
 
 	*refresh = ld->old_usable && ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
 	*maintainers = false;
+	/* 1.2: the hash of the refs, compared by a refresh's reader (load_refs.c) */
+	refs = fixes_load_refs_option(ld, *refresh);
 	if (!*refresh)
-		return fixes_reader_start("head", ld->path, ld->ref, false);
+	{
+		args[1] = refs;
+		return fixes_reader_start_args("head", ld->path, args, refs ? 2 : 1, false);
+	}
 	ld->ahead_files = ld->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
 	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
+	nargs = *maintainers ? 3 : 2;
+	if (refs != NULL)
+		args[nargs++] = refs;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
-								   args, *maintainers ? 3 : 2, false);
+								   args, nargs, false);
+}
+
+/*
+ * The tags are read (the tags hash computed, the stable branches picked),
+ * unless the reader found the refs of the previous load (load_refs.c)
+ */
+static void
+tags_read(FixesLoad *ld)
+{
+	if (ld->refs_unchanged)
+		return;
+	fixes_load_stable_branches(ld);
+	ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 }
 
 /* the graph of the previous load and its releases, if there is one to build on */
@@ -309,6 +332,7 @@ read_repository(FixesLoad *ld)
 		uint32		len;
 		WireHead	head;
 		WireHead	old;
+		WireRefs	refs;
 		bool		refresh;
 		bool		maintainers;
 		bool		graph_read;
@@ -330,11 +354,12 @@ read_repository(FixesLoad *ld)
 		if (graph_read)
 			read_previous_graph(ld);
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
-												   &ld->branches, &ld->nbranches, refresh);
+												   &ld->branches, &ld->nbranches, refresh,
+												   fixes_has_v12(ld) ? &refs : NULL);
+		fixes_load_refs_received(ld, reader, fixes_has_v12(ld) ? &refs : NULL);
 		if (!refresh)
 			fixes_reader_finish(reader);
-		fixes_load_stable_branches(ld);
-		ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
+		tags_read(ld);
 		fixes_load_phase(ld, "tags read");
 		fixes_load_read_maintainers(ld, maintainers ? reader : NULL);
 		if (ld->subsys != NULL)
@@ -354,6 +379,12 @@ read_repository(FixesLoad *ld)
 				fixes_reader_finish(reader);
 		}
 		ld->unchanged = unchanged_since_last_load(ld);
+		if (!ld->unchanged && ld->refs_unchanged)
+		{
+			/* the refs spared reading the tags, but they are needed */
+			fixes_load_read_tags(ld);
+			tags_read(ld);
+		}
 		if (!ld->unchanged)
 		{
 			if (!graph_read)

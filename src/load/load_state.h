@@ -18,7 +18,9 @@
  *   again, deleted before the history is read (every row of a full load; the
  *   stable scope of a refresh).
  * Reading, from the reader process (reader_proc.c, walk.c):
- *   tags.c                  tags and branches; load_stable.c picks the stable ones
+ *   tags.c                  tags and branches; load_stable.c picks the stable ones;
+ *                           load_refs.c (1.2): none when the head and the hash
+ *                           of the refs are the previous load's (its tags_hash)
  *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
@@ -68,7 +70,8 @@
  *                           from each series row of fixes_affected), which
  *                           it hands to load_write_releases.c
  *   load_write_repository.c the repository's row of fixes_repositories, in
- *                           one UPDATE at the end (load.c registers it first)
+ *                           one UPDATE at the end (load.c registers it first),
+ *                           refs_hash included
  *
  * Phases call helpers, never each other: the helpers of the walk are in
  * load_walk.h (the loop, its hooks, the writer of fixes_commits, edge lists
@@ -322,6 +325,13 @@ typedef struct FixesLoad
 	bool		unchanged;		/* same head, same tags: nothing to do */
 	int64		tags_hash;		/* of this load's tags and release pattern */
 
+	/* the refs the reader read (1.2, load_refs.c) */
+	bool		refs_compared;	/* the reader was given old_refs_hash */
+	FixesOid	old_refs_hash;
+	bool		refs_unchanged; /* the previous load's: no tag read, its tags_hash */
+	bool		refs_hash_set;	/* refs_hash is known (no ref skipped) */
+	FixesOid	refs_hash;		/* fixes_repositories.refs_hash */
+
 	/* incremental is false for a full load */
 	bool		incremental;
 	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before */
@@ -548,6 +558,12 @@ extern void fixes_load_write_releases(FixesLoad *ld);
 extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
+
+/* load_refs.c: the hash of the refs, and the tags it spares reading (1.2) */
+extern const char *fixes_load_refs_option(FixesLoad *ld, bool compare);
+extern void fixes_load_refs_received(FixesLoad *ld, struct FixesReader *r,
+									 const WireRefs *refs);
+extern void fixes_load_read_tags(FixesLoad *ld);
 
 /* load_write_repository.c: the one writer of the repository's row, at the end */
 extern void fixes_load_write_repository(FixesLoad *ld, double seconds);

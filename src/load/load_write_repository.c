@@ -6,7 +6,7 @@
  * table) and this writer records the load in one UPDATE when it is done:
  * what was loaded and how (1.0), the settings of files, MAINTAINERS and
  * stable branches and the partial-clone counts (1.1), the newest committer
- * date of the mainline (1.2).  Each column is written only by a database
+ * date of the mainline and the hash of the refs read (1.2).  Each column is written only by a database
  * whose SQL version has it.
  */
 #include "postgres.h"
@@ -123,6 +123,11 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	}
 	if (fixes_has_v12(ld) && !ld->unchanged)
 		set_newest(ld, &u);
+	/* the refs this load read (load_refs.c), for the next load to compare */
+	if (fixes_has_v12(ld))
+		set_col(&u, "refs_hash", TEXTOID,
+				ld->refs_hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs_hash)) : (Datum) 0,
+				!ld->refs_hash_set);
 
 	fixes_spi_execute(psprintf("UPDATE %s.fixes_repositories SET loaded_at = now(), %s "
 							   "WHERE repository_id = $1", ld->schema, u.set.data),

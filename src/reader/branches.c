@@ -26,7 +26,8 @@ send_branch(const char *name, const git_oid *commit)
 	free(rec);
 }
 
-static void
+/* false when the branch is skipped with a WARNING */
+static bool
 one_branch(Repo *r, git_reference *ref)
 {
 	const char *refname = git_reference_name(ref);
@@ -34,7 +35,7 @@ one_branch(Repo *r, git_reference *ref)
 	int			rc;
 
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC)
-		return;
+		return true;
 	loose_check(r, git_reference_target(ref));
 	rc = git_reference_peel(&peeled, ref, GIT_OBJECT_COMMIT);
 	if (rc < 0)
@@ -46,14 +47,15 @@ one_branch(Repo *r, git_reference *ref)
 		out_message('W', "01000", detail, NULL,
 					"branch \"%s\" of repository \"%s\" cannot be resolved to a commit, skipped",
 					refname, r->path);
-		return;
+		return false;
 	}
 	send_branch(refname, git_object_id(peeled));
 	git_object_free(peeled);
+	return true;
 }
 
 static void
-send_glob(Repo *r, const char *glob)
+send_glob(Repo *r, const char *glob, RefList *refs)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
@@ -64,7 +66,10 @@ send_glob(Repo *r, const char *glob)
 		fail_git(rc, "38000", "could not list the branches of repository \"%s\"", r->path);
 	while ((rc = git_reference_next(&ref, it)) == 0)
 	{
-		one_branch(r, ref);
+		if (refs != NULL)
+			refs_add(refs, ref);
+		if (!one_branch(r, ref) && refs != NULL)
+			refs->unreadable = true;
 		git_reference_free(ref);
 	}
 	if (rc != GIT_ITEROVER)
@@ -72,9 +77,10 @@ send_glob(Repo *r, const char *glob)
 	git_reference_iterator_free(it);
 }
 
+/* every branch; with refs, each ref read into it (refs.c) */
 void
-send_branches(Repo *r)
+send_branches(Repo *r, RefList *refs)
 {
-	send_glob(r, "refs/heads/*");
-	send_glob(r, "refs/remotes/*");
+	send_glob(r, "refs/heads/*", refs);
+	send_glob(r, "refs/remotes/*", refs);
 }

@@ -30,6 +30,13 @@
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
  *                                 and the tree's directories ('O', 'D')
+ *   head and refresh take --refs=SCOPE:SALT[:HASH] as their last argument
+ *                                 (refs.c): the 'R' record after the
+ *                                 branches, the hash of the refs read; with
+ *                                 HASH, refresh compares it first and, when
+ *                                 it is that of the refs and REF names OLD,
+ *                                 sends 'R' "unchanged" instead of the tags
+ *                                 and branches
  *   fixes-reader blobs PATH FILE HEX...   what blob sends, for each commit
  *                                 HEX in turn (the MAINTAINERS file of
  *                                 each release, load_files.c); a tree or
@@ -135,8 +142,20 @@ main(int argc, char **argv)
 	bool		found;
 	bool		is_walk;
 	bool		is_refresh;
+	RefsOption	refs = {0};
+	bool		has_refs = false;
 
 	out_init();
+	/* head and refresh: the refs option, the last argument (refs.c) */
+	if (argc >= 4 && (strcmp(argv[1], "head") == 0 || strcmp(argv[1], "refresh") == 0 ||
+					  strcmp(argv[1], "refresh-files") == 0) &&
+		strncmp(argv[argc - 1], "--refs=", 7) == 0)
+	{
+		if (!refs_parse_option(argv[argc - 1], &refs))
+			fail("22023", NULL, NULL, "\"%s\" is not a refs option", argv[argc - 1]);
+		has_refs = true;
+		argv[--argc] = NULL;
+	}
 	is_walk = argc >= 2 &&
 		(strcmp(argv[1], "walk") == 0 || strcmp(argv[1], "walk-files") == 0);
 	is_refresh = argc >= 2 &&
@@ -242,8 +261,16 @@ main(int argc, char **argv)
 		send_head(&r, found, &head);
 		out_ahead();
 		out_push();
-		send_tags(&r);
-		send_branches(&r);
+		/* the head and the refs of the previous load: no tag peeled */
+		if (has_refs && found && git_oid_equal(&head, &old) && refs_unchanged(&r, &refs))
+			send_refs(REFS_UNCHANGED, &refs.previous);
+		else if (has_refs)
+			send_tags_and_refs(&r, &refs);
+		else
+		{
+			send_tags(&r, NULL);
+			send_branches(&r, NULL);
+		}
 		out_push();
 		if (found && argc == 6)
 		{
@@ -281,15 +308,17 @@ main(int argc, char **argv)
 	{
 		repo_open(&r, argv[2]);
 		if (strcmp(mode, "tags") == 0)
-			send_tags(&r);
+			send_tags(&r, NULL);
 		else if (strcmp(mode, "head") == 0 || strcmp(mode, "log") == 0)
 		{
 			found = repo_resolve(&r, argv[3], &head);
 			send_head(&r, found, &head);
-			if (strcmp(mode, "head") == 0)
+			if (strcmp(mode, "head") == 0 && has_refs)
+				send_tags_and_refs(&r, &refs);
+			else if (strcmp(mode, "head") == 0)
 			{
-				send_tags(&r);
-				send_branches(&r);
+				send_tags(&r, NULL);
+				send_branches(&r, NULL);
 			}
 			else if (found)
 				walk_history(&r, &head, 1, oidset_new(0), false);

@@ -21,6 +21,8 @@
  *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
+ *   refs.c   the hash of the refs that tags.c and branches.c read, and
+ *            whether it is the previous load's (no object read)
  *   main.c   the command line: fixes-reader MODE PATH [REF]
  *
  * What it shares with the backend is in src/common/ (no postgres.h): the
@@ -120,10 +122,38 @@ extern void files_pool_drain(void);
 /* blob.c */
 extern void send_blob(Repo *r, const git_oid *commit, const char *path, bool lenient);
 
-/* tags.c */
-extern void send_tags(Repo *r);
+/* refs.c */
+typedef struct RefList
+{
+	char	  **entries;		/* per ref: name, NUL, what it points at */
+	size_t	   *lens;
+	size_t		n;
+	size_t		cap;
+	bool		unreadable;		/* a ref was skipped with a WARNING */
+} RefList;
+
+/* --refs=SCOPE:SALT[:HASH], the last argument of head and refresh */
+typedef struct RefsOption
+{
+	bool		branches;		/* scope "tb": the branches too */
+	char		salt[17];
+	bool		has_previous;
+	git_oid		previous;		/* the previous load's hash */
+} RefsOption;
+
+extern bool refs_parse_option(const char *arg, RefsOption *o);
+extern void refs_add(RefList *l, git_reference *ref);
+extern void refs_list(Repo *r, RefList *l, bool branches);
+extern void refs_hash(RefList *l, const char *salt, bool branches, git_oid *out);
+extern void refs_free(RefList *l);
+extern bool refs_unchanged(Repo *r, const RefsOption *o);
+extern void send_refs(int state, const git_oid *hash);
+extern void send_tags_and_refs(Repo *r, const RefsOption *o);
+
+/* tags.c (refs: NULL, or the list each ref read goes to) */
+extern void send_tags(Repo *r, RefList *refs);
 
 /* branches.c */
-extern void send_branches(Repo *r);
+extern void send_branches(Repo *r, RefList *refs);
 
 #endif							/* FIXES_READER_H */

@@ -76,8 +76,12 @@ send_tag(const char *name, const git_oid *commit, bool annotated, int64_t time,
 	free(who);
 }
 
-/* send the tag that ref names, if it peels to a commit */
-static void
+/*
+ * send the tag that ref names, if it peels to a commit; false when it is
+ * skipped with a WARNING (a tag of a tree, or nested too deep, is skipped
+ * for good: its objects cannot change)
+ */
+static bool
 one_tag(Repo *r, git_reference *ref)
 {
 	const char *refname = git_reference_name(ref);
@@ -98,12 +102,12 @@ one_tag(Repo *r, git_reference *ref)
 		out_message('W', "01000", detail, NULL,
 					"tag \"%s\" of repository \"%s\" cannot be resolved, skipped",
 					refname, r->path);
-		return;
+		return false;
 	}
 	obj = lookup_checked(r, refname, git_reference_target(resolved));
 	git_reference_free(resolved);
 	if (obj == NULL)
-		return;
+		return false;
 	annotated = git_object_type(obj) == GIT_OBJECT_TAG;
 	peeled = obj;
 	if (annotated)
@@ -121,7 +125,7 @@ one_tag(Repo *r, git_reference *ref)
 			if (peeled == NULL)
 			{
 				git_object_free(obj);
-				return;
+				return depth == 100;
 			}
 		}
 	}
@@ -136,10 +140,12 @@ one_tag(Repo *r, git_reference *ref)
 	if (peeled != obj)
 		git_object_free(peeled);
 	git_object_free(obj);
+	return true;
 }
 
+/* every tag; with refs, each ref read into it (refs.c) */
 void
-send_tags(Repo *r)
+send_tags(Repo *r, RefList *refs)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
@@ -150,7 +156,10 @@ send_tags(Repo *r)
 		fail_git(rc, "38000", "could not list the tags of repository \"%s\"", r->path);
 	while ((rc = git_reference_next(&ref, it)) == 0)
 	{
-		one_tag(r, ref);
+		if (refs != NULL)
+			refs_add(refs, ref);
+		if (!one_tag(r, ref) && refs != NULL)
+			refs->unreadable = true;
 		git_reference_free(ref);
 	}
 	if (rc != GIT_ITEROVER)

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 8)
+	switch (data[0] % 9)
 	{
 		case 0:
 			{
@@ -116,6 +116,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				{
 					REQUIRE(len == FIXES_OID_RAWSZ + 4 + (size_t) b.name.len);
 					REQUIRE(inside(b.name.s, b.name.len, p, len));
+				}
+				break;
+			}
+		case 8:
+			{
+				WireRefs	rf;
+
+				if (wire_decode_refs(p, len, &rf) == 0)
+				{
+					REQUIRE(len == 1 + FIXES_OID_RAWSZ);
+					REQUIRE(rf.state == REFS_READ || rf.state == REFS_UNCHANGED ||
+							rf.state == REFS_UNREADABLE);
 				}
 				break;
 			}

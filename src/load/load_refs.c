@@ -1,0 +1,158 @@
+/*
+ * load_refs.c — fixes_load(): the hash of the refs, and the tags it spares
+ * reading (1.2)
+ *
+ * Reading the tags means peeling each one: at 1.3M commits and 800 tags,
+ * 0.25 s of page faults in the pack's index, most of a reload that finds
+ * nothing changed.  Tag objects are immutable, so when every ref the load
+ * reads (the tags, and the branches with stable_branches) has the name and
+ * the target the previous load saw, so do the tags and branches it peeled,
+ * and the tags hash the previous load stored is this load's.
+ *
+ * The reader hashes the refs (reader/refs.c: loose refs and packed-refs,
+ * no object read) with a salt, the hash of every other input of the tags
+ * hash: the release pattern, stable_branches, the overrides and the
+ * backport overrides.  The load stores that hash in
+ * fixes_repositories.refs_hash; the next refresh gives it to its reader,
+ * which, when the head is the previous one and the hash is equal, sends a
+ * refs record "unchanged" instead of the tags.  The load then takes the
+ * stored tags_hash and, if nothing else changed, is a no-op; if something
+ * else did (MAINTAINERS to attribute again), it reads the tags with a reader
+ * of their own (fixes_load_read_tags()).  A ref skipped with a WARNING (its
+ * object missing) leaves no hash, so the next load reads every tag again.
+ * A database at 1.0 or 1.1 has no column: no hash is asked for.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+
+#include "load_state.h"
+#include "spi_call.h"
+
+/* the previous load's hash, if there is one to compare */
+static bool
+read_old_refs_hash(FixesLoad *ld)
+{
+	char	   *sql = psprintf("SELECT refs_hash FROM %s.fixes_repositories WHERE repository_id = $1",
+							   ld->schema);
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	bool		found = false;
+
+	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
+	{
+		char	   *hex = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		/* NULL, or not an id (a row an administrator wrote): none */
+		found = hex != NULL && fixes_oid_parse_full(&ld->old_refs_hash, hex);
+	}
+	if (SPI_tuptable)
+		SPI_freetuptable(SPI_tuptable);
+	return found;
+}
+
+/*
+ * The salt: every input of the tags hash (fixes_tags_hash(),
+ * fixes_overrides_hash()) besides the tags and branches themselves.
+ */
+static uint64
+settings_hash(FixesLoad *ld)
+{
+	uint64		h = hash_bytes_extended((const unsigned char *) "fixes refs", 10, 31);
+
+	h = hash_bytes_extended((const unsigned char *) (ld->pattern ? ld->pattern : ""),
+							ld->pattern ? (int) strlen(ld->pattern) : 0, h + (ld->pattern ? 1 : 2));
+	h = hash_bytes_extended((const unsigned char *) (ld->stable_re ? ld->stable_re : ""),
+							ld->stable_re ? (int) strlen(ld->stable_re) : 0,
+							h + (ld->stable_re ? 1 : 2));
+	return (uint64) fixes_overrides_hash(ld, (int64) h);
+}
+
+/*
+ * The last argument of a head or refresh reader: "--refs=SCOPE:SALT", with
+ * compare (a refresh) and a previous hash to compare ":HASH" too; NULL for a
+ * database without the column.
+ */
+const char *
+fixes_load_refs_option(FixesLoad *ld, bool compare)
+{
+	char		hex[FIXES_OID_HEXSZ + 1];
+
+	ld->refs_compared = false;
+	if (!fixes_has_v12(ld))
+		return NULL;
+	/* what else would make the load more than a no-op, known so far */
+	if (compare && ld->known && ld->old_usable && !ld->reattribute && ld->old_head != NULL)
+		ld->refs_compared = read_old_refs_hash(ld);
+	if (ld->refs_compared)
+		fixes_format_oid(hex, &ld->old_refs_hash);
+	return psprintf("--refs=%s:%016" INT64_MODIFIER "x%s%s", ld->stable_re ? "tb" : "t",
+					settings_hash(ld), ld->refs_compared ? ":" : "",
+					ld->refs_compared ? hex : "");
+}
+
+/*
+ * The reader's refs record (refs: NULL for a reader not told --refs): the
+ * hash to store, and whether the tags were read.
+ */
+void
+fixes_load_refs_received(FixesLoad *ld, FixesReader *r, const WireRefs *refs)
+{
+	ld->refs_unchanged = false;
+	ld->refs_hash_set = false;
+	if (refs == NULL)
+		return;
+	if (refs->state == REFS_UNCHANGED &&
+		(!ld->refs_compared || memcmp(refs->hash.id, ld->old_refs_hash.id, FIXES_OID_RAWSZ) != 0))
+		fixes_reader_protocol_error(r, "The refs record says unchanged, but the reader was not given that hash.");
+	ld->refs_unchanged = refs->state == REFS_UNCHANGED;
+	ld->refs_hash_set = refs->state != REFS_UNREADABLE;
+	ld->refs_hash = refs->hash;
+	if (ld->refs_unchanged)
+	{
+		/* the tags, branches and settings of the previous load: its hash */
+		ld->tags_hash = ld->old_tags_hash;
+		ld->ntags = 0;
+		ld->nbranches = 0;
+		elog(DEBUG1, "fixes_load %s: refs unchanged since the last load: tags not read", ld->name);
+	}
+}
+
+/*
+ * The refs were those of the previous load, but the load does more than
+ * nothing (the attributions of MAINTAINERS change): read the tags and
+ * branches with a reader of their own, as a first load does.
+ */
+void
+fixes_load_read_tags(FixesLoad *ld)
+{
+	FixesReader *volatile reader = NULL;
+
+	Assert(ld->refs_unchanged);
+	PG_TRY();
+	{
+		const char *args[2] = {ld->ref, fixes_load_refs_option(ld, false)};
+		const unsigned char *payload;
+		uint32		len;
+		WireHead	head;
+		WireRefs	refs;
+
+		reader = fixes_reader_start_args("head", ld->path, args, 2, false);
+		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
+		if (wire_decode_head(payload, len, &head) != 0)
+			fixes_reader_protocol_error(reader, "The head record is malformed.");
+		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
+												   &ld->branches, &ld->nbranches, false, &refs);
+		fixes_load_refs_received(ld, reader, &refs);
+		fixes_reader_finish(reader);
+	}
+	PG_FINALLY();
+	{
+		fixes_reader_stop(reader);
+	}
+	PG_END_TRY();
+	elog(DEBUG1, "fixes_load %s: tags read again: the load is not a no-op", ld->name);
+}
