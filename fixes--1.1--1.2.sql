@@ -665,7 +665,8 @@ WITH rel AS (
 ), pairs AS (
     -- the distinct resolved mainline pairs (F fixes T), with F's first line
     -- naming T
-    SELECT DISTINCT ON (e.fixing_idx, e.target_idx)
+    SELECT DISTINCT ON (e.fixing_commit, e.target_idx)
+           pg_catalog.dense_rank() OVER (ORDER BY e.fixing_commit) AS o,
            e.fixing_idx, e.target_idx, e.line, e.fixing_commit, e.target_commit,
            e.fixing_release, e.target_release
       FROM %1$s.fixes_edges e
@@ -676,14 +677,14 @@ WITH rel AS (
        AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
                         WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
                           AND NOT c.mainline)
-     ORDER BY e.fixing_idx, e.target_idx, e.line
+     ORDER BY e.fixing_commit, e.target_idx, e.line
 ), ser AS (
     -- the series rows that need more than the pair: those where the bug
     -- came in with a stable release (a backport of T) or that are fixed.
     -- The commit that brought the bug into the series: T when T is in the
     -- series' mainline release, else the backport of T in the release it
     -- came in with (the smallest id when that release holds several)
-    SELECT u.fixing_idx, u.fixing_commit, u.line, u.series_rank, u.introduced_rank,
+    SELECT u.fixing_idx, u.o, u.line, u.series_rank, u.introduced_rank,
            u.fixed_rank, u.fix_backport_idx,
            CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
                 ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
@@ -696,7 +697,7 @@ WITH rel AS (
                        WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
                          AND b.status = 'resolved') END
                AS brought_by
-      FROM (SELECT p.fixing_idx, p.fixing_commit, p.target_idx, p.line, p.target_commit,
+      FROM (SELECT p.fixing_idx, p.o, p.target_idx, p.line, p.target_commit,
                    unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
                    unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
               FROM pairs p
@@ -710,9 +711,9 @@ WITH rel AS (
     -- per pair, the first series of its plain rows (T in the series'
     -- mainline release, not fixed there): every series of a row whose
     -- elements are all plain, else those of its elements that are
-    SELECT m.fixing_idx, m.fixing_commit, m.line, m.target_commit,
+    SELECT m.fixing_idx, m.o, m.line, m.target_commit,
            pg_catalog.min(m.series_rank) AS series_rank
-      FROM (SELECT p.fixing_idx, p.target_idx, p.fixing_commit, p.line, p.target_commit,
+      FROM (SELECT p.fixing_idx, p.target_idx, p.o, p.line, p.target_commit,
                    CASE WHEN fa.introduced_ranks = fa.series_ranks
                              AND pg_catalog.cardinality(pg_catalog.array_positions(fa.fixed_ranks, NULL))
                                  = pg_catalog.cardinality(fa.fixed_ranks)
@@ -728,16 +729,16 @@ WITH rel AS (
                 ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
             OFFSET 0) m
      WHERE m.series_rank IS NOT NULL
-     GROUP BY m.fixing_idx, m.target_idx, m.fixing_commit, m.line, m.target_commit
+     GROUP BY m.fixing_idx, m.target_idx, m.o, m.line, m.target_commit
 ), fixes AS (
     -- per fix: its first release with the bug (first_key, NULL: it shipped
     -- nowhere), from the places that shipped it (the mainline row's
     -- introduced_in, each series row's), and the mainline release of its
     -- earliest target (target_key)
-    SELECT a.fixing_idx, pg_catalog.min(a.fixing_commit) AS fixing_commit,
+    SELECT a.fixing_idx, pg_catalog.min(a.o) AS o,
            pg_catalog.min(a.fixing_release) AS fixing_release,
            pg_catalog.min(a.place) AS first_key, pg_catalog.min(a.target_key) AS target_key
-      FROM (SELECT p.fixing_idx, p.fixing_commit, p.fixing_release,
+      FROM (SELECT p.fixing_idx, p.o, p.fixing_release,
                    CASE WHEN f.release_rank IS NULL OR f.release_rank > t.release_rank THEN t.vkey END AS place,
                    t.vkey AS target_key
               FROM pairs p
@@ -759,39 +760,44 @@ WITH rel AS (
     -- part 1, by release: form 1 the first release with the bug, 2 "0" up
     -- to it (or to the first target's release), 3 a fixed series (v1 up to
     -- the series v2), 4 the mainline release with the fix
-    SELECT p.fixing_commit, 0 AS part, p.line::bigint AS k, 0 AS form,
+    SELECT p.o, p.fixing_commit, 0 AS part, p.line::bigint AS k, 0 AS form,
            p.target_commit AS v1, p.fixing_commit AS v2
       FROM pairs p
     UNION ALL
-    SELECT d.fixing_commit, 0, d.k, 0, d.version,
-           (SELECT fb.commit_id FROM %1$s.fixes_commits fb
-             WHERE fb.repository_id = $1 AND fb.commit_idx = d.less_idx)
-      FROM (SELECT s.fixing_commit,
+    SELECT d.o, NULL, 0, d.k, 0, d.version,
+           COALESCE(fb.commit_id, (SELECT c.commit_id FROM %1$s.fixes_commits c
+                                    WHERE c.repository_id = $1 AND c.commit_idx = d.less_idx))
+      FROM (SELECT s.o,
                    pg_catalog.min(4611686018427387904 | s.series_rank::bigint << 31 | s.line) AS k,
                    s.brought_by AS version,
                    CASE WHEN s.fixed_rank IS NOT NULL THEN s.fix_backport_idx END AS less_idx
               FROM ser s
              GROUP BY 1, 3, 4) d
+      -- the backport that fixed the series is a stable commit: the stable
+      -- commits in one pass (by the partial index) cost less than a look-up
+      -- each; the look-up stays for any other
+      LEFT JOIN %1$s.fixes_commits fb
+        ON fb.repository_id = $1 AND fb.commit_idx = d.less_idx AND NOT fb.mainline
     UNION ALL
-    SELECT l.fixing_commit, 0, 4611686018427387904 | l.series_rank::bigint << 31 | l.line, 0,
+    SELECT l.o, NULL, 0, 4611686018427387904 | l.series_rank::bigint << 31 | l.line, 0,
            l.target_commit, NULL
       FROM plain l
     UNION ALL
-    SELECT f.fixing_commit, 1, 0::bigint, 1, r.version, NULL
+    SELECT f.o, NULL, 1, 0::bigint, 1, r.version, NULL
       FROM fixes f JOIN rel r ON r.vkey = f.first_key
     UNION ALL
-    SELECT f.fixing_commit, 1, 1::bigint << 32, 2, r.version, NULL
+    SELECT f.o, NULL, 1, 1::bigint << 32, 2, r.version, NULL
       FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
     UNION ALL
-    SELECT s.fixing_commit, 1, pg_catalog.min(2::bigint << 32 | s.series_rank), 3,
+    SELECT s.o, NULL, 1, pg_catalog.min(2::bigint << 32 | s.series_rank), 3,
            x.version, b.version || '.*'
-      FROM (SELECT DISTINCT z.fixing_commit, z.series_rank, z.fixed_rank
+      FROM (SELECT DISTINCT z.o, z.series_rank, z.fixed_rank
               FROM ser z WHERE z.fixed_rank IS NOT NULL) s
       JOIN rel x ON x.release_rank = s.fixed_rank
       JOIN rel b ON b.release_rank = s.series_rank
-     GROUP BY s.fixing_commit, x.version, b.version
+     GROUP BY s.o, x.version, b.version
     UNION ALL
-    SELECT f.fixing_commit, 1, 3::bigint << 32, 4, r.version, NULL
+    SELECT f.o, NULL, 1, 3::bigint << 32, 4, r.version, NULL
       FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
 ), files AS (
     -- the paths each fix changed: %3$s
@@ -799,7 +805,7 @@ WITH rel AS (
     -- the entries as JSON text (parsed once into jsonb below: a third
     -- cheaper than building each entry as jsonb; ids are hex digits, names
     -- go through to_json)
-    SELECT e.fixing_commit,
+    SELECT e.o, pg_catalog.min(e.fixing_commit) AS fixing_commit,
            pg_catalog.string_agg(
                '{"version": ' || COALESCE(pg_catalog.to_json(e.v1)::text, 'null')
                || CASE WHEN e.v2 IS NULL THEN '' ELSE ', "lessThan": ' || pg_catalog.to_json(e.v2)::text END
@@ -818,7 +824,7 @@ WITH rel AS (
                        || ', "status": "unaffected", "versionType": "original_commit_for_fix"}' END,
                ', ' ORDER BY e.k, e.v1 COLLATE "C", e.v2 COLLATE "C") FILTER (WHERE e.part = 1) AS rv
       FROM entries e
-     GROUP BY e.fixing_commit
+     GROUP BY e.o
 )
 SELECT a.fixing_commit,
        ('[{' || h.head || '"defaultStatus": "unaffected", "versions": [' || a.cv || ']}, {'
@@ -826,7 +832,7 @@ SELECT a.fixing_commit,
                           ELSE '"defaultStatus": "affected", "versions": [' || a.rv || ']}]' END
        )::jsonb
   FROM arrays a
-  LEFT JOIN files fl ON fl.fixing_commit = a.fixing_commit
+  LEFT JOIN files fl ON fl.o = a.o
  CROSS JOIN LATERAL (
        SELECT '"vendor": ' || pg_catalog.to_json($3)::text || ', "product": '
               || pg_catalog.to_json($4)::text || ', '
@@ -834,20 +840,20 @@ SELECT a.fixing_commit,
                       ELSE '"repo": ' || pg_catalog.to_json($5)::text || ', ' END
               || CASE WHEN fl.paths IS NULL THEN ''
                       ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
- ORDER BY a.fixing_commit
+ ORDER BY a.o
 $q$, pg_catalog.quote_ident(nsp), CASE WHEN one_fix THEN 'AND e.fixing_idx = $2' ELSE '' END,
        -- one fix: its rows by the index on fixes_commit_files; every fix: one
        -- pass over the repository's rows (117,000 look-ups would cost more)
        CASE WHEN NOT one_fix THEN $f$
-    SELECT x.fixing_commit, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
-      FROM (SELECT DISTINCT f.fixing_commit, cf.path COLLATE "C" AS path
+    SELECT x.o, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT f.o, cf.path COLLATE "C" AS path
               FROM fixes f
               JOIN fixes_commit_files cf
                 ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
      WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)
-     GROUP BY x.fixing_commit$f$
+     GROUP BY x.o$f$
        ELSE $f$
-    SELECT f.fixing_commit,
+    SELECT f.o,
            (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
               FROM fixes_commit_files cf
              WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
