@@ -622,7 +622,8 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 --
 -- The whole repository in one pass over each set, every key an integer:
 -- - pairs: one row per resolved mainline pair (F fixes T), from F's first
---   line naming T (DISTINCT ON: the ids and releases are the pair's own);
+--   line naming T (DISTINCT ON: the ids and releases are the pair's own),
+--   with o, F's place in fixing_commit order (the key of everything after);
 -- - ser and plain: the series rows of fixes_affected.  Nine in ten are
 --   "plain" (T came with the series' mainline release, not fixed there):
 --   each gives the entry (T, no bound) and the place [series, 0, series],
@@ -630,15 +631,16 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 --   whose elements are all plain (half of them) is not unnested for ser;
 -- - fixes: per fix, in one aggregate, the first place that shipped the
 --   bug and its first target's release;
--- - entries: every entry of both product entries as a narrow row (a
---   form, one or two values, a bigint order key), sorted once per fix and
---   turned into JSON text by the aggregate (arrays).  The entries by
+-- - entries: every entry of both product entries as a narrow row (o, a
+--   form, one or two values, a bigint order key), grouped by o and turned
+--   into JSON text by the aggregate (arrays).  The entries by
 --   commit of a fix are told apart by their (version, lessThan) pair; only
 --   the series rows can repeat one (the mainline pairs' and the plain rows'
 --   versions are T, with lessThan F or none; a series row's version is T
 --   only when it is fixed, and its lessThan is then a stable backport), so
---   only they are grouped.  The rows come out in fixing_commit order from
---   the aggregate: the 120 MB of output are never sorted.
+--   only they are grouped.  The rows come out of the aggregate in o
+--   order, which is fixing_commit order: the 120 MB of output are never
+--   sorted (at 1.3M commits, 112,380 fixes: 7 s of CPU instead of 12).
 -- Order keys (bigint, compared as the arrays [place, series, rank] were):
 -- a release's place in version order is series_rank << 32 | stable bit
 -- << 31 | release_rank (a stable release sorts after its series' mainline
@@ -965,8 +967,9 @@ COMMENT ON FUNCTION @extschema@.fixes_cve_affected(text, text, text, text, text)
 -- Every fix at once: hash joins over the whole of each set.  Right after a
 -- load the planner has no statistics on the new rows and takes each set for
 -- a row or two; its nested loops over them took 7 s at 20,000 commits
--- instead of 2.  The commit ids are looked up one by one in scalar
--- subqueries (by primary key), which enable_nestloop does not touch.
+-- instead of 2.  The ids of the commits that brought a bug into a series
+-- are looked up one by one in scalar subqueries (by primary key), which
+-- enable_nestloop does not touch.
 CREATE FUNCTION @extschema@.fixes_cve_affected_all(
     repository text,
     vendor text DEFAULT NULL,
