@@ -646,7 +646,8 @@ COMMENT ON VIEW @extschema@.fixes_lifetime_per_release IS
 -- << 31 | release_rank (a stable release sorts after its series' mainline
 -- release and before the next one); an entry by commit is line (mainline)
 -- or 1 << 62 | series << 31 | line; an entry by release kind << 32 |
--- series.
+-- series (two fixed releases of one series, for two targets: by version,
+-- where the query before 1.2's second pass left their order to the sort).
 CREATE FUNCTION @extschema@.fixes_cve_affected_query(nsp name, one_fix boolean)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
