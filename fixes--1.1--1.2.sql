@@ -628,8 +628,266 @@ COMMENT ON COLUMN @extschema@.fixes_repositories.refs_hash IS
 -- (defaultStatus affected), as the Linux kernel's CNA writes them.  See
 -- README.md, "CVE records", for the rules.  One set-based query serves the
 -- single fix and the whole repository, so that both give the same bytes;
--- fixes_cve_affected_rows runs it with or without the filter on the fixing
--- commit (dynamic SQL: each is planned for what it reads).
+-- fixes_cve_affected_query writes it with or without the filter on the
+-- fixing commit (dynamic SQL: each is planned for what it reads), and the
+-- two functions that return it execute it in their own frame (a function
+-- that returned another's rows would copy 120 MB into a second tuplestore
+-- at 1.3M commits).
+--
+-- The whole repository in one pass over each set, every key an integer:
+-- - pairs: one row per resolved mainline pair (F fixes T), from F's first
+--   line naming T (DISTINCT ON: the ids and releases are the pair's own),
+--   with o, F's place in fixing_commit order (the key of everything after);
+-- - ser and plain: the series rows of fixes_affected.  Nine in ten are
+--   "plain" (T came with the series' mainline release, not fixed there):
+--   each gives the entry (T, no bound) and the place [series, 0, series],
+--   so the pair's first plain series stands for them all; a series row
+--   whose elements are all plain (half of them) is not unnested for ser;
+-- - fixes: per fix, in one aggregate, the first place that shipped the
+--   bug and its first target's release;
+-- - entries: every entry of both product entries as a narrow row (o, a
+--   form, one or two values, a bigint order key), grouped by o and turned
+--   into JSON text by the aggregate (arrays).  The entries by
+--   commit of a fix are told apart by their (version, lessThan) pair; only
+--   the series rows can repeat one (the mainline pairs' and the plain rows'
+--   versions are T, with lessThan F or none; a series row's version is T
+--   only when it is fixed, and its lessThan is then a stable backport), so
+--   only they are grouped.  The rows come out of the aggregate in o
+--   order, which is fixing_commit order: the 120 MB of output are never
+--   sorted (at 1.3M commits, 112,380 fixes: 6-7 s of CPU instead of 10-13).
+-- Order keys (bigint, compared as the arrays [place, series, rank] were):
+-- a release's place in version order is series_rank << 32 | stable bit
+-- << 31 | release_rank (a stable release sorts after its series' mainline
+-- release and before the next one); an entry by commit is line (mainline)
+-- or 1 << 62 | series << 31 | line; an entry by release kind << 32 |
+-- series (two fixed releases of one series, for two targets: by version,
+-- where the query before 1.2's second pass left their order to the sort).
+CREATE FUNCTION @extschema@.fixes_cve_affected_query(nsp name, one_fix boolean)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT pg_catalog.format($q$
+WITH rel AS (
+    -- every release, with its place in version order across the mainline
+    -- and the series (vkey)
+    SELECT r.release_rank, r.tag, r.mainline,
+           CASE WHEN r.mainline THEN r.release_rank::bigint << 32 | r.release_rank
+                ELSE b.release_rank::bigint << 32 | 2147483648 | r.release_rank END AS vkey,
+           pg_catalog.regexp_replace(r.tag, '^[vV](?=[0-9])', '') AS version
+      FROM %1$s.fixes_releases r
+      LEFT JOIN %1$s.fixes_releases b
+        ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
+     WHERE r.repository_id = $1 %4$s
+), pairs AS (
+    -- the distinct resolved mainline pairs (F fixes T), with F's first line
+    -- naming T
+    SELECT DISTINCT ON (e.fixing_commit, e.target_idx)
+           pg_catalog.dense_rank() OVER (ORDER BY e.fixing_commit) AS o,
+           e.fixing_idx, e.target_idx, e.line, e.fixing_commit, e.target_commit,
+           e.fixing_release, e.target_release
+      FROM %1$s.fixes_edges e
+     WHERE e.repository_id = $1 AND e.status = 'resolved' AND e.kind = 'fixes' %2$s
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                          AND NOT c.mainline)
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+                          AND NOT c.mainline)
+     ORDER BY e.fixing_commit, e.target_idx, e.line
+), ser AS (
+    -- the series rows that need more than the pair: those where the bug
+    -- came in with a stable release (a backport of T) or that are fixed.
+    -- The commit that brought the bug into the series: T when T is in the
+    -- series' mainline release, else the backport of T in the release it
+    -- came in with (the smallest id when that release holds several)
+    SELECT u.fixing_idx, u.o, u.line, u.series_rank, u.introduced_rank,
+           u.fixed_rank, u.fix_backport_idx,
+           CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
+                ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
+                                              WHERE bc.repository_id = b.repository_id
+                                                AND bc.commit_idx = b.commit_idx
+                                                AND bc.release = (SELECT i.tag FROM %1$s.fixes_releases i
+                                                                   WHERE i.repository_id = $1
+                                                                     AND i.release_rank = u.introduced_rank)))
+                        FROM %1$s.fixes_backports b
+                       WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
+                         AND b.status = 'resolved') END
+               AS brought_by
+      FROM (SELECT p.fixing_idx, p.o, p.target_idx, p.line, p.target_commit,
+                   unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
+                   unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+             WHERE NOT (fa.introduced_ranks = fa.series_ranks
+                        AND pg_catalog.cardinality(pg_catalog.array_positions(fa.fixed_ranks, NULL))
+                            = pg_catalog.cardinality(fa.fixed_ranks))) u
+     WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
+), plain AS (
+    -- per pair, the first series of its plain rows (T in the series'
+    -- mainline release, not fixed there): every series of a row whose
+    -- elements are all plain, else those of its elements that are
+    SELECT m.fixing_idx, m.o, m.line, m.target_commit,
+           pg_catalog.min(m.series_rank) AS series_rank
+      FROM (SELECT p.fixing_idx, p.target_idx, p.o, p.line, p.target_commit,
+                   CASE WHEN fa.introduced_ranks = fa.series_ranks
+                             AND pg_catalog.cardinality(pg_catalog.array_positions(fa.fixed_ranks, NULL))
+                                 = pg_catalog.cardinality(fa.fixed_ranks)
+                        THEN (SELECT pg_catalog.min(x) FROM unnest(fa.series_ranks) x)
+                        ELSE (SELECT pg_catalog.min(u.series_rank)
+                                FROM (SELECT unnest(fa.series_ranks) AS series_rank,
+                                             unnest(fa.introduced_ranks) AS introduced_rank,
+                                             unnest(fa.fixed_ranks) AS fixed_rank) u
+                               WHERE u.introduced_rank = u.series_rank AND u.fixed_rank IS NULL) END
+                       AS series_rank
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+            OFFSET 0) m
+     WHERE m.series_rank IS NOT NULL
+     GROUP BY m.fixing_idx, m.target_idx, m.o, m.line, m.target_commit
+), fixes AS (
+    -- per fix: its first release with the bug (first_key, NULL: it shipped
+    -- nowhere), from the places that shipped it (the mainline row's
+    -- introduced_in, each series row's), and the mainline release of its
+    -- earliest target (target_key)
+    SELECT a.fixing_idx, pg_catalog.min(a.o) AS o,
+           pg_catalog.min(a.fixing_release) AS fixing_release,
+           pg_catalog.min(a.place) AS first_key, pg_catalog.min(a.target_key) AS target_key
+      FROM (SELECT p.fixing_idx, p.o, p.fixing_release,
+                   CASE WHEN f.release_rank IS NULL OR f.release_rank > t.release_rank THEN t.vkey END AS place,
+                   t.vkey AS target_key
+              FROM pairs p
+              LEFT JOIN rel t ON t.tag = p.target_release AND t.mainline
+              LEFT JOIN rel f ON f.tag = p.fixing_release
+            UNION ALL
+            SELECT s.fixing_idx, NULL, NULL,
+                   CASE WHEN s.introduced_rank = s.series_rank
+                        THEN s.series_rank::bigint << 32 | s.series_rank
+                        ELSE s.series_rank::bigint << 32 | 2147483648 | s.introduced_rank END, NULL
+              FROM ser s
+            UNION ALL
+            SELECT l.fixing_idx, NULL, NULL, l.series_rank::bigint << 32 | l.series_rank, NULL
+              FROM plain l) a
+     GROUP BY a.fixing_idx
+), entries AS (
+    -- part 0, by commit (form 0: version v1, lessThan v2 or none): the
+    -- mainline pair of each target, then each series in version order;
+    -- part 1, by release: form 1 the first release with the bug, 2 "0" up
+    -- to it (or to the first target's release), 3 a fixed series (v1 up to
+    -- the series v2), 4 the mainline release with the fix
+    SELECT p.o, p.fixing_commit, 0 AS part, p.line::bigint AS k, 0 AS form,
+           p.target_commit AS v1, p.fixing_commit AS v2
+      FROM pairs p
+    UNION ALL
+    SELECT d.o, NULL, 0, d.k, 0, d.version,
+           COALESCE(fb.commit_id, (SELECT c.commit_id FROM %1$s.fixes_commits c
+                                    WHERE c.repository_id = $1 AND c.commit_idx = d.less_idx))
+      FROM (SELECT s.o,
+                   pg_catalog.min(4611686018427387904 | s.series_rank::bigint << 31 | s.line) AS k,
+                   s.brought_by AS version,
+                   CASE WHEN s.fixed_rank IS NOT NULL THEN s.fix_backport_idx END AS less_idx
+              FROM ser s
+             GROUP BY 1, 3, 4) d
+      -- the backport that fixed the series is a stable commit: the stable
+      -- commits in one pass (by the partial index) cost less than a look-up
+      -- each; the look-up stays for any other
+      LEFT JOIN %1$s.fixes_commits fb
+        ON fb.repository_id = $1 AND fb.commit_idx = d.less_idx AND NOT fb.mainline
+    UNION ALL
+    SELECT l.o, NULL, 0, 4611686018427387904 | l.series_rank::bigint << 31 | l.line, 0,
+           l.target_commit, NULL
+      FROM plain l
+    UNION ALL
+    SELECT f.o, NULL, 1, 0::bigint, 1, r.version, NULL
+      FROM fixes f JOIN rel r ON r.vkey = f.first_key
+    UNION ALL
+    SELECT f.o, NULL, 1, 1::bigint << 32, 2, r.version, NULL
+      FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
+    UNION ALL
+    SELECT s.o, NULL, 1, pg_catalog.min(2::bigint << 32 | s.series_rank), 3,
+           x.version, b.version || '.*'
+      FROM (SELECT DISTINCT z.o, z.series_rank, z.fixed_rank
+              FROM ser z WHERE z.fixed_rank IS NOT NULL) s
+      JOIN rel x ON x.release_rank = s.fixed_rank
+      JOIN rel b ON b.release_rank = s.series_rank
+     GROUP BY s.o, x.version, b.version
+    UNION ALL
+    SELECT f.o, NULL, 1, 3::bigint << 32, 4, r.version, NULL
+      FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
+), files AS (
+    -- the paths each fix changed: %3$s
+), arrays AS (
+    -- the entries as JSON text (parsed once into jsonb below: a third
+    -- cheaper than building each entry as jsonb; ids are hex digits, names
+    -- go through to_json)
+    SELECT e.o, pg_catalog.min(e.fixing_commit) AS fixing_commit,
+           pg_catalog.string_agg(
+               '{"version": ' || COALESCE(pg_catalog.to_json(e.v1)::text, 'null')
+               || CASE WHEN e.v2 IS NULL THEN '' ELSE ', "lessThan": ' || pg_catalog.to_json(e.v2)::text END
+               || ', "status": "affected", "versionType": "git"}',
+               ', ' ORDER BY e.k) FILTER (WHERE e.part = 0) AS cv,
+           pg_catalog.string_agg(
+               '{"version": '
+               || CASE e.form
+                  WHEN 1 THEN pg_catalog.to_json(e.v1)::text || ', "status": "affected"}'
+                  WHEN 2 THEN '"0", "lessThan": ' || pg_catalog.to_json(e.v1)::text
+                              || ', "status": "unaffected", "versionType": "semver"}'
+                  WHEN 3 THEN pg_catalog.to_json(e.v1)::text || ', "lessThanOrEqual": '
+                              || pg_catalog.to_json(e.v2)::text
+                              || ', "status": "unaffected", "versionType": "semver"}'
+                  ELSE pg_catalog.to_json(e.v1)::text || ', "lessThanOrEqual": "*"'
+                       || ', "status": "unaffected", "versionType": "original_commit_for_fix"}' END,
+               ', ' ORDER BY e.k, e.v1 COLLATE "C", e.v2 COLLATE "C") FILTER (WHERE e.part = 1) AS rv
+      FROM entries e
+     GROUP BY e.o
+)
+SELECT a.fixing_commit,
+       ('[{' || h.head || '"defaultStatus": "unaffected", "versions": [' || a.cv || ']}, {'
+        || h.head || CASE WHEN a.rv IS NULL THEN '"defaultStatus": "unaffected"}]'
+                          ELSE '"defaultStatus": "affected", "versions": [' || a.rv || ']}]' END
+       )::jsonb
+  FROM arrays a
+  LEFT JOIN files fl ON fl.o = a.o
+ CROSS JOIN LATERAL (
+       SELECT '"vendor": ' || pg_catalog.to_json($3)::text || ', "product": '
+              || pg_catalog.to_json($4)::text || ', '
+              || CASE WHEN $5 IS NULL THEN ''
+                      ELSE '"repo": ' || pg_catalog.to_json($5)::text || ', ' END
+              || CASE WHEN fl.paths IS NULL THEN ''
+                      ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
+ ORDER BY a.o
+$q$, pg_catalog.quote_ident(nsp), CASE WHEN one_fix THEN 'AND e.fixing_idx = $2' ELSE '' END,
+       -- one fix: its rows by the index on fixes_commit_files; every fix: one
+       -- pass over the repository's rows (117,000 look-ups would cost more)
+       CASE WHEN NOT one_fix THEN $f$
+    SELECT x.o, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT f.o, cf.path COLLATE "C" AS path
+              FROM fixes f
+              JOIN fixes_commit_files cf
+                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)
+     GROUP BY x.o$f$
+       ELSE $f$
+    SELECT f.o,
+           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
+              FROM fixes_commit_files cf
+             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
+      FROM fixes f
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)$f$ END,
+       -- one fix: of the stable releases (thousands in a kernel-sized
+       -- history), only those its series rows name
+       CASE WHEN NOT one_fix THEN '' ELSE $f$
+       AND (r.mainline
+            OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
+                                    FROM fixes_affected_series fa
+                                   WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END)
+$fn$;
+
+COMMENT ON FUNCTION @extschema@.fixes_cve_affected_query(name, boolean) IS
+'internal: the query behind fixes_cve_affected (one_fix: for the fixing commit of index $2) and fixes_cve_affected_all (every fixing commit), its tables in schema nsp; parameters $1 repository_id, $2 fixing_idx, $3 vendor, $4 product, $5 repo_url';
+
 CREATE FUNCTION @extschema@.fixes_cve_affected_rows(
     repository_id integer,
     fixing_idx integer,
@@ -645,230 +903,13 @@ DECLARE
     nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
                    JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
                   WHERE e.extname = 'fixes');
-    q text;
 BEGIN
     -- the extension's schema when the function runs, not the one of CREATE
     -- EXTENSION (issue 28): the names below are found through it, and the
     -- function's SET clause takes the setting back when it returns
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
-    q := pg_catalog.format($q$
-WITH rel AS (
-    -- every release, with its place in version order across the mainline
-    -- and the series: a stable release sorts after its series' mainline
-    -- release and before the next one
-    SELECT r.release_rank, r.tag, r.mainline,
-           CASE WHEN r.mainline THEN ARRAY[r.release_rank, 0, r.release_rank]
-                ELSE ARRAY[b.release_rank, 1, r.release_rank] END AS vkey,
-           pg_catalog.regexp_replace(r.tag, '^[vV](?=[0-9])', '') AS version
-      FROM %1$s.fixes_releases r
-      LEFT JOIN %1$s.fixes_releases b
-        ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
-     WHERE r.repository_id = $1 %4$s
-), pairs AS (
-    -- the distinct resolved mainline pairs (F fixes T), with F's first line
-    -- naming T
-    SELECT e.fixing_idx, e.target_idx, pg_catalog.min(e.line) AS line,
-           pg_catalog.min(e.fixing_commit) AS fixing_commit,
-           pg_catalog.min(e.target_commit) AS target_commit,
-           pg_catalog.min(e.fixing_release) AS fixing_release,
-           pg_catalog.min(e.target_release) AS target_release
-      FROM %1$s.fixes_edges e
-     WHERE e.repository_id = $1 AND e.status = 'resolved' AND e.kind = 'fixes' %2$s
-       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
-                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
-                          AND NOT c.mainline)
-       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
-                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
-                          AND NOT c.mainline)
-     GROUP BY e.fixing_idx, e.target_idx
-), ser AS (
-    -- the series rows of fixes_affected that need more than the pair: those
-    -- where the bug came in with a stable release (a backport of T) or that
-    -- are fixed; the others ("plain": T is in the series' mainline release,
-    -- not fixed yet, nine rows in ten) are summed up per pair in plain.
-    -- The commit that brought the bug into the series: T when T is in the
-    -- series' mainline release, else the backport of T in the release it
-    -- came in with (the smallest id when that release holds several)
-    SELECT u.fixing_idx, u.target_idx, u.line, u.series_rank, u.introduced_rank,
-           u.fixed_rank, u.fix_backport_idx,
-           CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
-                ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
-                                              WHERE bc.repository_id = b.repository_id
-                                                AND bc.commit_idx = b.commit_idx
-                                                AND bc.release = (SELECT i.tag FROM %1$s.fixes_releases i
-                                                                   WHERE i.repository_id = $1
-                                                                     AND i.release_rank = u.introduced_rank)))
-                        FROM %1$s.fixes_backports b
-                       WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
-                         AND b.status = 'resolved') END
-               AS brought_by
-      FROM (SELECT p.fixing_idx, p.target_idx, p.line, p.target_commit,
-                   unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
-                   unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
-              FROM pairs p
-              JOIN %1$s.fixes_affected_series fa
-                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx) u
-     WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
-), plain AS (
-    -- per pair, the first series of its plain rows: each plain row gives
-    -- the entry (T, no bound) of key [1, series, line] and the place
-    -- [series, 0, series], so the first series stands for them all (3
-    -- million rows at 1.3M commits, 130,000 pairs)
-    SELECT p.fixing_idx, p.line, p.target_commit, m.series_rank
-      FROM pairs p
-      JOIN %1$s.fixes_affected_series fa
-        ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
-     CROSS JOIN LATERAL (
-           SELECT pg_catalog.min(u.series_rank) AS series_rank
-             FROM (SELECT unnest(fa.series_ranks) AS series_rank,
-                          unnest(fa.introduced_ranks) AS introduced_rank,
-                          unnest(fa.fixed_ranks) AS fixed_rank) u
-            WHERE u.introduced_rank = u.series_rank AND u.fixed_rank IS NULL) m
-     WHERE m.series_rank IS NOT NULL
-), by_commit AS (
-    -- the mainline pair of each target, then each series, in version order
-    -- (k); version and lessThan (NULL: no bound) of each entry
-    SELECT p.fixing_idx, ARRAY[0, 0, p.line] AS k, p.target_commit AS version,
-           p.fixing_commit AS less
-      FROM pairs p
-    UNION ALL
-    SELECT s.fixing_idx, ARRAY[1, s.series_rank, s.line], s.brought_by,
-           CASE WHEN s.fixed_rank IS NOT NULL
-                THEN (SELECT fb.commit_id FROM %1$s.fixes_commits fb
-                       WHERE fb.repository_id = $1 AND fb.commit_idx = s.fix_backport_idx) END
-      FROM ser s
-    UNION ALL
-    SELECT l.fixing_idx, ARRAY[1, l.series_rank, l.line], l.target_commit, NULL
-      FROM plain l
-), places AS (
-    -- where each bug shipped first: the mainline row's introduced_in and
-    -- each series row's
-    SELECT p.fixing_idx, t.vkey
-      FROM pairs p
-      JOIN rel t ON t.tag = p.target_release AND t.mainline
-      LEFT JOIN rel f ON f.tag = p.fixing_release
-     WHERE f.release_rank IS NULL OR f.release_rank > t.release_rank
-    UNION ALL
-    -- a series row's introduced_in is its series' mainline release or a
-    -- stable release of that series: its place in version order needs no
-    -- look-up (rel.vkey)
-    SELECT s.fixing_idx,
-           pg_catalog.min(CASE WHEN s.introduced_rank = s.series_rank
-                               THEN ARRAY[s.series_rank, 0, s.series_rank]
-                               ELSE ARRAY[s.series_rank, 1, s.introduced_rank] END)
-      FROM ser s
-     GROUP BY s.fixing_idx
-    UNION ALL
-    SELECT l.fixing_idx, ARRAY[l.series_rank, 0, l.series_rank]
-      FROM plain l
-), fixes AS (
-    -- per fix: its first release with the bug (NULL: it shipped nowhere),
-    -- and where the releases without it end: that release, else the
-    -- mainline release of its earliest target
-    SELECT x.fixing_idx, x.fixing_commit, x.fixing_release, fk.first_key, tk.target_key
-      FROM (SELECT DISTINCT p.fixing_idx, p.fixing_commit, p.fixing_release FROM pairs p) x
-      LEFT JOIN (SELECT pl.fixing_idx, pg_catalog.min(pl.vkey) AS first_key
-                   FROM places pl GROUP BY pl.fixing_idx) fk ON fk.fixing_idx = x.fixing_idx
-      LEFT JOIN (SELECT p.fixing_idx, pg_catalog.min(t.vkey) AS target_key
-                   FROM pairs p JOIN rel t ON t.tag = p.target_release AND t.mainline
-                  GROUP BY p.fixing_idx) tk ON tk.fixing_idx = x.fixing_idx
-), by_release AS (
-    -- kind (k[1]) 0: the first release with the bug; 1: "0" up to it (or
-    -- to the first target's release); 2: a fixed series (bound: its name);
-    -- 3: the mainline release with the fix
-    SELECT f.fixing_idx, ARRAY[0, 0] AS k, r.version, NULL::text AS bound
-      FROM fixes f JOIN rel r ON r.vkey = f.first_key
-    UNION ALL
-    SELECT f.fixing_idx, ARRAY[1, 0], r.version, NULL
-      FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
-    UNION ALL
-    SELECT s.fixing_idx, ARRAY[2, s.series_rank], x.version, b.version || '.*'
-      FROM (SELECT DISTINCT z.fixing_idx, z.series_rank, z.fixed_rank
-              FROM ser z WHERE z.fixed_rank IS NOT NULL) s
-      JOIN rel x ON x.release_rank = s.fixed_rank
-      JOIN rel b ON b.release_rank = s.series_rank
-    UNION ALL
-    SELECT f.fixing_idx, ARRAY[3, 0], r.version, NULL
-      FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
-), commit_versions AS (
-    -- the entries as JSON text, an entry equal to an earlier one left out;
-    -- JSON text parsed once into jsonb costs a third less than building
-    -- each entry as jsonb (ids are hex digits; names go through to_json)
-    SELECT d.fixing_idx,
-           '[' || pg_catalog.string_agg(
-                      '{"version": ' || COALESCE(pg_catalog.to_json(d.version)::text, 'null')
-                      || CASE WHEN d.less IS NULL THEN ''
-                              ELSE ', "lessThan": ' || pg_catalog.to_json(d.less)::text END
-                      || ', "status": "affected", "versionType": "git"}',
-                      ', ' ORDER BY d.k) || ']' AS versions
-      FROM (SELECT b.fixing_idx, b.version COLLATE "C" AS version, b.less COLLATE "C" AS less,
-                   pg_catalog.min(b.k) AS k
-              FROM by_commit b GROUP BY 1, 2, 3) d
-     GROUP BY d.fixing_idx
-), release_versions AS (
-    SELECT d.fixing_idx,
-           '[' || pg_catalog.string_agg(
-                      '{"version": '
-                      || CASE d.kind
-                         WHEN 0 THEN pg_catalog.to_json(d.version)::text || ', "status": "affected"}'
-                         WHEN 1 THEN '"0", "lessThan": ' || pg_catalog.to_json(d.version)::text
-                                     || ', "status": "unaffected", "versionType": "semver"}'
-                         WHEN 2 THEN pg_catalog.to_json(d.version)::text || ', "lessThanOrEqual": '
-                                     || pg_catalog.to_json(d.bound)::text
-                                     || ', "status": "unaffected", "versionType": "semver"}'
-                         ELSE pg_catalog.to_json(d.version)::text || ', "lessThanOrEqual": "*"'
-                              || ', "status": "unaffected", "versionType": "original_commit_for_fix"}' END,
-                      ', ' ORDER BY d.k) || ']' AS versions
-      FROM (SELECT b.fixing_idx, b.k[1] AS kind, b.version COLLATE "C" AS version,
-                   b.bound COLLATE "C" AS bound, pg_catalog.min(b.k) AS k
-              FROM by_release b GROUP BY 1, 2, 3, 4) d
-     GROUP BY d.fixing_idx
-), files AS (
-    -- the paths each fix changed: %3$s
-)
-SELECT f.fixing_commit,
-       ('[{' || h.head || '"defaultStatus": "unaffected", "versions": ' || cv.versions || '}, {'
-        || h.head || CASE WHEN rv.versions IS NULL THEN '"defaultStatus": "unaffected"}]'
-                          ELSE '"defaultStatus": "affected", "versions": ' || rv.versions || '}]' END
-       )::jsonb
-  FROM fixes f
-  JOIN commit_versions cv ON cv.fixing_idx = f.fixing_idx
-  LEFT JOIN release_versions rv ON rv.fixing_idx = f.fixing_idx
-  LEFT JOIN files fl ON fl.fixing_idx = f.fixing_idx
- CROSS JOIN LATERAL (
-       SELECT '"vendor": ' || pg_catalog.to_json($3)::text || ', "product": '
-              || pg_catalog.to_json($4)::text || ', '
-              || CASE WHEN $5 IS NULL THEN ''
-                      ELSE '"repo": ' || pg_catalog.to_json($5)::text || ', ' END
-              || CASE WHEN fl.paths IS NULL THEN ''
-                      ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
- ORDER BY f.fixing_commit
-$q$, pg_catalog.quote_ident(nsp), CASE WHEN fixing_idx IS NULL THEN '' ELSE 'AND e.fixing_idx = $2' END,
-       -- one fix: its rows by the index on fixes_commit_files; every fix: one
-       -- pass over the repository's rows (117,000 look-ups would cost more)
-       CASE WHEN fixing_idx IS NULL THEN $f$
-    SELECT x.fixing_idx, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
-      FROM (SELECT DISTINCT cf.commit_idx AS fixing_idx, cf.path COLLATE "C" AS path
-              FROM fixes f
-              JOIN fixes_commit_files cf
-                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
-     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)
-     GROUP BY x.fixing_idx$f$
-       ELSE $f$
-    SELECT f.fixing_idx,
-           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
-              FROM fixes_commit_files cf
-             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
-      FROM fixes f
-     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)$f$ END,
-       -- one fix: of the stable releases (thousands in a kernel-sized
-       -- history), only those its series rows name
-       CASE WHEN fixing_idx IS NULL THEN '' ELSE $f$
-       AND (r.mainline
-            OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
-                                    FROM fixes_affected_series fa
-                                   WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END);
-    RETURN QUERY EXECUTE q USING repository_id, fixing_idx, vendor, product, repo_url;
+    RETURN QUERY EXECUTE fixes_cve_affected_query(nsp, fixing_idx IS NOT NULL)
+                 USING repository_id, fixing_idx, vendor, product, repo_url;
 END
 $fn$;
 
@@ -941,8 +982,9 @@ COMMENT ON FUNCTION @extschema@.fixes_cve_affected(text, text, text, text, text)
 -- Every fix at once: hash joins over the whole of each set.  Right after a
 -- load the planner has no statistics on the new rows and takes each set for
 -- a row or two; its nested loops over them took 7 s at 20,000 commits
--- instead of 2.  The commit ids are looked up one by one in scalar
--- subqueries (by primary key), which enable_nestloop does not touch.
+-- instead of 2.  The ids of the commits that brought a bug into a series
+-- are looked up one by one in scalar subqueries (by primary key), which
+-- enable_nestloop does not touch.
 CREATE FUNCTION @extschema@.fixes_cve_affected_all(
     repository text,
     vendor text DEFAULT NULL,
@@ -975,12 +1017,9 @@ BEGIN
               USING ERRCODE = 'undefined_object',
                     HINT = 'fixes_repositories lists the loaded repositories.';
     END IF;
-    RETURN QUERY
-    SELECT r.fixing_commit, r.affected
-      FROM fixes_cve_affected_rows(repo, NULL,
-                                               COALESCE(vendor, fixes_cve_affected_all.repository),
-                                               COALESCE(product, fixes_cve_affected_all.repository),
-                                               repo_url) r;
+    RETURN QUERY EXECUTE fixes_cve_affected_query(nsp, false)
+                 USING repo, NULL::integer, COALESCE(vendor, fixes_cve_affected_all.repository),
+                       COALESCE(product, fixes_cve_affected_all.repository), repo_url;
 END
 $$;
 
