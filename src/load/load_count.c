@@ -192,7 +192,10 @@ old_rank_now(const FixesLoad *ld, uint32 idx)
  * or into them is as it was.  A release must be computed when it is new,
  * holds a commit that is new or moved, or is the release (now or before)
  * of the fixing commit or the target of an edge that is new, resolves
- * otherwise, or has a commit that moved.
+ * otherwise, or has a commit that moved; but where only the fixing commit
+ * moved, the target's release only when the edge counts otherwise there
+ * (a new tag that releases the unreleased tail moves the fixes in it, whose
+ * targets are in every release: "fixed later" holds for them either way).
  */
 static bool *
 releases_to_count(FixesLoad *ld, int *ncount)
@@ -242,6 +245,28 @@ releases_to_count(FixesLoad *ld, int *ncount)
 		if (e->old && fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
 			!(now_resolved && moved[e->now.target]))
 			continue;
+		if (e->old && fixes_resolution_equal(&e->now, &e->before) && e->fixing < ld->n_old &&
+			!(now_resolved && moved[e->now.target]) &&
+			(ld->old_mark[e->fixing] == 0 || old_rank_now(ld, e->fixing) != 0))
+		{
+			/*
+			 * Only the fixing commit moved (e.g. a fix in the unreleased tail
+			 * that a new tag releases): its releases, before and now, count
+			 * again; the target's release only if the edge counts otherwise
+			 * there ("introduced in R and fixed later" is the one rule of
+			 * the target's release that reads the fixing commit's release).
+			 */
+			int32		before = old_rank_now(ld, e->fixing);
+			int32		now = ld->mark[e->fixing];
+
+			count[before] = true;
+			count[now] = true;
+			if (now_resolved &&
+				fixes_rule_introduced(before, ld->mark[e->now.target]) !=
+				fixes_rule_introduced(now, ld->mark[e->now.target]))
+				count[ld->mark[e->now.target]] = true;
+			continue;
+		}
 		count[ld->mark[e->fixing]] = true;
 		if (now_resolved)
 			count[ld->mark[e->now.target]] = true;
