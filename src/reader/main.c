@@ -133,6 +133,38 @@ send_head(Repo *r, bool found, const git_oid *oid)
 	out_record(WIRE_HEAD, rec, sizeof(rec));
 }
 
+/*
+ * The tags and the branches (both, whatever the scope: the backend matches
+ * the branches against stable_branches), peeled and sent, then the 'R'
+ * record with the hash of the refs as they were read: the very refs that
+ * were peeled, so that the hash and the tags the load stores agree even
+ * when a ref moves meanwhile.
+ */
+static void
+send_tags_and_refs(Repo *r, const RefsOption *o)
+{
+	RefList		tags = {0};
+	RefList		branches = {0};
+	git_oid		h;
+
+	send_tags(r, &tags);
+	send_branches(r, &branches);
+	if (tags.unreadable || (o->branches && branches.unreadable))
+	{
+		send_refs(REFS_UNREADABLE, NULL);
+		refs_free(&tags);
+		refs_free(&branches);
+		return;
+	}
+	/* the branches' entries are part of the hash only with scope "tb" */
+	if (o->branches)
+		refs_append(&tags, &branches);
+	refs_hash(&tags, o->salt, o->branches, &h);
+	send_refs(REFS_READ, &h);
+	refs_free(&tags);
+	refs_free(&branches);
+}
+
 int
 main(int argc, char **argv)
 {

@@ -22,7 +22,8 @@
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
  *   refs.c   the hash of the refs that tags.c and branches.c read, and
- *            whether it is the previous load's (no object read)
+ *            whether it is the previous load's (no object read); main.c
+ *            sends the tags, the branches and then the hash
  *   main.c   the command line: fixes-reader MODE PATH [REF]
  *
  * What it shares with the backend is in src/common/ (no postgres.h): the
@@ -148,7 +149,7 @@ extern void refs_hash(RefList *l, const char *salt, bool branches, git_oid *out)
 extern void refs_free(RefList *l);
 extern bool refs_unchanged(Repo *r, const RefsOption *o);
 extern void send_refs(int state, const git_oid *hash);
-extern void send_tags_and_refs(Repo *r, const RefsOption *o);
+extern void refs_append(RefList *dst, RefList *src);
 
 /* tags.c (refs: NULL, or the list each ref read goes to) */
 extern void send_tags(Repo *r, RefList *refs);

@@ -257,41 +257,19 @@ send_refs(int state, const git_oid *hash)
 }
 
 /*
- * The tags and the branches (both, whatever the scope: the backend matches
- * the branches against stable_branches), peeled and sent, then the 'R'
- * record with the hash of the refs as they were read: the very refs that
- * were peeled, so that the hash and the tags the load stores agree even
- * when a ref moves meanwhile.
+ * The entries of src appended to dst (src keeps none of them): the
+ * branches' entries join the tags' in the hash of scope "tb"
  */
 void
-send_tags_and_refs(Repo *r, const RefsOption *o)
+refs_append(RefList *dst, RefList *src)
 {
-	RefList		tags = {0};
-	RefList		branches = {0};
-	git_oid		h;
-
-	send_tags(r, &tags);
-	send_branches(r, &branches);
-	if (tags.unreadable || (o->branches && branches.unreadable))
+	for (size_t i = 0; i < src->n; i++)
 	{
-		send_refs(REFS_UNREADABLE, NULL);
-		refs_free(&tags);
-		refs_free(&branches);
-		return;
+		list_room(dst);
+		dst->entries[dst->n] = src->entries[i];
+		dst->lens[dst->n++] = src->lens[i];
+		src->entries[i] = NULL;
 	}
-	/* the branches' entries are part of the hash only with scope "tb" */
-	if (o->branches)
-		for (size_t i = 0; i < branches.n; i++)
-		{
-			list_room(&tags);
-			tags.entries[tags.n] = branches.entries[i];
-			tags.lens[tags.n++] = branches.lens[i];
-			branches.entries[i] = NULL;
-		}
-	refs_hash(&tags, o->salt, o->branches, &h);
-	send_refs(REFS_READ, &h);
-	refs_free(&tags);
-	refs_free(&branches);
 }
 
 void
