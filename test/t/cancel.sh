@@ -67,7 +67,9 @@ echo "a load of $repo takes $full s"
 
 # 1. twenty loads stopped by statement_timeout at points spread over the load, in ONE
 #    session, warmed by a complete load; after 0, 10 and 20 of them, what the session holds:
-#    in SQL, its memory contexts (total, and those of the extension), its temporary files and
+#    in SQL, its memory contexts (the bytes in use in them, and those of the extension: not
+#    the bytes the contexts hold, which step by whole blocks, up to 1 MB at once when a cache
+#    context needs one more block, wherever the cancels fall), its temporary files and
 #    its RssAnon; from
 #    /proc, its descriptors, mappings and children ($work/probe)
 {
@@ -78,7 +80,7 @@ echo "a load of $repo takes $full s"
     echo "                         temp_files int, rss_anon_kb bigint);"
     echo "CREATE FUNCTION pg_temp.probe(at text) RETURNS void LANGUAGE sql AS \$\$"
     echo "  INSERT INTO probe SELECT at, (SELECT count(*) FROM pg_ls_dir('/proc/self/fd')),"
-    echo "    (SELECT sum(total_bytes) / 1024 FROM pg_backend_memory_contexts),"
+    echo "    (SELECT sum(total_bytes - free_bytes) / 1024 FROM pg_backend_memory_contexts),"
     echo "    (SELECT count(*) FROM pg_backend_memory_contexts WHERE name ILIKE 'fixes%'),"
     echo "    (SELECT count(*) FROM pg_ls_tmpdir() WHERE name LIKE 'pgsql_tmp' || pg_backend_pid() || '.%'),"
     echo "    (SELECT substring(l FROM '([0-9]+) kB')::bigint"
@@ -118,7 +120,7 @@ expected=$(grep "^expected|" <<<"$out" | cut -d'|' -f2)
 echo "statement_timeout: $cancelled loads cancelled, $completed completed"
 row() { printf '%-34s %8s %8s %8s\n' "$@"; }
 row "after N cancelled loads" 0 10 20
-row "memory contexts (kB)" "$(probe 0 4)" "$(probe 10 4)" "$(probe 20 4)"
+row "memory contexts, in use (kB)" "$(probe 0 4)" "$(probe 10 4)" "$(probe 20 4)"
 row "  of them the extension's" "$(probe 0 5)" "$(probe 10 5)" "$(probe 20 5)"
 row "temporary files" "$(probe 0 6)" "$(probe 10 6)" "$(probe 20 6)"
 row "open files" "$(probe 0 3)" "$(probe 10 3)" "$(probe 20 3)"
