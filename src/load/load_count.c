@@ -242,30 +242,33 @@ releases_to_count(FixesLoad *ld, int *ncount)
 
 		if ((k & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (e->old && fixes_resolution_equal(&e->now, &e->before) && !moved[e->fixing] &&
+		if (e->old && fixes_resolution_equal(&e->now, &e->before) &&
 			!(now_resolved && moved[e->now.target]))
-			continue;
-		if (e->old && fixes_resolution_equal(&e->now, &e->before) && e->fixing < ld->n_old &&
-			!(now_resolved && moved[e->now.target]) &&
-			(ld->old_mark[e->fixing] == 0 || old_rank_now(ld, e->fixing) != 0))
 		{
+			if (!moved[e->fixing])
+				continue;
 			/*
 			 * Only the fixing commit moved (e.g. a fix in the unreleased tail
 			 * that a new tag releases): its releases, before and now, count
 			 * again; the target's release only if the edge counts otherwise
 			 * there ("introduced in R and fixed later" is the one rule of
 			 * the target's release that reads the fixing commit's release).
+			 * A fixing commit whose old release is gone: the rule below.
 			 */
-			int32		before = old_rank_now(ld, e->fixing);
-			int32		now = ld->mark[e->fixing];
+			if (e->fixing < ld->n_old &&
+				(ld->old_mark[e->fixing] == 0 || old_rank_now(ld, e->fixing) != 0))
+			{
+				int32		before = old_rank_now(ld, e->fixing);
+				int32		now = ld->mark[e->fixing];
 
-			count[before] = true;
-			count[now] = true;
-			if (now_resolved &&
-				fixes_rule_introduced(before, ld->mark[e->now.target]) !=
-				fixes_rule_introduced(now, ld->mark[e->now.target]))
-				count[ld->mark[e->now.target]] = true;
-			continue;
+				count[before] = true;
+				count[now] = true;
+				if (now_resolved &&
+					fixes_rule_introduced(before, ld->mark[e->now.target]) !=
+					fixes_rule_introduced(now, ld->mark[e->now.target]))
+					count[ld->mark[e->now.target]] = true;
+				continue;
+			}
 		}
 		count[ld->mark[e->fixing]] = true;
 		if (now_resolved)
