@@ -513,6 +513,48 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 }
 
 /*
+ * Read the rest of the stream into the buffer, without taking it: visit is
+ * called with each record to come but messages, in order, up to the end
+ * record.  Returns false, with what was read kept for fixes_reader_next(),
+ * when the records to come take more than max bytes.  Returns true when
+ * all of them were visited, or when the stream breaks off or a record is
+ * malformed, which fixes_reader_next() reports when it gets there.  The
+ * payload passed to visit is valid until it returns.
+ */
+bool
+fixes_reader_peek_rest(FixesReader *r, size_t max,
+					   void (*visit) (char type, const unsigned char *payload, uint32 len, void *arg),
+					   void *arg)
+{
+	size_t		off = 0;		/* of the next record, from r->start */
+
+	Assert(!r->again);
+	for (;;)
+	{
+		const unsigned char *h;
+		char		type;
+		uint32		len;
+
+		CHECK_FOR_INTERRUPTS();
+		if (r->ended || !fill(r, off + WIRE_HEADER_SIZE))
+			return true;
+		h = (const unsigned char *) r->buf + r->start + off;
+		type = (char) h[0];
+		len = wire_get_u32(h + 1);
+		if (len > WIRE_MAX_PAYLOAD || type == WIRE_END || type == WIRE_ERROR)
+			return true;
+		if (off + WIRE_HEADER_SIZE + (size_t) len > max)
+			return false;
+		if (!fill(r, off + WIRE_HEADER_SIZE + (size_t) len))
+			return true;
+		h = (const unsigned char *) r->buf + r->start + off;
+		if (type != WIRE_MESSAGE)
+			visit(type, h + WIRE_HEADER_SIZE, len, arg);
+		off += WIRE_HEADER_SIZE + (size_t) len;
+	}
+}
+
+/*
  * The record fixes_reader_next() returned last (not the end) comes again
  * from its next call: for a reader of several parts, whose reader of one
  * part stops at the first record of the next

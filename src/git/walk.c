@@ -63,6 +63,9 @@ send_known(FixesWalk *w)
 	const uint32 per = 16384;
 	uint32		nknown = w->hide != NULL ? 0 : g->n;
 
+	/* a sparse graph (load_ids.c) is walked only from the previous head */
+	if (nknown > 0 && g->sparse_below > 0)
+		elog(ERROR, "the graph of repository \"%s\" lacks ids to send", w->path);
 	w->n_before = g->n;
 	wire_put_u32(count, nknown);
 	fixes_reader_write(w->reader, count, sizeof(count));

@@ -394,6 +394,8 @@ read_repository(FixesLoad *ld)
 			else if (ld->ahead != NULL)
 				read_previous_rows(ld);
 			fixes_load_clear(ld);
+			fixes_load_old_ids(ld);
+			fixes_load_phase(ld, "old commits looked up");
 			fixes_load_read(ld);
 			fixes_load_phase(ld, "history read");
 			if (ld->incremental && !fixes_load_graph_covers_scope(ld))
@@ -447,6 +449,7 @@ write_repository(FixesLoad *ld)
 	}
 	fixes_load_count_resolved(ld);
 	fixes_load_phase(ld, "edges resolved");
+	fixes_load_fetch_edge_ids(ld);
 	fixes_load_fetch_target_times(ld);
 	fixes_load_write_edges(ld);
 	fixes_load_phase(ld, "edges written");

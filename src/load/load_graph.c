@@ -82,7 +82,7 @@ read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint3
  * 48 MB stored out of line, most of their TOAST table.
  */
 static bool
-read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
+read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 {
 	FixesGraph *g = ld->graph;
 	TupleDesc	desc = tt->tupdesc;
@@ -141,7 +141,10 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 	ld->subj_from = first + (uint32) ncommits;
 	ld->subj_rows = (int32) nrows;
 
-	fixes_graph_reserve(g, first + (uint32) ncommits);
+	if (sparse)
+		fixes_graph_reserve_room(g, first + (uint32) ncommits);
+	else
+		fixes_graph_reserve(g, first + (uint32) ncommits);
 	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
 	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
 	parents = fixes_graph_parents_room(g, nparents);
@@ -153,7 +156,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
 		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
-		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
+		if (!sparse)
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
 		/* the subject hashes of the rows a refresh may write again */
 		if (r == tail)
 		{
@@ -185,7 +189,10 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows)
 			return false;
 		if (ld->has.version >= 12)
 			read_stable_cc(ld, tt->vals[r], desc, first + (uint32) c, commits);
-		fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
+		if (sparse)
+			fixes_graph_append_unhashed(g, commits);
+		else
+			fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
 		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);
 		c += commits;
 	}
@@ -208,9 +215,11 @@ fixes_load_read_graph(FixesLoad *ld)
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	FixesGraph *g = ld->graph;
 	bool		ok = true;
+	bool		sparse;
 
 	if (!ld->old_usable)
 		return false;
+	sparse = fixes_load_ids_may_be_sparse(ld);
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
@@ -224,7 +233,10 @@ fixes_load_read_graph(FixesLoad *ld)
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 		uint32		n = (uint32) Min(ld->old_commits + ld->old_commits / 16 + 1024, PG_UINT32_MAX / 4);
 
-		fixes_graph_reserve(g, n);
+		if (sparse)
+			fixes_graph_reserve_room(g, n);
+		else
+			fixes_graph_reserve(g, n);
 		fixes_load_ensure_room(ld, n - 1);
 		MemoryContextSwitchTo(old);
 	}
@@ -232,7 +244,7 @@ fixes_load_read_graph(FixesLoad *ld)
 	{
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
 
-		ok = read_chunks(ld, SPI_tuptable, SPI_processed);
+		ok = read_chunks(ld, SPI_tuptable, SPI_processed, sparse);
 		MemoryContextSwitchTo(old);
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -299,6 +311,86 @@ fixes_load_read_subject_hashes(FixesLoad *ld)
 	pfree(copies);
 	SPI_freetuptable(tt);
 	ld->subj_from = 0;
+}
+
+/*
+ * The ids of the commits of fixes_graph rows lo_row .. hi_row - 1 of a
+ * sparse graph (fixes_load_read_graph() reads none), into the id map
+ * (hashed all at once when they are every row).  Those rows are as read
+ * before (a load rewrites the graph from the last rows on).
+ */
+static void
+read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
+{
+	FixesGraph *g = ld->graph;
+	Oid			argtypes[3] = {INT4OID, INT4OID, INT4OID};
+	Datum		args[3];
+	FixesToastCopy *copies;
+	SPITupleTable *tt;
+	uint32		first = 0;
+	uint64		c;
+	MemoryContext old;
+
+	for (int32 r = 0; r < lo_row; r++)
+		first += ld->graph_rows[r];
+	c = first;
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = Int32GetDatum(lo_row);
+	args[2] = Int32GetDatum(hi_row);
+	fixes_spi_execute(psprintf("SELECT chunk, commits, ids FROM %s.fixes_graph "
+							   "WHERE repository_id = $1 AND chunk >= $2 AND chunk < $3 ORDER BY chunk",
+							   ld->schema),
+					  3, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	tt = SPI_tuptable;
+	old = MemoryContextSwitchTo(ld->cxt);
+	copies = palloc(sizeof(FixesToastCopy) * Max(SPI_processed, 1));
+	for (uint64 r = 0; r < SPI_processed; r++)
+	{
+		bool		isnull;
+		int32		chunk = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
+		int32		commits = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
+
+		if (chunk != lo_row + (int32) r || commits != (int32) ld->graph_rows[chunk] ||
+			c + (uint64) commits > g->sparse_below ||
+			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * FIXES_OID_RAWSZ)
+			elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, &g->oids[c],
+							(Size) commits * FIXES_OID_RAWSZ);
+		c += commits;
+	}
+	if (SPI_processed != (uint64) (hi_row - lo_row))
+		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+	fixes_toast_copy(copies, (int) SPI_processed);
+	if (lo_row == 0 && hi_row == ld->graph_nrows && g->n == g->sparse_below)
+		fixes_graph_hash_all(g);
+	else
+	{
+		/* put() skips the ids it knows, which the copy wrote again, the same */
+		for (uint32 i = first; i < c; i++)
+		{
+			FixesOid	oid = g->oids[i];
+
+			if ((i & 0xffff) == 0xffff)
+				CHECK_FOR_INTERRUPTS();
+			fixes_graph_put(g, &oid, i);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	pfree(copies);
+	SPI_freetuptable(tt);
+}
+
+/*
+ * Every id of a sparse graph, read after all: a refresh that cannot tell
+ * which it needs (load_ids.c)
+ */
+void
+fixes_load_read_ids(FixesLoad *ld)
+{
+	if (ld->graph->sparse_below == 0)
+		return;
+	elog(DEBUG1, "fixes_load %s: ids of %u commits read", ld->name, ld->graph->sparse_below);
+	read_ids_rows(ld, 0, ld->graph_nrows);
 }
 
 /*
@@ -416,6 +508,9 @@ fixes_load_write_graph(FixesLoad *ld)
 		/* not expected: the subject hashes of the rows below the ones read */
 		if (from < ld->subj_from)
 			fixes_load_read_subject_hashes(ld);
+		/* the ids of the rows written again, which a sparse graph lacks */
+		if (from < g->sparse_below && first < ld->graph_nrows)
+			read_ids_rows(ld, first, ld->graph_nrows);
 		elog(DEBUG1, "fixes_load %s: fixes_graph rows from %d written again (commits %u ..)",
 			 ld->name, first, from);
 	}

@@ -112,7 +112,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 }
 
 /*
- * The counts of a release row of fixes_releases, from column 3 on (the
+ * The counts of a release row of fixes_releases, from column 4 on (the
  * columns of fixes_release_stat_columns); false if a count is NULL.  A
  * lifetime is NULL when there is none (NaN).
  */
@@ -123,7 +123,7 @@ old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 	{
 		const FixesStatColumn *col = &fixes_release_stat_columns[c];
 		bool		isnull;
-		Datum		d = SPI_getbinval(tup, desc, 3 + c, &isnull);
+		Datum		d = SPI_getbinval(tup, desc, 4 + c, &isnull);
 		char	   *field = (char *) st + col->offset;
 
 		if (col->days)
@@ -155,7 +155,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	initStringInfo(&cols);
 	for (int c = 0; counts && c < fixes_release_nstat_columns; c++)
 		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
-	sql = psprintf("SELECT tag, commit_idx%s FROM %s.fixes_releases "
+	sql = psprintf("SELECT tag, commit_idx, commit_id%s FROM %s.fixes_releases "
 				   "WHERE repository_id = $1%s ORDER BY release_rank",
 				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
 
@@ -171,6 +171,9 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 		ld->old_releases[i].commit =
 			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+		ld->old_releases[i].id_valid =
+			fixes_oid_parse_full(&ld->old_releases[i].id,
+								 TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull)));
 		if (ld->old_stats != NULL && !old_counts(tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
 			ld->old_stats = NULL;	/* not all there: the counts are computed again */
 	}

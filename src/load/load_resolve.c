@@ -323,7 +323,8 @@ match_prefixes(FixesLoad *ld, const FixesEdgeSet *es, const Candidates *cand, Pa
 
 				if ((j & 0xffff) == 0xffff)
 					CHECK_FOR_INTERRUPTS();
-				if (e->abbrev_len > 16 &&
+				/* a probe's candidates start with the whole abbrev (probe_candidates()) */
+				if (cand == NULL && e->abbrev_len > 16 &&
 					!fixes_hex_prefix_matches(g->oids[idx].id, hex, e->abbrev_len))
 					continue;
 				if (pass == 1)
@@ -532,7 +533,7 @@ warn_over(FixesLoad *ld, const FixesEdgeSet *es, const bool *over)
 		if (n > 0 && (k + 1 == es->n || es->edges[k + 1].fixing != es->edges[k].fixing))
 		{
 			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_SUBJECT_CANDIDATES,
-							 &ld->graph->oids[es->edges[k].fixing], (long long) n);
+							 fixes_load_oid(ld, es->edges[k].fixing), (long long) n);
 			n = 0;
 		}
 	}

@@ -289,6 +289,8 @@ typedef struct FixesOldRelease
 {
 	char	   *tag;
 	uint32		commit;
+	bool		id_valid;		/* id is the commit's (load_ids.c) */
+	FixesOid	id;
 } FixesOldRelease;
 
 typedef struct FixesStableHeads FixesStableHeads;
@@ -537,6 +539,13 @@ extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
 extern void fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col,
 								void *dest, Size len);
 extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
+extern void fixes_load_read_ids(FixesLoad *ld);
+
+/* load_ids.c: the ids of old commits that a refresh needs, by probe */
+extern bool fixes_load_ids_may_be_sparse(const FixesLoad *ld);
+extern void fixes_load_old_ids(FixesLoad *ld);
+extern void fixes_load_fetch_edge_ids(FixesLoad *ld);
+extern const FixesOid *fixes_load_oid(FixesLoad *ld, uint32 idx);
 extern uint32 fixes_load_old_head(FixesLoad *ld);
 
 extern void fixes_load_read(FixesLoad *ld);

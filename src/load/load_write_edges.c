@@ -92,7 +92,7 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 		SET(c_line, Int32GetDatum(e->line));
 		SET(c_status, status_text[e->now.status]);
 		SET(c_candidates, Int32GetDatum(e->now.candidates));
-		SET(c_fixing_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->fixing])));
+		SET(c_fixing_commit, PointerGetDatum(fixes_oid_text(fixes_load_oid(ld, e->fixing))));
 		SET(c_abbrev, PointerGetDatum(cstring_to_text_with_len(text_base + e->abbrev_off,
 															   e->abbrev_len)));
 		SET(c_raw, PointerGetDatum(cstring_to_text_with_len(text_base + e->raw_off, e->raw_len)));
@@ -108,7 +108,7 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 		{
 			SET(c_target, Int32GetDatum((int32) e->now.target));
 			SET(c_method, method_text[e->now.method]);
-			SET(c_target_commit, PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])));
+			SET(c_target_commit, PointerGetDatum(fixes_oid_text(fixes_load_oid(ld, e->now.target))));
 			values[c_target_release] = fixes_release_of(ld, e->now.target, &nulls[c_target_release]);
 			if (c_introduced_at >= 0 && !ld->committed_null[e->now.target])
 				SET(c_introduced_at, TimestampTzGetDatum(ld->committed_at[e->now.target]));
@@ -258,7 +258,7 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 		args[5] = Int32GetDatum(resolved ? (int32) e->now.target : 0);
 		nulls[5] = resolved ? ' ' : 'n';
 		args[6] = Int32GetDatum(e->now.candidates);
-		args[7] = resolved ? PointerGetDatum(fixes_oid_text(&ld->graph->oids[e->now.target])) : (Datum) 0;
+		args[7] = resolved ? PointerGetDatum(fixes_oid_text(fixes_load_oid(ld, e->now.target))) : (Datum) 0;
 		nulls[7] = resolved ? ' ' : 'n';
 		args[8] = fixes_release_of(ld, e->fixing, &isnull);
 		nulls[8] = isnull ? 'n' : ' ';

@@ -200,7 +200,7 @@ fixed_commit_values(FixesLoad *ld, const FixesFixedCommit *c, Datum *values, cha
 {
 	values[0] = Int32GetDatum(ld->repository_id);
 	values[1] = Int32GetDatum((int32) c->commit);
-	values[2] = PointerGetDatum(fixes_oid_text(&ld->graph->oids[c->commit]));
+	values[2] = PointerGetDatum(fixes_oid_text(fixes_load_oid(ld, c->commit)));
 	values[3] = Int64GetDatum(c->fixes);
 	values[4] = TimestampTzGetDatum(c->first);
 	values[5] = TimestampTzGetDatum(c->last);

@@ -77,10 +77,15 @@ rehash_to(FixesGraph *g, uint32 mask)
 	uint32	   *slots = fixes_alloc_big(g->cxt, sizeof(uint32) * ((Size) mask + 1),
 										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
-	for (uint32 idx = 0; idx < g->n; idx++)
+	for (uint64 s = 0; s <= g->mask; s++)
 	{
-		uint32		i = oid_hash(&g->oids[idx]) & mask;
+		uint32		idx;
+		uint32		i;
 
+		if (g->slots[s] == 0)
+			continue;
+		idx = g->slots[s] - 1;
+		i = oid_hash(&g->oids[idx]) & mask;
 		while (slots[i] != 0)
 			i = (i + 1) & mask;
 		slots[i] = idx + 1;
@@ -96,6 +101,26 @@ rehash(FixesGraph *g)
 	rehash_to(g, g->mask * 2 + 1);
 }
 
+/* room for n commits in the per-commit arrays, none in the id map */
+void
+fixes_graph_reserve_room(FixesGraph *g, uint32 n)
+{
+	if (n > g->cap)
+		grow_to(g, n);
+}
+
+/* a map of at least n ids, at most half full */
+static void
+reserve_slots(FixesGraph *g, uint32 n)
+{
+	uint32		mask = g->mask;
+
+	while ((uint64) n * 2 > (uint64) mask + 1)
+		mask = mask * 2 + 1;
+	if (mask != g->mask)
+		rehash_to(g, mask);
+}
+
 /*
  * Make room for n commits at once (a graph read back from a snapshot), so
  * that adding them neither reallocates nor rehashes.
@@ -103,16 +128,43 @@ rehash(FixesGraph *g)
 void
 fixes_graph_reserve(FixesGraph *g, uint32 n)
 {
-	uint32		mask = g->mask;
+	fixes_graph_reserve_room(g, n);
+	reserve_slots(g, n);
+}
 
-	if (n > g->cap)
-	{
-		grow_to(g, n);
-	}
-	while ((uint64) n * 2 > (uint64) mask + 1)
-		mask = mask * 2 + 1;
-	if (mask != g->mask)
-		rehash_to(g, mask);
+/*
+ * count commits appended whose ids are not read (a refresh's graph:
+ * load_ids.c puts those it needs, fixes_graph_put()): only their parents
+ * are, by fixes_graph_append_parents()
+ */
+void
+fixes_graph_append_unhashed(FixesGraph *g, uint32 count)
+{
+	fixes_graph_reserve_room(g, g->n + count);
+	for (uint32 i = g->n; i < g->n + count; i++)
+		g->par_start[i] = g->par_end[i] = 0;
+	g->n += count;
+	g->sparse_below = g->n;
+}
+
+/*
+ * The id of commit idx, one of those fixes_graph_append_unhashed()
+ * appended, into the map; nothing if it is there
+ */
+void
+fixes_graph_put(FixesGraph *g, const FixesOid *oid, uint32 idx)
+{
+	uint32		i;
+
+	if (idx >= g->sparse_below || fixes_graph_lookup(g, oid) != FIXES_NO_IDX)
+		return;
+	reserve_slots(g, g->nhashed + 1);
+	i = oid_hash(oid) & g->mask;
+	while (g->slots[i] != 0)
+		i = (i + 1) & g->mask;
+	g->oids[idx] = *oid;
+	g->slots[i] = idx + 1;
+	g->nhashed++;
 }
 
 /*
@@ -151,7 +203,8 @@ fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found)
 	g->oids[idx] = *oid;
 	g->par_start[idx] = g->par_end[idx] = 0;
 	g->slots[i] = idx + 1;
-	if ((uint64) g->n * 2 > (uint64) g->mask + 1)
+	g->nhashed++;
+	if ((uint64) g->nhashed * 2 > (uint64) g->mask + 1)
 		rehash(g);
 	return idx;
 }
@@ -182,41 +235,32 @@ fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n)
 }
 
 /*
- * Append count commits whose ids (raw, 20 bytes each) are known to be new
- * and distinct (a snapshot of an earlier load): a copy and a slot each,
- * without comparing ids.  raw_ids may be where they go already (the oids
- * of commits n .. n + count - 1, after fixes_graph_reserve()).
+ * Put the ids of commits lo .. hi - 1 into the map, none of them in it yet
+ * and all distinct: a slot each, without comparing ids, in the order of the
+ * slots they hash to (a counting sort on the top 16 bits of the slot
+ * number): the slot table is then written front to back instead of at
+ * random, which is several times faster for a table of millions.
  */
 void
-fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
+fixes_graph_hash_range(FixesGraph *g, uint32 lo, uint32 hi)
 {
-	uint32		first = g->n;
+	uint32		count = hi - lo;
 	int			bits = 0;
 	int			shift;
 	uint32	   *bucket_start;
 	uint32	   *order;
-	bool		in_place = raw_ids == (const unsigned char *) (g->oids + first);
 
-	fixes_graph_reserve(g, g->n + count);
-	if (!in_place)
-		memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
-
-	/*
-	 * Insert in the order of the slots the ids hash to (a counting sort on
-	 * the top 16 bits of the slot number): the slot table is then written
-	 * front to back instead of at random, which is several times faster
-	 * for a table of millions.
-	 */
+	reserve_slots(g, g->nhashed + count);
 	while (bits < 32 && ((uint64) 1 << bits) <= g->mask)
 		bits++;
 	shift = Max(bits - 16, 0);
 	bucket_start = palloc0(sizeof(uint32) * (65536 + 1));
 	order = fixes_palloc_big(sizeof(uint32) * Max(count, 1), MCXT_ALLOC_HUGE);
-	for (uint32 idx = first; idx < first + count; idx++)
+	for (uint32 idx = lo; idx < hi; idx++)
 		bucket_start[((oid_hash(&g->oids[idx]) & g->mask) >> shift) + 1]++;
 	for (int b = 0; b < 65536; b++)
 		bucket_start[b + 1] += bucket_start[b];
-	for (uint32 idx = first; idx < first + count; idx++)
+	for (uint32 idx = lo; idx < hi; idx++)
 		order[bucket_start[(oid_hash(&g->oids[idx]) & g->mask) >> shift]++] = idx;
 
 	for (uint32 k = 0; k < count; k++)
@@ -227,10 +271,43 @@ fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 co
 		while (g->slots[i] != 0)
 			i = (i + 1) & g->mask;
 		g->slots[i] = idx + 1;
-		g->par_start[idx] = g->par_end[idx] = 0;
 	}
+	g->nhashed += count;
 	pfree(order);
 	pfree(bucket_start);
+}
+
+/*
+ * Every id of the graph into the map, afresh: a refresh's graph whose ids
+ * were all read after all (load_ids.c), no longer sparse
+ */
+void
+fixes_graph_hash_all(FixesGraph *g)
+{
+	memset(g->slots, 0, sizeof(uint32) * ((Size) g->mask + 1));
+	g->nhashed = 0;
+	g->sparse_below = 0;
+	fixes_graph_hash_range(g, 0, g->n);
+}
+
+/*
+ * Append count commits whose ids (raw, 20 bytes each) are known to be new
+ * and distinct (a snapshot of an earlier load): a copy and a slot each,
+ * without comparing ids.  raw_ids may be where they go already (the oids
+ * of commits n .. n + count - 1, after fixes_graph_reserve()).
+ */
+void
+fixes_graph_append_unique(FixesGraph *g, const unsigned char *raw_ids, uint32 count)
+{
+	uint32		first = g->n;
+	bool		in_place = raw_ids == (const unsigned char *) (g->oids + first);
+
+	fixes_graph_reserve_room(g, g->n + count);
+	if (!in_place)
+		memcpy(g->oids + first, raw_ids, (Size) count * sizeof(FixesOid));
+	for (uint32 idx = first; idx < first + count; idx++)
+		g->par_start[idx] = g->par_end[idx] = 0;
+	fixes_graph_hash_range(g, first, first + count);
 	g->n += count;
 }
 
