@@ -16,7 +16,7 @@
  *
  * The parents come from the refresh's own reader, which walks `HEAD ^OLD`
  * already: the rest of its stream is read ahead into the backend's buffer
- * (fixes_reader_peek_rest(), at most FIXES_PEEK_MAX bytes), and the parents
+ * (fixes_reader_peek_rest(), at most fixes.refresh_read_ahead: 64 MB), and the parents
  * its commit records name that it does not send are looked up, with the
  * commits it sends that are not newer than every commit of the previous
  * load (fixes_repositories.last_committed_at): where clock skew misleads
@@ -42,9 +42,6 @@
 #include "load_state.h"
 #include "reader_proc.h"
 #include "spi_call.h"
-
-/* the most of a refresh's stream that is read ahead for its ids */
-#define FIXES_PEEK_MAX ((size_t) 64 * 1024 * 1024)
 
 /* the graph may be read without the ids of the previous load's commits */
 bool
@@ -183,7 +180,8 @@ fixes_load_old_ids(FixesLoad *ld)
 
 	if (g->sparse_below == 0)
 		return;
-	if (ld->ahead == NULL || !fixes_oid_parse_full(&old_head, ld->old_head))
+	if (ld->ahead == NULL || fixes_refresh_read_ahead == 0 ||
+		!fixes_oid_parse_full(&old_head, ld->old_head))
 	{
 		fixes_load_read_ids(ld);
 		return;
@@ -196,7 +194,8 @@ fixes_load_old_ids(FixesLoad *ld)
 	w.have = g;
 	w.old_newest_set = ld->old_newest_set;
 	w.old_newest_at = ld->old_newest_at;
-	whole = fixes_reader_peek_rest(ld->ahead, FIXES_PEEK_MAX, want_record, &w);
+	whole = fixes_reader_peek_rest(ld->ahead, (size_t) fixes_refresh_read_ahead * 1024,
+								   want_record, &w);
 	if (whole)
 	{
 		for (uint32 i = 0; i < w.parents->n; i++)
@@ -221,6 +220,9 @@ fixes_load_old_ids(FixesLoad *ld)
 		elog(DEBUG1, "fixes_load %s: %u ids looked up, %u of the previous load's commits known",
 			 ld->name, w.set->n, g->nhashed);
 	}
+	else
+		elog(DEBUG1, "fixes_load %s: the new commits take more than fixes.refresh_read_ahead (%d kB)",
+			 ld->name, fixes_refresh_read_ahead);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	/* the walk hides the previous head: without it, the walk would need every id */

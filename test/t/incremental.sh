@@ -91,14 +91,20 @@ fail() { echo "FAIL: $*"; rc=1; }
 # (stable_branches: $STABLE, NULL when empty; files => true, and maintainers: $MAINT, NULL when
 # empty: every load records the changed files, so that the per-subsystem and per-prefix answers
 # of a refresh are compared too)
+# ($READ_AHEAD, when set: fixes.refresh_read_ahead; the load's DEBUG1 lines about the old
+# commits' ids go to OUTFILE.ids, see ids_read)
 STABLE=
 MAINT=
+READ_AHEAD=
 load() {
     local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
     if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
     psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
-        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
+        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" -v ahead="${READ_AHEAD:-64MB}" \
+        >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
 BEGIN;
+SET LOCAL fixes.refresh_read_ahead = :'ahead';
+SET LOCAL client_min_messages = debug1;
 SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
   FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name',
                   nullif(:'stable', ''), true, nullif(:'maint', ''));
@@ -109,6 +115,19 @@ SELECT 'hot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relna
 SELECT 'ehot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'fixes_edges';
 COMMIT;
 SQL
+    grep -E 'DEBUG: +fixes_load [^:]*: (ids of|[0-9]+ ids looked up|the new commits take more)' \
+        "$out.msg" | sed 's/.*: //' >"$out.ids" || true
+    sed -i '/^DEBUG: /d' "$out.msg"
+}
+# ids_read OUTFILE: how a refresh found the old commits it needed (load_ids.c): "looked up" (by
+# probe, the graph's ids not read), "read" (every id of the graph), "over, read" (the new
+# commits took more than fixes.refresh_read_ahead: every id), "-" (neither: a first load)
+ids_read() {
+    local f=$1.ids
+    if grep -q '^the new commits take more' "$f"; then echo "over, read"
+    elif grep -q '^ids of' "$f"; then echo read
+    elif grep -q 'ids looked up' "$f"; then echo "looked up"
+    else echo -; fi
 }
 counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
 hot_of() { awk '$1 == "hot" {print $2, $3}' "$1"; }   # updates of fixes_commits, and the HOT ones
@@ -376,6 +395,7 @@ SQL
         "$(counts_of "$work/$name.$n")" "$(counts_of "$work/$fresh")"
     printf '    rows written by the %s: %s\n' "$kind" "$(writes_of "$work/$name.$n")"
     printf '    old edges whose resolution changed: %s\n' "$(changed_edges "$name")"
+    printf '    ids of old commits: %s\n' "$(ids_read "$work/$name.$n")"
     sed 's/^/    server: /' "$work/$name.$n.msg"
     [ "$(counts_of "$work/$name.$n")" = "$(counts_of "$work/$fresh")" ] ||
         fail "step $n: fixes_load returned other counts for $name than for $fresh"
@@ -756,11 +776,21 @@ if [ -f "$mh" ]; then
     echo "== make-history --commits $commits: $repo, with its MAINTAINERS"
     MAINT=MAINTAINERS
     n=0
+    # the ids of the old commits (load_ids.c): every one read at v2.2 (read-ahead off), every
+    # one read at v2.3 (its new commits take more than 16 kB: read after a part of the stream
+    # was read ahead), looked up at HEAD and in the daily refreshes below
     for ref in v2.1 v2.2 v2.3 HEAD; do
+        case $ref in v2.2) READ_AHEAD=0 ;; v2.3) READ_AHEAD=16kB ;; *) READ_AHEAD= ;; esac
         step $n mh "$repo" $ref
+        READ_AHEAD=
         if [ $n -gt 0 ] && [ $FULL != no ]; then
             fail "make-history step $n reloaded in full"
         fi
+        case $ref in
+            v2.2) check "make-history: the old commits' ids at v2.2, read-ahead 0" "$(ids_read "$work/mh.$n")" read ;;
+            v2.3) check "make-history: the old commits' ids at v2.3, read-ahead 16kB" "$(ids_read "$work/mh.$n")" "over, read" ;;
+            HEAD) check "make-history: the old commits' ids at HEAD" "$(ids_read "$work/mh.$n")" "looked up" ;;
+        esac
         q <<'SQL'
 SELECT '    edges of mh: ' || string_agg(format('%s %s', concat_ws('/', status, method), n), ', '
                                          ORDER BY status, method)
@@ -796,6 +826,7 @@ SQL
                 --tag "v99.0.$seed" >/dev/null
             step $n mh "$work/mh-tagged.git" HEAD
             [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
+            check "make-history: daily refresh $seed: the old commits' ids" "$(ids_read "$work/mh.$n")" "looked up"
             # the per-group counts: only the groups it changes are written again, the stored
             # rows of the others kept (rows deleted: fewer than the rows before, and as many
             # as those inserted less the new groups)
