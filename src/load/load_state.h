@@ -24,7 +24,11 @@
  *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
- *                           and load_previous.c its releases
+ *                           without the ids of its commits, and load_previous.c
+ *                           its releases
+ *   load_ids.c              a refresh: the ids of the old commits the new ones
+ *                           name, by probe, after reading the reader's stream
+ *                           ahead (or every id, fixes_load_read_ids())
  *   load_read.c             the walk of the mainline (load_walk.c's loop): each
  *                           new commit into the graph and, through
  *                           load_commit_rows.c, into fixes_commits (the old
@@ -44,6 +48,8 @@
  *                           during the read)
  *   load_previous.c         a refresh: the edges of the previous load
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
+ *   load_ids.c              a refresh: the ids of the old targets of the edges
+ *                           it writes (fixes_load_fetch_edge_ids())
  *   load_write_edges.c      fixes_edges
  *   load_count.c            the counting module (load_count.h): every count,
  *                           per release (lifetimes included), per commit
