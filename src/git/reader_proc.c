@@ -34,6 +34,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+#include "big_alloc.h"
 #include "reader_proc.h"
 
 #define READER_NAME "fixes-reader"
@@ -529,6 +530,22 @@ fixes_reader_peek_rest(FixesReader *r, size_t max,
 	size_t		off = 0;		/* of the next record, from r->start */
 
 	Assert(!r->again);
+	/*
+	 * room for max bytes at once, not doubled as it fills: each doubling
+	 * copied what was read so far into pages faulted in again
+	 */
+	if (r->cap < max + WIRE_HEADER_SIZE)
+	{
+		if (r->start > 0)
+		{
+			memmove(r->buf, r->buf + r->start, r->end - r->start);
+			r->end -= r->start;
+			r->start = 0;
+		}
+		r->buf = fixes_repalloc_big(GetMemoryChunkContext(r->buf), r->buf, r->end,
+									max + WIRE_HEADER_SIZE);
+		r->cap = max + WIRE_HEADER_SIZE;
+	}
 	for (;;)
 	{
 		const unsigned char *h;

@@ -295,7 +295,8 @@ tags_read(FixesLoad *ld)
 static void
 read_previous_graph(FixesLoad *ld)
 {
-	ld->incremental = fixes_load_read_graph(ld);
+	/* without the ids of the old commits when load_ids.c can look them up */
+	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
 		fixes_load_read_old_releases(ld);
 	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");

@@ -142,7 +142,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	ld->subj_rows = (int32) nrows;
 
 	if (sparse)
-		fixes_graph_reserve_room(g, first + (uint32) ncommits);
+		fixes_graph_reserve_room(g, first + (uint32) ncommits, true);
 	else
 		fixes_graph_reserve(g, first + (uint32) ncommits);
 	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
@@ -205,21 +205,20 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
  * Load the graph of the previous load into ld->graph.  Returns false (and
  * leaves a graph to be thrown away) when there is none to build on: a first
  * load, a load that missed parents (a shallow clone, which may since have
- * been deepened), or a snapshot that does not read back whole.
+ * been deepened), or a snapshot that does not read back whole.  sparse:
+ * without the ids of its commits, which the caller looks up (load_ids.c).
  */
 bool
-fixes_load_read_graph(FixesLoad *ld)
+fixes_load_read_graph(FixesLoad *ld, bool sparse)
 {
 	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	FixesGraph *g = ld->graph;
 	bool		ok = true;
-	bool		sparse;
 
 	if (!ld->old_usable)
 		return false;
-	sparse = fixes_load_ids_may_be_sparse(ld);
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
@@ -234,7 +233,7 @@ fixes_load_read_graph(FixesLoad *ld)
 		uint32		n = (uint32) Min(ld->old_commits + ld->old_commits / 16 + 1024, PG_UINT32_MAX / 4);
 
 		if (sparse)
-			fixes_graph_reserve_room(g, n);
+			fixes_graph_reserve_room(g, n, true);
 		else
 			fixes_graph_reserve(g, n);
 		fixes_load_ensure_room(ld, n - 1);

@@ -537,7 +537,7 @@ extern void fixes_load_fetch_target_times(FixesLoad *ld);
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
-extern bool fixes_load_read_graph(FixesLoad *ld);
+extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);
 extern void fixes_load_read_subject_hashes(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);

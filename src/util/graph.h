@@ -29,6 +29,7 @@ typedef struct FixesGraph
 	 * in the map, when fixes_graph_known(g, i)
 	 */
 	uint32		sparse_below;
+	bool		sparse_room;	/* oids on small pages (fixes_graph_reserve_room()) */
 	/* parents of commit i: parents[par_start[i] .. par_end[i]) */
 	uint32	   *par_start;
 	uint32	   *par_end;
@@ -42,7 +43,7 @@ extern void fixes_graph_reserve(FixesGraph *g, uint32 n);
 extern uint32 fixes_graph_lookup(const FixesGraph *g, const FixesOid *oid);
 extern uint32 fixes_graph_add(FixesGraph *g, const FixesOid *oid, bool *found);
 extern void fixes_graph_set_parents(FixesGraph *g, uint32 idx, const uint32 *parents, int n);
-extern void fixes_graph_reserve_room(FixesGraph *g, uint32 n);
+extern void fixes_graph_reserve_room(FixesGraph *g, uint32 n, bool sparse);
 extern void fixes_graph_append_unhashed(FixesGraph *g, uint32 count);
 extern void fixes_graph_put(FixesGraph *g, const FixesOid *oid, uint32 idx);
 extern void fixes_graph_hash_range(FixesGraph *g, uint32 lo, uint32 hi);
