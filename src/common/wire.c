@@ -267,6 +267,50 @@ wire_decode_dir(const void *payload, size_t len, WireStr *out)
 }
 
 int
+wire_decode_list(const void *payload, size_t len, WireList *out)
+{
+	WireCursor	c;
+
+	memset(out, 0, sizeof(*out));
+	cursor_init(&c, payload, len);
+	out->over = get_u8(&c);
+	if (out->over == 1)
+	{
+		(void) get_i64(&c);
+		return finish(&c);
+	}
+	if (out->over != 0)
+		return -1;
+	out->n = get_u32(&c);
+	if (c.bad || out->n > len / WIRE_LIST_ENTRY)
+		return -1;
+	out->commits = take(&c, (size_t) out->n * WIRE_LIST_ENTRY);
+	out->m = get_u32(&c);
+	if (c.bad || out->m > len / FIXES_OID_RAWSZ)
+		return -1;
+	out->parents = take(&c, (size_t) out->m * FIXES_OID_RAWSZ);
+	if (out->commits == NULL || out->parents == NULL)
+		return -1;
+	for (uint32_t i = 0; i < out->n; i++)
+		if (out->commits[(size_t) i * WIRE_LIST_ENTRY + FIXES_OID_RAWSZ] > 1)
+			return -1;
+	return finish(&c);
+}
+
+void
+wire_list_entry(const WireList *l, uint32_t i, FixesOid *oid, int *has_time, int64_t *time)
+{
+	const unsigned char *e = l->commits + (size_t) i * WIRE_LIST_ENTRY;
+	uint64_t	u = 0;
+
+	memcpy(oid->id, e, FIXES_OID_RAWSZ);
+	*has_time = e[FIXES_OID_RAWSZ];
+	for (int k = 0; k < 8; k++)
+		u |= (uint64_t) e[FIXES_OID_RAWSZ + 1 + k] << (8 * k);
+	*time = (int64_t) u;
+}
+
+int
 wire_decode_message(const void *payload, size_t len, WireMessage *out)
 {
 	WireCursor	c;

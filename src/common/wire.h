@@ -20,6 +20,12 @@
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
+ *   'L' list:    u8 over (1: more than the refresh asked for; nothing
+ *                follows but i64 0), else u32 n, n times: oid[20], u8
+ *                has_time, i64 committer time (the commits the walk will
+ *                send), then u32 m, m oid[20] (their parents it will not
+ *                send that are in the history); sent by refresh with
+ *                --list before its first 'C'
  *   'F' files:   the changed files of the commit of the 'C' record just
  *                before it (walks with files only): u8 state (FILES_*),
  *                u32 n, then n rows: u8 kind (FILE_*), u32 added,
@@ -55,6 +61,7 @@
 #define WIRE_BRANCH		'B'
 #define WIRE_REFS		'R'
 #define WIRE_COMMIT		'C'
+#define WIRE_LIST		'L'
 #define WIRE_FILES		'F'
 #define WIRE_BLOB		'O'
 #define WIRE_DIR		'D'
@@ -113,6 +120,17 @@ typedef struct WireRefs
 	FixesOid	hash;
 } WireRefs;
 
+/* 'L': over, or n entries of WIRE_LIST_ENTRY bytes at commits and m ids at parents */
+#define WIRE_LIST_ENTRY (FIXES_OID_RAWSZ + 1 + 8)
+typedef struct WireList
+{
+	int			over;
+	uint32_t	n;
+	const unsigned char *commits;
+	uint32_t	m;
+	const unsigned char *parents;
+} WireList;
+
 typedef struct WireCommit
 {
 	FixesOid	oid;
@@ -170,6 +188,9 @@ extern int	wire_decode_tag(const void *payload, size_t len, WireTag *out);
 extern int	wire_decode_branch(const void *payload, size_t len, WireBranch *out);
 extern int	wire_decode_refs(const void *payload, size_t len, WireRefs *out);
 extern int	wire_decode_commit(const void *payload, size_t len, WireCommit *out);
+extern int	wire_decode_list(const void *payload, size_t len, WireList *out);
+/* entry i of a list: its id, and its time if it has one */
+extern void wire_list_entry(const WireList *l, uint32_t i, FixesOid *oid, int *has_time, int64_t *time);
 /* the whole record is checked; then wire_files_next() gives each row */
 extern int	wire_decode_files(const void *payload, size_t len, WireFiles *out);
 extern int	wire_files_next(WireFiles *f, WireFileRow *row);	/* 0 at the end */

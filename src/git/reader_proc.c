@@ -34,7 +34,6 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "big_alloc.h"
 #include "reader_proc.h"
 
 #define READER_NAME "fixes-reader"
@@ -500,6 +499,7 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_BRANCH:
 			case WIRE_REFS:
 			case WIRE_COMMIT:
+			case WIRE_LIST:
 			case WIRE_FILES:
 			case WIRE_BLOB:
 			case WIRE_DIR:
@@ -510,64 +510,6 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			default:
 				fixes_reader_protocol_error(r, "A record has an unknown type.");
 		}
-	}
-}
-
-/*
- * Read the rest of the stream into the buffer, without taking it: visit is
- * called with each record to come but messages, in order, up to the end
- * record.  Returns false, with what was read kept for fixes_reader_next(),
- * when the records to come take more than max bytes.  Returns true when
- * all of them were visited, or when the stream breaks off or a record is
- * malformed, which fixes_reader_next() reports when it gets there.  The
- * payload passed to visit is valid until it returns.
- */
-bool
-fixes_reader_peek_rest(FixesReader *r, size_t max,
-					   void (*visit) (char type, const unsigned char *payload, uint32 len, void *arg),
-					   void *arg)
-{
-	size_t		off = 0;		/* of the next record, from r->start */
-
-	Assert(!r->again);
-	/*
-	 * room for max bytes at once, not doubled as it fills: each doubling
-	 * copied what was read so far into pages faulted in again
-	 */
-	if (r->cap < max + WIRE_HEADER_SIZE)
-	{
-		if (r->start > 0)
-		{
-			memmove(r->buf, r->buf + r->start, r->end - r->start);
-			r->end -= r->start;
-			r->start = 0;
-		}
-		r->buf = fixes_repalloc_big(GetMemoryChunkContext(r->buf), r->buf, r->end,
-									max + WIRE_HEADER_SIZE);
-		r->cap = max + WIRE_HEADER_SIZE;
-	}
-	for (;;)
-	{
-		const unsigned char *h;
-		char		type;
-		uint32		len;
-
-		CHECK_FOR_INTERRUPTS();
-		if (r->ended || !fill(r, off + WIRE_HEADER_SIZE))
-			return true;
-		h = (const unsigned char *) r->buf + r->start + off;
-		type = (char) h[0];
-		len = wire_get_u32(h + 1);
-		if (len > WIRE_MAX_PAYLOAD || type == WIRE_END || type == WIRE_ERROR)
-			return true;
-		if (off + WIRE_HEADER_SIZE + (size_t) len > max)
-			return false;
-		if (!fill(r, off + WIRE_HEADER_SIZE + (size_t) len))
-			return true;
-		h = (const unsigned char *) r->buf + r->start + off;
-		if (type != WIRE_MESSAGE)
-			visit(type, h + WIRE_HEADER_SIZE, len, arg);
-		off += WIRE_HEADER_SIZE + (size_t) len;
 	}
 }
 

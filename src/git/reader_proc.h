@@ -44,10 +44,6 @@ extern FixesReader *fixes_reader_start_args(const char *mode, const char *path,
 extern void fixes_reader_write(FixesReader *r, const void *data, size_t len);
 extern void fixes_reader_close_input(FixesReader *r);
 extern char fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len);
-extern bool fixes_reader_peek_rest(FixesReader *r, size_t max,
-								   void (*visit) (char type, const unsigned char *payload,
-												  uint32 len, void *arg),
-								   void *arg);
 extern void fixes_reader_unread(FixesReader *r);
 extern void fixes_reader_expect(FixesReader *r, char type, const unsigned char **payload,
 								uint32 *len);

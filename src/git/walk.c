@@ -223,8 +223,13 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 		return false;
 	for (;;)
 	{
+		char		type;
+
 		CHECK_FOR_INTERRUPTS();
-		if (fixes_reader_next(w->reader, &payload, &len) != WIRE_COMMIT)
+		type = fixes_reader_next(w->reader, &payload, &len);
+		if (type == WIRE_LIST && w->hide != NULL)
+			continue;			/* what load_ids.c did not read: not needed */
+		if (type != WIRE_COMMIT)
 		{
 			if (!w->reader->ended)
 				fixes_reader_protocol_error(w->reader, "A commit record was expected.");

@@ -255,8 +255,9 @@ unchanged_since_last_load(FixesLoad *ld)
 static FixesReader *
 start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 {
-	const char *args[4] = {ld->ref, ld->old_head, ld->maintainers};
+	const char *args[5] = {ld->ref, ld->old_head, ld->maintainers};
 	const char *refs;
+	const char *list;
 	int			nargs;
 
 	*refresh = ld->old_usable && ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
@@ -272,6 +273,10 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
 	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
 	nargs = *maintainers ? 3 : 2;
+	/* the list of what it will walk, for the old commits' ids (load_ids.c) */
+	list = fixes_load_ids_list_option(ld);
+	if (list != NULL)
+		args[nargs++] = list;
 	if (refs != NULL)
 		args[nargs++] = refs;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,

@@ -14,15 +14,21 @@
  * and the primary key, and put into the graph's id map
  * (fixes_graph_put()).
  *
- * The parents come from the refresh's own reader, which walks `HEAD ^OLD`
- * already: the rest of its stream is read ahead into the backend's buffer
- * (fixes_reader_peek_rest(), at most fixes.refresh_read_ahead: 64 MB), and the parents
- * its commit records name that it does not send are looked up, with the
- * commits it sends that are not newer than every commit of the previous
- * load (fixes_repositories.last_committed_at): where clock skew misleads
- * it, it sends an old commit, which the walk skips, as before.  When the stream is longer than that, or the
- * reader was not kept, or the previous head is not among them, every id is
- * read as before (fixes_load_read_ids()): the graph is then whole.
+ * Which old commits the new ones name comes from the refresh's own reader,
+ * which walks `HEAD ^OLD`: asked with --list (at most
+ * fixes.refresh_list_limit: 64 MB, about 29 bytes a new commit), it first
+ * walks without sending and sends one 'L' record (reader/walk.c,
+ * walk_hidden_list()): the commits it will send, with their committer
+ * times, and their parents that it will not send.  Those parents are
+ * looked up, with the listed commits that are not newer than every commit
+ * of the previous load (fixes_repositories.last_committed_at): where clock
+ * skew misleads it, the reader sends an old commit (it stops before it
+ * reads the old one that reaches it), which the walk skips, as before.
+ * The backend goes on reading the commits as they come, while the reader
+ * compares their trees (with files).  When the list is longer than that
+ * limit, or the reader was not kept, or the previous head is not among
+ * the commits found, every id is read as before (fixes_load_read_ids()):
+ * the graph is then whole.
  *
  * Only the mainline of a database at 1.2 SQL (the index on commit_id of
  * 1.1, last_committed_at), without stable_branches, is read this way: the stable scope
@@ -55,11 +61,7 @@ fixes_load_ids_may_be_sparse(const FixesLoad *ld)
 typedef struct Wanted
 {
 	FixesGraph *set;			/* a graph used as a set of ids */
-	FixesGraph *sent;			/* the commits of the stream */
-	FixesGraph *parents;		/* ... and their parents */
 	const FixesGraph *have;		/* ... less those the load's graph knows */
-	bool		old_newest_set;	/* the newest committer date of the */
-	TimestampTz old_newest_at;	/* previous load's commits (1.2) */
 } Wanted;
 
 static void
@@ -72,39 +74,37 @@ want(Wanted *w, const FixesOid *oid)
 }
 
 /*
- * A 'C' record of the stream read ahead: its commit, and its parents
- * (those that are not sent, after it, are old).  The commit itself is
- * looked up unless it is newer than every commit of the previous load: an
- * old commit is sent where clock skew misleads the reader (walk_hidden() in
- * reader/walk.c), and then only one of that date or older.
+ * From the 'L' record: the parents the walk will not send, and the commits
+ * it will send that are not newer than every commit of the previous load
  */
 static void
-want_record(char type, const unsigned char *payload, uint32 len, void *arg)
+want_listed(FixesLoad *ld, Wanted *w, const WireList *l)
 {
-	Wanted	   *w = arg;
-	WireCommit	c;
-	fixes_raw_commit raw;
-	bool		found;
-	TimestampTz at;
-
-	if (type != WIRE_COMMIT || wire_decode_commit(payload, len, &c) != 0)
-		return;					/* the walk reports what is malformed */
-	(void) fixes_graph_add(w->sent, &c.oid, &found);
-	if (fixes_raw_commit_parse(c.raw, c.raw_len, &raw) != 0 || (uint32) raw.nparents != c.nflags)
+	for (uint32 i = 0; i < l->m; i++)
+		want(w, (const FixesOid *) (l->parents + (size_t) i * FIXES_OID_RAWSZ));
+	for (uint32 i = 0; i < l->n; i++)
 	{
-		want(w, &c.oid);
-		return;
-	}
-	if (!raw.committer.has_time || !fixes_time_to_timestamptz(raw.committer.time, &at) ||
-		(w->old_newest_set && at <= w->old_newest_at))
-		want(w, &c.oid);
-	for (int i = 0; i < raw.nparents; i++)
-	{
-		FixesOid	poid;
+		FixesOid	oid;
+		int			has_time;
+		int64		time;
+		TimestampTz at;
 
-		if (c.present[i] && fixes_oid_parse(&poid, fixes_raw_commit_parent(&raw, i)))
-			(void) fixes_graph_add(w->parents, &poid, &found);
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		wire_list_entry(l, i, &oid, &has_time, &time);
+		if (!has_time || !fixes_time_to_timestamptz(time, &at) ||
+			(ld->old_newest_set && at <= ld->old_newest_at))
+			want(w, &oid);
 	}
+}
+
+/* the refresh reader's option for the 'L' record (main.c of the reader), NULL: none */
+const char *
+fixes_load_ids_list_option(const FixesLoad *ld)
+{
+	if (!fixes_load_ids_may_be_sparse(ld) || fixes_refresh_list_limit == 0)
+		return NULL;
+	return psprintf("--list=%llu", (unsigned long long) fixes_refresh_list_limit * 1024);
 }
 
 /*
@@ -176,57 +176,55 @@ fixes_load_old_ids(FixesLoad *ld)
 	FixesOid	old_head;
 	MemoryContext cxt;
 	MemoryContext old;
-	bool		whole;
+	const unsigned char *payload;
+	uint32		len;
+	WireList	list;
 
 	if (g->sparse_below == 0)
 		return;
-	if (ld->ahead == NULL || fixes_refresh_read_ahead == 0 ||
+	if (ld->ahead == NULL || fixes_load_ids_list_option(ld) == NULL ||
 		!fixes_oid_parse_full(&old_head, ld->old_head))
 	{
+		fixes_load_read_ids(ld);
+		return;
+	}
+	fixes_reader_expect(ld->ahead, WIRE_LIST, &payload, &len);
+	if (wire_decode_list(payload, len, &list) != 0)
+		fixes_reader_protocol_error(ld->ahead, "The list record is malformed.");
+	if (list.over)
+	{
+		elog(DEBUG1, "fixes_load %s: the list of the new commits is longer than fixes.refresh_list_limit (%d kB)",
+			 ld->name, fixes_refresh_list_limit);
 		fixes_load_read_ids(ld);
 		return;
 	}
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load old ids", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
 	w.set = fixes_graph_create(cxt);
-	w.sent = fixes_graph_create(cxt);
-	w.parents = fixes_graph_create(cxt);
 	w.have = g;
-	w.old_newest_set = ld->old_newest_set;
-	w.old_newest_at = ld->old_newest_at;
-	whole = fixes_reader_peek_rest(ld->ahead, (size_t) fixes_refresh_read_ahead * 1024,
-								   want_record, &w);
-	if (whole)
+	want_listed(ld, &w, &list);
+	/* the previous load's releases name their commits' ids */
+	for (int i = 0; i < ld->n_old_releases; i++)
+		if (ld->old_releases[i].id_valid && ld->old_releases[i].commit < g->n)
+			fixes_graph_put(g, &ld->old_releases[i].id, ld->old_releases[i].commit);
+	want(&w, &old_head);
+	want(&w, &ld->head);
+	for (int t = 0; t < ld->ntags; t++)
+		if (fixes_load_is_release(ld, ld->tags[t].name))
+			want(&w, &ld->tags[t].commit);
+	for (int o = 0; o < ld->noverrides; o++)
 	{
-		for (uint32 i = 0; i < w.parents->n; i++)
-			if (fixes_graph_lookup(w.sent, &w.parents->oids[i]) == FIXES_NO_IDX)
-				want(&w, &w.parents->oids[i]);
-		/* the previous load's releases name their commits' ids */
-		for (int i = 0; i < ld->n_old_releases; i++)
-			if (ld->old_releases[i].id_valid && ld->old_releases[i].commit < g->n)
-				fixes_graph_put(g, &ld->old_releases[i].id, ld->old_releases[i].commit);
-		want(&w, &old_head);
-		want(&w, &ld->head);
-		for (int t = 0; t < ld->ntags; t++)
-			if (fixes_load_is_release(ld, ld->tags[t].name))
-				want(&w, &ld->tags[t].commit);
-		for (int o = 0; o < ld->noverrides; o++)
-		{
-			want(&w, &ld->overrides[o].fixing);
-			if (ld->overrides[o].has_target)
-				want(&w, &ld->overrides[o].target);
-		}
-		probe_ids(ld, w.set);
-		elog(DEBUG1, "fixes_load %s: %u ids looked up, %u of the previous load's commits known",
-			 ld->name, w.set->n, g->nhashed);
+		want(&w, &ld->overrides[o].fixing);
+		if (ld->overrides[o].has_target)
+			want(&w, &ld->overrides[o].target);
 	}
-	else
-		elog(DEBUG1, "fixes_load %s: the new commits take more than fixes.refresh_read_ahead (%d kB)",
-			 ld->name, fixes_refresh_read_ahead);
+	probe_ids(ld, w.set);
+	elog(DEBUG1, "fixes_load %s: %u new commits listed, %u ids looked up, %u of the previous load's commits known",
+		 ld->name, list.n, w.set->n, g->nhashed);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	/* the walk hides the previous head: without it, the walk would need every id */
-	if (!whole || fixes_load_old_head(ld) == FIXES_NO_IDX)
+	if (fixes_load_old_head(ld) == FIXES_NO_IDX)
 		fixes_load_read_ids(ld);
 }
 

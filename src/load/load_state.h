@@ -27,8 +27,9 @@
  *                           without the ids of its commits, and load_previous.c
  *                           its releases
  *   load_ids.c              a refresh: the ids of the old commits the new ones
- *                           name, by probe, after reading the reader's stream
- *                           ahead (or every id, fixes_load_read_ids())
+ *                           name, by probe, from the reader's list of the
+ *                           commits it will send (or every id,
+ *                           fixes_load_read_ids())
  *   load_read.c             the walk of the mainline (load_walk.c's loop): each
  *                           new commit into the graph and, through
  *                           load_commit_rows.c, into fixes_commits (the old
@@ -549,6 +550,7 @@ extern void fixes_load_read_ids(FixesLoad *ld);
 
 /* load_ids.c: the ids of old commits that a refresh needs, by probe */
 extern bool fixes_load_ids_may_be_sparse(const FixesLoad *ld);
+extern const char *fixes_load_ids_list_option(const FixesLoad *ld);
 extern void fixes_load_old_ids(FixesLoad *ld);
 extern void fixes_load_fetch_edge_ids(FixesLoad *ld);
 extern const FixesOid *fixes_load_oid(FixesLoad *ld, uint32 idx);

@@ -30,6 +30,9 @@
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
  *                                 and the tree's directories ('O', 'D')
+ *   refresh takes --list=BYTES before that (walk.c, walk_hidden_list()):
+ *                                 before the commits, the 'L' record of
+ *                                 what it will send, at most BYTES long
  *   head and refresh take --refs=SCOPE:SALT[:HASH] as their last argument
  *                                 (refs.c): the 'R' record after the
  *                                 branches, the hash of the refs read; with
@@ -176,6 +179,8 @@ main(int argc, char **argv)
 	bool		is_refresh;
 	RefsOption	refs = {0};
 	bool		has_refs = false;
+	bool		has_list = false;
+	size_t		list_max = 0;
 
 	out_init();
 	/* head and refresh: the refs option, the last argument (refs.c) */
@@ -186,6 +191,19 @@ main(int argc, char **argv)
 		if (!refs_parse_option(argv[argc - 1], &refs))
 			fail("22023", NULL, NULL, "\"%s\" is not a refs option", argv[argc - 1]);
 		has_refs = true;
+		argv[--argc] = NULL;
+	}
+	/* refresh: --list=BYTES before it, the 'L' record first (walk.c) */
+	if (argc >= 4 && (strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0) &&
+		strncmp(argv[argc - 1], "--list=", 7) == 0)
+	{
+		char	   *end;
+		unsigned long long v = strtoull(argv[argc - 1] + 7, &end, 10);
+
+		if (*end != '\0' || end == argv[argc - 1] + 7)
+			fail("22023", NULL, NULL, "\"%s\" is not a list option", argv[argc - 1]);
+		list_max = (size_t) v;
+		has_list = true;
 		argv[--argc] = NULL;
 	}
 	is_walk = argc >= 2 &&
@@ -316,6 +334,11 @@ main(int argc, char **argv)
 		{
 			memcpy(hide.id, old.id, FIXES_OID_RAWSZ);
 			files_pool_workers = 1;
+			if (has_list)
+			{
+				walk_hidden_list(&r, &head, 1, &hide, 1, list_max);
+				out_push();
+			}
 			walk_hidden(&r, &head, 1, &hide, 1, strcmp(mode, "refresh-files") == 0);
 		}
 	}

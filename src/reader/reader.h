@@ -107,6 +107,8 @@ extern uint32_t oidset_add_at(OidSet *s, const unsigned char *id, bool *added);
 extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files);
 extern void walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
 						uint32_t nhide, bool files);
+extern void walk_hidden_list(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
+							 uint32_t nhide, size_t list_max);
 
 /* files.c */
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,

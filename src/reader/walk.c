@@ -282,6 +282,13 @@ typedef struct Paint
 	uint32_t   *stack;
 	size_t		stack_cap;
 	int64_t		new_queued;
+	/* a listing pass (walk_hidden_list()): the commits it would send */
+	bool		listing;
+	unsigned char *list;		/* per commit: oid[20], u8 has_time, i64 time */
+	size_t		nlist;
+	size_t		list_cap;
+	uint8_t    *listed;			/* by index in seen: 1 if listed */
+	uint32_t	listed_cap;
 } Paint;
 
 /* the index of id in p->seen; *added if it is new (its state is then 0) */
@@ -364,6 +371,9 @@ paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, uint64_t *seq
 	return true;
 }
 
+/* an entry of the 'L' record: oid[20], u8 has_time, i64 time */
+#define LIST_ENTRY WIRE_LIST_ENTRY
+
 /* the commits walk_hidden() has read as new, in the order read, until they are sent */
 typedef struct Fifo
 {
@@ -373,13 +383,49 @@ typedef struct Fifo
 	size_t		cap;
 } Fifo;
 
-/* send the first commit of f, unless it turned old meanwhile */
+/* a listing pass: the commit at, which walk_hidden() would send, into the list */
+static void
+list_add(Paint *p, uint32_t at, const fixes_raw_commit *raw)
+{
+	unsigned char *e;
+
+	if (p->nlist == p->list_cap)
+	{
+		p->list_cap = p->list_cap ? 2 * p->list_cap : 1024;
+		p->list = xrealloc(p->list, p->list_cap * LIST_ENTRY);
+	}
+	e = p->list + p->nlist++ * LIST_ENTRY;
+	memcpy(e, p->seen->oids[at].id, FIXES_OID_RAWSZ);
+	e[FIXES_OID_RAWSZ] = raw->committer.has_time ? 1 : 0;
+	wire_put_i64(e + FIXES_OID_RAWSZ + 1, raw->committer.has_time ? raw->committer.time : 0);
+	if (at >= p->listed_cap)
+	{
+		uint32_t	cap = p->listed_cap ? p->listed_cap : 1024;
+
+		while (at >= cap)
+			cap *= 2;
+		p->listed = xrealloc(p->listed, cap);
+		memset(p->listed + p->listed_cap, 0, cap - p->listed_cap);
+		p->listed_cap = cap;
+	}
+	p->listed[at] = 1;
+}
+
+/* send the first commit of f, unless it turned old meanwhile (a listing pass: list it) */
 static void
 send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
 {
 	Node		n = f->nodes[f->head++];
 
-	if (p->state[n.at] != OLD)
+	if (p->state[n.at] != OLD && p->listing)
+	{
+		fixes_raw_commit raw;
+
+		if (fixes_raw_commit_parse(git_odb_object_data(n.obj), git_odb_object_size(n.obj), &raw) != 0)
+			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
+		list_add(p, n.at, &raw);
+	}
+	else if (p->state[n.at] != OLD)
 	{
 		fixes_raw_commit raw;
 		uint32_t	np = p->par_end[n.at] - p->par_start[n.at];
@@ -398,6 +444,68 @@ send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
 }
 
 /*
+ * The 'L' record of a listing pass: the commits it would send, with their
+ * committer times, and their parents that it would not send (those in the
+ * history: the hidden commits' and the heads' histories meet there); with
+ * more than list_max bytes, the record says so instead (wire.h)
+ */
+static void
+send_list(Paint *p, size_t list_max)
+{
+	size_t		nparents = 0;
+	size_t		len;
+	unsigned char *rec;
+	unsigned char *q;
+
+	for (size_t i = 0; i < p->nlist; i++)
+	{
+		bool		added;
+		uint32_t	at = oidset_add_at(p->seen, p->list + i * LIST_ENTRY, &added);
+
+		for (uint32_t k = p->par_start[at]; k < p->par_end[at]; k++)
+		{
+			uint32_t	pa = p->pars[k];
+
+			if (p->state[pa] != ABSENT && (pa >= p->listed_cap || !p->listed[pa]))
+				nparents++;
+		}
+	}
+	len = 1 + 4 + p->nlist * LIST_ENTRY + 4 + nparents * FIXES_OID_RAWSZ;
+	if (len > list_max || p->nlist > UINT32_MAX / 2 || nparents > UINT32_MAX / 2)
+	{
+		unsigned char over[9] = {1};
+
+		out_record(WIRE_LIST, over, sizeof(over));
+		return;
+	}
+	rec = xmalloc(len);
+	rec[0] = 0;
+	wire_put_u32(rec + 1, (uint32_t) p->nlist);
+	memcpy(rec + 5, p->list, p->nlist * LIST_ENTRY);
+	q = rec + 5 + p->nlist * LIST_ENTRY;
+	wire_put_u32(q, (uint32_t) nparents);
+	q += 4;
+	for (size_t i = 0; i < p->nlist; i++)
+	{
+		bool		added;
+		uint32_t	at = oidset_add_at(p->seen, p->list + i * LIST_ENTRY, &added);
+
+		for (uint32_t k = p->par_start[at]; k < p->par_end[at]; k++)
+		{
+			uint32_t	pa = p->pars[k];
+
+			if (p->state[pa] != ABSENT && (pa >= p->listed_cap || !p->listed[pa]))
+			{
+				memcpy(q, p->seen->oids[pa].id, FIXES_OID_RAWSZ);
+				q += FIXES_OID_RAWSZ;
+			}
+		}
+	}
+	out_record(WIRE_LIST, rec, len);
+	free(rec);
+}
+
+/*
  * The history of heads without what is reachable from hide (the previous
  * load's head), as `git rev-list HEADS ^HIDE` lists it, sent in the order
  * and form of walk_history(), which it would send if it were told every
@@ -412,9 +520,9 @@ send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
  * holds it, and skips it.  A hidden commit that is not in the repository
  * any more hides nothing.
  */
-void
-walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
-			bool files)
+static void
+walk_hidden_pass(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
+				 bool files, bool listing, size_t list_max)
 {
 	Paint		p = {0};
 	Heap		heap = {0};
@@ -425,6 +533,7 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 	int64_t		oldest_done = 0;
 
 	p.seen = oidset_new(1024);
+	p.listing = listing;
 	for (uint32_t i = 0; i < nhide; i++)
 	{
 		bool		added;
@@ -515,6 +624,8 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 
 		git_odb_object_free(rest.obj);
 	}
+	if (listing)
+		send_list(&p, list_max);
 
 	free(fifo.nodes);
 	free(b.rec);
@@ -524,7 +635,29 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
 	free(p.par_end);
 	free(p.pars);
 	free(p.stack);
+	free(p.list);
+	free(p.listed);
 	free(p.seen->slots);
 	free(p.seen->oids);
 	free(p.seen);
+}
+
+void
+walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
+			bool files)
+{
+	walk_hidden_pass(r, heads, nheads, hide, nhide, files, false, 0);
+}
+
+/*
+ * What walk_hidden() will send, first, in one 'L' record (at most list_max
+ * bytes): a pass of the same walk that sends nothing, so that the backend
+ * knows which old commits the commits to come name before the first of
+ * them (the backend's load_ids.c), whatever order they come in
+ */
+void
+walk_hidden_list(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
+				 size_t list_max)
+{
+	walk_hidden_pass(r, heads, nheads, hide, nhide, false, true, list_max);
 }

@@ -26,7 +26,7 @@ int			fixes_max_message_lines = 100000;
 int			fixes_max_edges_per_commit = 10000;
 int			fixes_max_trailers_per_commit = 10000;
 int			fixes_max_subject_candidates = 16;
-int			fixes_refresh_read_ahead = 64 * 1024;	/* kB */
+int			fixes_refresh_list_limit = 64 * 1024;	/* kB */
 
 static const char *const limit_names[FIXES_NLIMITS] = {
 	"fixes.max_record_bytes",
@@ -82,10 +82,10 @@ fixes_limits_define_gucs(void)
 							16, 2, 1000000,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
-	DefineCustomIntVariable("fixes.refresh_read_ahead",
-							"Bytes of a refresh's new commits read ahead to find the old commits they name; past it, or at 0, the refresh reads every old commit's id.",
+	DefineCustomIntVariable("fixes.refresh_list_limit",
+							"Bytes of the list of its new commits that a refresh reads first, to look up the old commits they name; past it, or at 0, the refresh reads every old commit's id.",
 							NULL,
-							&fixes_refresh_read_ahead,
+							&fixes_refresh_list_limit,
 							64 * 1024, 0, 1024 * 1024,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);

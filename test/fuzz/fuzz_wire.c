@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 9)
+	switch (data[0] % 11)
 	{
 		case 0:
 			{
@@ -128,6 +128,32 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 					REQUIRE(len == 1 + FIXES_OID_RAWSZ);
 					REQUIRE(rf.state == REFS_READ || rf.state == REFS_UNCHANGED ||
 							rf.state == REFS_UNREADABLE);
+				}
+				break;
+			}
+		case 9:
+			{
+				WireList	l;
+
+				if (wire_decode_list(p, len, &l) == 0)
+				{
+					if (l.over)
+						REQUIRE(len == 9);
+					else
+					{
+						REQUIRE(len == 9 + (size_t) l.n * WIRE_LIST_ENTRY + (size_t) l.m * FIXES_OID_RAWSZ);
+						REQUIRE(inside(l.commits, (size_t) l.n * WIRE_LIST_ENTRY, p, len));
+						REQUIRE(inside(l.parents, (size_t) l.m * FIXES_OID_RAWSZ, p, len));
+						for (uint32_t i = 0; i < l.n; i++)
+						{
+							FixesOid	oid;
+							int			has_time;
+							int64_t		t;
+
+							wire_list_entry(&l, i, &oid, &has_time, &t);
+							REQUIRE(has_time == 0 || has_time == 1);
+						}
+					}
 				}
 				break;
 			}

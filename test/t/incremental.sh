@@ -91,19 +91,19 @@ fail() { echo "FAIL: $*"; rc=1; }
 # (stable_branches: $STABLE, NULL when empty; files => true, and maintainers: $MAINT, NULL when
 # empty: every load records the changed files, so that the per-subsystem and per-prefix answers
 # of a refresh are compared too)
-# ($READ_AHEAD, when set: fixes.refresh_read_ahead; the load's DEBUG1 lines about the old
+# ($LIST_LIMIT, when set: fixes.refresh_list_limit; the load's DEBUG1 lines about the old
 # commits' ids go to OUTFILE.ids, see ids_read)
 STABLE=
 MAINT=
-READ_AHEAD=
+LIST_LIMIT=
 load() {
     local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
     if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
     psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
-        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" -v ahead="${READ_AHEAD:-64MB}" \
+        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" -v list_limit="${LIST_LIMIT:-64MB}" \
         >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
 BEGIN;
-SET LOCAL fixes.refresh_read_ahead = :'ahead';
+SET LOCAL fixes.refresh_list_limit = :'list_limit';
 SET LOCAL client_min_messages = debug1;
 SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
   FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name',
@@ -115,16 +115,17 @@ SELECT 'hot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relna
 SELECT 'ehot', n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = 'fixes_edges';
 COMMIT;
 SQL
-    grep -E 'DEBUG: +fixes_load [^:]*: (ids of|[0-9]+ ids looked up|the new commits take more)' \
+    grep -E 'DEBUG: +fixes_load [^:]*: (ids of|[0-9]+ new commits listed|the list of the new commits is longer)' \
         "$out.msg" | sed 's/.*: //' >"$out.ids" || true
     sed -i '/^DEBUG: /d' "$out.msg"
 }
 # ids_read OUTFILE: how a refresh found the old commits it needed (load_ids.c): "looked up" (by
-# probe, the graph's ids not read), "read" (every id of the graph), "over, read" (the new
-# commits took more than fixes.refresh_read_ahead: every id), "-" (neither: a first load)
+# probe, the graph's ids not read), "read" (every id of the graph), "over, read" (the list of
+# the new commits was longer than fixes.refresh_list_limit: every id), "-" (neither: a first
+# load)
 ids_read() {
     local f=$1.ids
-    if grep -q '^the new commits take more' "$f"; then echo "over, read"
+    if grep -q '^the list of the new commits is longer' "$f"; then echo "over, read"
     elif grep -q '^ids of' "$f"; then echo read
     elif grep -q 'ids looked up' "$f"; then echo "looked up"
     else echo -; fi
@@ -776,19 +777,19 @@ if [ -f "$mh" ]; then
     echo "== make-history --commits $commits: $repo, with its MAINTAINERS"
     MAINT=MAINTAINERS
     n=0
-    # the ids of the old commits (load_ids.c): every one read at v2.2 (read-ahead off), every
-    # one read at v2.3 (its new commits take more than 16 kB: read after a part of the stream
-    # was read ahead), looked up at HEAD and in the daily refreshes below
+    # the ids of the old commits (load_ids.c): every one read at v2.2 (no list asked for), every
+    # one read at v2.3 (the list of its new commits is longer than 1 kB, 35 commits), looked up
+    # at HEAD and in the daily refreshes below
     for ref in v2.1 v2.2 v2.3 HEAD; do
-        case $ref in v2.2) READ_AHEAD=0 ;; v2.3) READ_AHEAD=16kB ;; *) READ_AHEAD= ;; esac
+        case $ref in v2.2) LIST_LIMIT=0 ;; v2.3) LIST_LIMIT=1kB ;; *) LIST_LIMIT= ;; esac
         step $n mh "$repo" $ref
-        READ_AHEAD=
+        LIST_LIMIT=
         if [ $n -gt 0 ] && [ $FULL != no ]; then
             fail "make-history step $n reloaded in full"
         fi
         case $ref in
-            v2.2) check "make-history: the old commits' ids at v2.2, read-ahead 0" "$(ids_read "$work/mh.$n")" read ;;
-            v2.3) check "make-history: the old commits' ids at v2.3, read-ahead 16kB" "$(ids_read "$work/mh.$n")" "over, read" ;;
+            v2.2) check "make-history: the old commits' ids at v2.2, list limit 0" "$(ids_read "$work/mh.$n")" read ;;
+            v2.3) check "make-history: the old commits' ids at v2.3, list limit 1kB" "$(ids_read "$work/mh.$n")" "over, read" ;;
             HEAD) check "make-history: the old commits' ids at HEAD" "$(ids_read "$work/mh.$n")" "looked up" ;;
         esac
         q <<'SQL'
