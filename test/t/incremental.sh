@@ -34,6 +34,8 @@
 #      changed"; 15 nothing changed at all: no row written; 16 overrides changed again
 #  17, 18 (name 'big'): 70,000 commits, two rows of fixes_graph; a new commit's Fixes lines
 #      compare subjects with commits of the first row (read only then)
+#  19, 20 (name 'olddates'): a merge of 1,100 commits dated before every loaded one: too many
+#      ids to look up, every id is read (load_ids.c)
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
@@ -770,6 +772,35 @@ check "a Fixes line naming nothing, by the subject of a commit of row 0" \
     "$(edge_at big "$fix_big" 3)" "resolved subject 0 $(awk '$4 == 60000 {print $1}' "$work/big.ids")"
 check "a 6-hex abbrev of two commits of row 0, with the subject of one" \
     "$(edge_at big "$fix_big" 4)" "resolved hash+subject 2 $id_a"
+
+# 19, 20 (name 'olddates'): a refresh that merges a branch of 1,100 commits dated before every
+# commit loaded before (load_ids.c): each could be an old commit that clock skew sends again, so
+# each is to be looked up; more than 1,024 of them cost more than reading every id, which the
+# refresh does instead, and still equals a fresh load
+od="$work/olddates.git"
+git init -q --bare "$od"
+python3 - "$when" <<'PY' | git --git-dir="$od" fast-import --quiet
+import sys
+when = int(sys.argv[1]) + 2 * 10 ** 6
+out = sys.stdout.buffer
+def commit(mark, ref, t, msg, parents):
+    out.write(b"commit %s\nmark :%d\n" % (ref, mark))
+    out.write(b"committer Max Maintainer <max@example.org> %d +0000\n" % t)
+    out.write(b"data %d\n%s" % (len(msg), msg))
+    for i, p in enumerate(parents):
+        out.write(b"%s :%d\n" % (b"from" if i == 0 else b"merge", p))
+    out.write(b"\n")
+for i in range(1, 1201):            # main: 1..1200, an hour apart
+    commit(i, b"refs/heads/main", when + 3600 * i, b"main: change %d\n" % i, [i - 1] if i > 1 else [])
+for i in range(1, 1101):            # side, from main's first commit, dated before main's second
+    commit(2000 + i, b"refs/heads/side", when + 1 + i, b"side: change %d\n" % i, [2000 + i - 1 if i > 1 else 1])
+commit(5000, b"refs/heads/merged", when + 3600 * 1300, b"Merge side\n", [1200, 3100])
+PY
+step 19 olddates "$od" main
+step 20 olddates "$od" merged
+[ $FULL = no ] || fail "step 20 reloaded in full"
+check "a refresh with 1,101 new commits dated before the previous load's newest: the old commits' ids" \
+    "$(ids_read "$work/olddates.20")" read
 
 # the 20000-commit make-history repository, by tags
 if [ -f "$mh" ]; then
