@@ -300,14 +300,12 @@ wire_decode_list(const void *payload, size_t len, WireList *out)
 void
 wire_list_entry(const WireList *l, uint32_t i, FixesOid *oid, int *has_time, int64_t *time)
 {
-	const unsigned char *e = l->commits + (size_t) i * WIRE_LIST_ENTRY;
-	uint64_t	u = 0;
+	WireCursor	c;
 
-	memcpy(oid->id, e, FIXES_OID_RAWSZ);
-	*has_time = e[FIXES_OID_RAWSZ];
-	for (int k = 0; k < 8; k++)
-		u |= (uint64_t) e[FIXES_OID_RAWSZ + 1 + k] << (8 * k);
-	*time = (int64_t) u;
+	cursor_init(&c, l->commits + (size_t) i * WIRE_LIST_ENTRY, WIRE_LIST_ENTRY);
+	get_oid(&c, oid);
+	*has_time = get_u8(&c);
+	*time = get_i64(&c);
 }
 
 int

@@ -263,65 +263,16 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 }
 
 /*
- * The subject hashes of the previous load's commits that
- * fixes_load_read_graph() left in fixes_graph (those of every row but the
- * last).  Only a Fixes line whose abbrev names several commits, or none,
- * compares them: most refreshes never read them.  Those rows are as read
- * before (a load rewrites the graph from the last row on).
+ * Column col (width bytes a commit) of the fixes_graph rows lo_row ..
+ * hi_row - 1 that fixes_load_read_graph() read, into dest, an array by
+ * commit index: the commits of those rows up to limit.  Those rows are as
+ * read before (a load rewrites the graph from the last rows on).  Returns
+ * the first commit of row lo_row.
  */
-void
-fixes_load_read_subject_hashes(FixesLoad *ld)
+static uint32
+read_graph_column(FixesLoad *ld, const char *col, Size width, int32 lo_row, int32 hi_row,
+				  char *dest, uint32 limit)
 {
-	Oid			argtypes[2] = {INT4OID, INT4OID};
-	Datum		args[2];
-	FixesToastCopy *copies;
-	SPITupleTable *tt;
-	uint64		c = 0;
-	MemoryContext old;
-
-	if (ld->subj_from == 0)
-		return;
-	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->name, ld->subj_from);
-	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = Int32GetDatum(ld->subj_rows);
-	fixes_spi_execute(psprintf("SELECT chunk, commits, subject_hashes FROM %s.fixes_graph "
-							   "WHERE repository_id = $1 AND chunk < $2 ORDER BY chunk", ld->schema),
-					  2, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	tt = SPI_tuptable;
-	old = MemoryContextSwitchTo(ld->cxt);
-	copies = palloc(sizeof(FixesToastCopy) * Max(SPI_processed, 1));
-	for (uint64 r = 0; r < SPI_processed; r++)
-	{
-		bool		isnull;
-		int32		chunk = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
-		int32		commits = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
-
-		if (chunk != (int32) r || commits <= 0 || c + (uint64) commits > ld->subj_from ||
-			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * sizeof(uint64))
-			elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
-		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, &ld->subj_hash[c],
-							(Size) commits * sizeof(uint64));
-		c += commits;
-	}
-	if (SPI_processed != (uint64) ld->subj_rows || c != ld->subj_from)
-		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
-	fixes_toast_copy(copies, (int) SPI_processed);
-	MemoryContextSwitchTo(old);
-	pfree(copies);
-	SPI_freetuptable(tt);
-	ld->subj_from = 0;
-}
-
-/*
- * The ids of the commits of fixes_graph rows lo_row .. hi_row - 1 of a
- * sparse graph (fixes_load_read_graph() reads none), into the id map
- * (hashed all at once when they are every row).  Those rows are as read
- * before (a load rewrites the graph from the last rows on).
- */
-static void
-read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
-{
-	FixesGraph *g = ld->graph;
 	Oid			argtypes[3] = {INT4OID, INT4OID, INT4OID};
 	Datum		args[3];
 	FixesToastCopy *copies;
@@ -336,9 +287,9 @@ read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = Int32GetDatum(lo_row);
 	args[2] = Int32GetDatum(hi_row);
-	fixes_spi_execute(psprintf("SELECT chunk, commits, ids FROM %s.fixes_graph "
+	fixes_spi_execute(psprintf("SELECT chunk, commits, %s FROM %s.fixes_graph "
 							   "WHERE repository_id = $1 AND chunk >= $2 AND chunk < $3 ORDER BY chunk",
-							   ld->schema),
+							   col, ld->schema),
 					  3, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	tt = SPI_tuptable;
 	old = MemoryContextSwitchTo(ld->cxt);
@@ -349,23 +300,61 @@ read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
 		int32		chunk = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 1, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tt->vals[r], tt->tupdesc, 2, &isnull));
 
-		if (chunk != lo_row + (int32) r || commits != (int32) ld->graph_rows[chunk] ||
-			c + (uint64) commits > g->sparse_below ||
-			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * FIXES_OID_RAWSZ)
+		if (chunk != lo_row + (int32) r || commits <= 0 ||
+			commits != (int32) ld->graph_rows[chunk] || c + (uint64) commits > limit ||
+			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * width)
 			elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
-		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, &g->oids[c],
-							(Size) commits * FIXES_OID_RAWSZ);
+		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, dest + c * width,
+							(Size) commits * width);
 		c += commits;
 	}
 	if (SPI_processed != (uint64) (hi_row - lo_row))
 		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
 	fixes_toast_copy(copies, (int) SPI_processed);
+	MemoryContextSwitchTo(old);
+	pfree(copies);
+	SPI_freetuptable(tt);
+	return first;
+}
+
+/*
+ * The subject hashes of the previous load's commits that
+ * fixes_load_read_graph() left in fixes_graph (those of every row but the
+ * last).  Only a Fixes line whose abbrev names several commits, or none,
+ * compares them: most refreshes never read them.
+ */
+void
+fixes_load_read_subject_hashes(FixesLoad *ld)
+{
+	if (ld->subj_from == 0)
+		return;
+	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->name, ld->subj_from);
+	(void) read_graph_column(ld, "subject_hashes", sizeof(uint64), 0, ld->subj_rows,
+							 (char *) ld->subj_hash, ld->subj_from);
+	ld->subj_from = 0;
+}
+
+/*
+ * The ids of the commits of fixes_graph rows lo_row .. hi_row - 1 of a
+ * sparse graph (fixes_load_read_graph() reads none), into the id map
+ * (hashed all at once when they are every row)
+ */
+static void
+read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
+{
+	FixesGraph *g = ld->graph;
+	uint32		first = read_graph_column(ld, "ids", FIXES_OID_RAWSZ, lo_row, hi_row,
+										  (char *) g->oids, g->sparse_below);
+	uint32		end = first;
+
+	for (int32 r = lo_row; r < hi_row; r++)
+		end += ld->graph_rows[r];
 	if (lo_row == 0 && hi_row == ld->graph_nrows && g->n == g->sparse_below)
 		fixes_graph_hash_all(g);
 	else
 	{
 		/* put() skips the ids it knows, which the copy wrote again, the same */
-		for (uint32 i = first; i < c; i++)
+		for (uint32 i = first; i < end; i++)
 		{
 			FixesOid	oid = g->oids[i];
 
@@ -374,9 +363,6 @@ read_ids_rows(FixesLoad *ld, int32 lo_row, int32 hi_row)
 			fixes_graph_put(g, &oid, i);
 		}
 	}
-	MemoryContextSwitchTo(old);
-	pfree(copies);
-	SPI_freetuptable(tt);
 }
 
 /*

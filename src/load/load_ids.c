@@ -99,11 +99,18 @@ want_listed(FixesLoad *ld, Wanted *w, const WireList *l)
 	}
 }
 
+/* the refresh reader is asked for the 'L' record */
+static bool
+list_asked(const FixesLoad *ld)
+{
+	return fixes_load_ids_may_be_sparse(ld) && fixes_refresh_list_limit != 0;
+}
+
 /* the refresh reader's option for the 'L' record (main.c of the reader), NULL: none */
 const char *
 fixes_load_ids_list_option(const FixesLoad *ld)
 {
-	if (!fixes_load_ids_may_be_sparse(ld) || fixes_refresh_list_limit == 0)
+	if (!list_asked(ld))
 		return NULL;
 	return psprintf("--list=%llu", (unsigned long long) fixes_refresh_list_limit * 1024);
 }
@@ -184,7 +191,7 @@ fixes_load_old_ids(FixesLoad *ld)
 
 	if (g->sparse_below == 0)
 		return;
-	if (ld->ahead == NULL || fixes_load_ids_list_option(ld) == NULL ||
+	if (ld->ahead == NULL || !list_asked(ld) ||
 		!fixes_oid_parse_full(&old_head, ld->old_head))
 	{
 		fixes_load_read_ids(ld);

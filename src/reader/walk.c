@@ -444,18 +444,14 @@ send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
 }
 
 /*
- * The 'L' record of a listing pass: the commits it would send, with their
- * committer times, and their parents that it would not send (those in the
- * history: the hidden commits' and the heads' histories meet there); with
- * more than list_max bytes, the record says so instead (wire.h)
+ * The parents of the listed commits that a listing pass would not send and
+ * that are in the history (the hidden commits' and the heads' histories
+ * meet there): how many, and their ids into out unless it is NULL
  */
-static void
-send_list(Paint *p, size_t list_max)
+static size_t
+unlisted_parents(Paint *p, unsigned char *out)
 {
-	size_t		nparents = 0;
-	size_t		len;
-	unsigned char *rec;
-	unsigned char *q;
+	size_t		n = 0;
 
 	for (size_t i = 0; i < p->nlist; i++)
 	{
@@ -466,11 +462,30 @@ send_list(Paint *p, size_t list_max)
 		{
 			uint32_t	pa = p->pars[k];
 
-			if (p->state[pa] != ABSENT && (pa >= p->listed_cap || !p->listed[pa]))
-				nparents++;
+			if (p->state[pa] == ABSENT || (pa < p->listed_cap && p->listed[pa]))
+				continue;
+			if (out != NULL)
+				memcpy(out + n * FIXES_OID_RAWSZ, p->seen->oids[pa].id, FIXES_OID_RAWSZ);
+			n++;
 		}
 	}
-	len = 1 + 4 + p->nlist * LIST_ENTRY + 4 + nparents * FIXES_OID_RAWSZ;
+	return n;
+}
+
+/*
+ * The 'L' record of a listing pass: the commits it would send, with their
+ * committer times, and their parents that it would not send
+ * (unlisted_parents()); with more than list_max bytes, the record says so
+ * instead (wire.h)
+ */
+static void
+send_list(Paint *p, size_t list_max)
+{
+	size_t		nparents = unlisted_parents(p, NULL);
+	size_t		len = 1 + 4 + p->nlist * LIST_ENTRY + 4 + nparents * FIXES_OID_RAWSZ;
+	unsigned char *rec;
+	unsigned char *q;
+
 	if (len > list_max || p->nlist > UINT32_MAX / 2 || nparents > UINT32_MAX / 2)
 	{
 		unsigned char over[9] = {1};
@@ -484,23 +499,7 @@ send_list(Paint *p, size_t list_max)
 	memcpy(rec + 5, p->list, p->nlist * LIST_ENTRY);
 	q = rec + 5 + p->nlist * LIST_ENTRY;
 	wire_put_u32(q, (uint32_t) nparents);
-	q += 4;
-	for (size_t i = 0; i < p->nlist; i++)
-	{
-		bool		added;
-		uint32_t	at = oidset_add_at(p->seen, p->list + i * LIST_ENTRY, &added);
-
-		for (uint32_t k = p->par_start[at]; k < p->par_end[at]; k++)
-		{
-			uint32_t	pa = p->pars[k];
-
-			if (p->state[pa] != ABSENT && (pa >= p->listed_cap || !p->listed[pa]))
-			{
-				memcpy(q, p->seen->oids[pa].id, FIXES_OID_RAWSZ);
-				q += FIXES_OID_RAWSZ;
-			}
-		}
-	}
+	(void) unlisted_parents(p, q + 4);
 	out_record(WIRE_LIST, rec, len);
 	free(rec);
 }
