@@ -335,6 +335,24 @@ COMMENT ON VIEW @extschema@.fixes_affected IS
 -- release of the repository and computes the series' tag for each).
 -- A series' releases are read by this index: in rank order its stable
 -- releases are those of every series after it too.
+-- What a refresh reads of fixes_edges (src/load/load_old_edges.c): not
+-- every old edge, but those the new commits can change and those its counts
+-- need.  The edges not settled by hash (not resolved, or resolved by
+-- subject or by an override): a new commit can resolve them; the others
+-- change only when a new id starts with their abbrev, which their
+-- target_commit index finds.  And the edges into given commits (those
+-- whose release changed, those of the releases counted again), by index.
+CREATE INDEX fixes_edges_unsettled_idx
+    ON @extschema@.fixes_edges (repository_id, fixing_idx)
+    WHERE status <> 'resolved' OR method NOT IN ('hash', 'hash+subject');
+CREATE INDEX fixes_edges_target_idx_idx
+    ON @extschema@.fixes_edges (repository_id, target_idx);
+
+COMMENT ON INDEX @extschema@.fixes_edges_unsettled_idx IS
+'the edges that a new commit can resolve otherwise without its id, for a refresh';
+COMMENT ON INDEX @extschema@.fixes_edges_target_idx_idx IS
+'the edges into a commit by index, for a refresh';
+
 CREATE INDEX fixes_releases_series_idx
     ON @extschema@.fixes_releases (repository_id, series, release_rank);
 

@@ -216,6 +216,10 @@ start_full_load(FixesLoad *ld)
 	ld->prefixes = NULL;
 	ld->kept_groups = NULL;
 	ld->old_edges_read = false;
+	ld->edges_some = false;
+	ld->edges_of = NULL;
+	ld->count_needed = NULL;
+	ld->count_needed_set = false;
 	ld->missing_blobs = 0;
 	ld->missing_trees = 0;
 }
@@ -304,6 +308,8 @@ read_previous_graph(FixesLoad *ld)
 	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
 		fixes_load_read_old_releases(ld);
+	/* only the old edges it needs, after the walk (load_old_edges.c) */
+	ld->edges_some = fixes_load_old_edges_some(ld);
 	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
 }
 
@@ -317,8 +323,8 @@ read_previous_graph(FixesLoad *ld)
 static void
 read_previous_rows(FixesLoad *ld)
 {
-	fixes_load_read_old_edges(ld);
-	ld->old_edges_read = true;
+	if (!ld->edges_some)
+		fixes_load_old_edges_changeable(ld);
 	fixes_load_read_kept_groups(ld);
 	fixes_load_phase(ld, "edges and groups of the previous load read");
 }
@@ -440,8 +446,7 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "releases of commits corrected");
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
-	if (ld->incremental && !ld->old_edges_read)
-		fixes_load_read_old_edges(ld);
+	fixes_load_old_edges_changeable(ld);
 	fixes_load_phase(ld, "old edges read");
 
 	/*
@@ -453,8 +458,10 @@ write_repository(FixesLoad *ld)
 		fixes_load_resolve(ld);
 		fixes_load_apply_overrides(ld);
 	}
-	fixes_load_count_resolved(ld);
 	fixes_load_phase(ld, "edges resolved");
+	fixes_load_old_edges_counted(ld);
+	fixes_load_count_resolved(ld);
+	fixes_load_phase(ld, "old edges of the releases counted read");
 	fixes_load_fetch_edge_ids(ld);
 	fixes_load_fetch_target_times(ld);
 	fixes_load_write_edges(ld);

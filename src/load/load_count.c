@@ -286,6 +286,32 @@ releases_to_count(FixesLoad *ld, int *ncount)
 }
 
 /*
+ * The releases a refresh computes the counts of (releases_to_count()), by
+ * rank, once: a refresh that reads only some old edges (load_old_edges.c)
+ * reads those of these releases' commits; NULL: every release.  Only the
+ * edges that changed (resolved otherwise, or whose commits moved) decide
+ * it, and those are in memory by then.
+ */
+const bool *
+fixes_count_releases_needed(FixesLoad *ld)
+{
+	int			ncount;
+
+	if (!ld->count_needed_set)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
+
+		ld->count_needed = releases_to_count(ld, &ncount);
+		ld->count_needed_set = true;
+		MemoryContextSwitchTo(old);
+		if (ld->count_needed != NULL)
+			elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
+				 ld->name, ncount, ld->nreleases);
+	}
+	return ld->count_needed;
+}
+
+/*
  * After the edges are resolved and the dates of their targets fetched
  * (fixes_load_fetch_target_times): the counts of fixes_per_release and the
  * lifetimes of fixes_lifetime_per_release into ld->stats (by rank; [0] is
@@ -311,8 +337,7 @@ fixes_count_releases(FixesLoad *ld)
 	int64		npairs = 0;
 	int64		nkeys = 0;
 	bool		lifetimes = fixes_has_v11(ld);
-	int			ncount;
-	bool	   *count = releases_to_count(ld, &ncount);
+	const bool *count = fixes_count_releases_needed(ld);
 	FixesReleaseStats scratch;
 
 /* the counts of release r, or the scratch row when r keeps its stored ones */
@@ -322,9 +347,6 @@ fixes_count_releases(FixesLoad *ld)
 	/* an edge's position goes in the low half of its key */
 	if (ld->nedges > (int64) PG_UINT32_MAX)
 		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
-	if (count != NULL)
-		elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
-			 ld->name, ncount, ld->nreleases);
 	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
 	for (int r = 0; r <= ld->nreleases; r++)
 	{
@@ -449,7 +471,6 @@ fixes_count_releases(FixesLoad *ld)
 			if (r != 0 && !count[r])
 				ld->stats[r] = ld->old_stats[w];
 		}
-		pfree(count);
 	}
 #undef STATS
 #undef COUNTED

@@ -66,6 +66,7 @@ fixes_rule_known(int32 intro, int32 fix, int32 k)
 }
 
 /* per mainline release, and per commit that resolved edges point at */
+extern const bool *fixes_count_releases_needed(FixesLoad *ld);
 extern void fixes_count_releases(FixesLoad *ld);
 
 /*

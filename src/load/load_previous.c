@@ -259,25 +259,61 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 	e->introduced_at = e->introduced_null ? 0 : DatumGetTimestampTz(v[c->introduced_at]);
 }
 
+/* the primary key of fixes_edges when it starts (repository_id, fixing_idx), else NULL */
+static Relation
+open_edges_pkey(Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Oid			pkey_oid = RelationGetPrimaryKeyIndex(rel);
+	Relation	pkey;
+
+	if (!OidIsValid(pkey_oid))
+		return NULL;
+	pkey = index_open(pkey_oid, AccessShareLock);
+	if (pkey->rd_index->indnkeyatts < 2 ||
+		pkey->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1 ||
+		pkey->rd_index->indkey.values[1] != fixes_attnum(desc, "fixing_idx") + 1)
+	{
+		index_close(pkey, AccessShareLock);
+		return NULL;
+	}
+	return pkey;
+}
+
+/* fixes_edges can be read by ranges of fixing_idx (its primary key is there) */
+bool
+fixes_load_old_edges_by_range(FixesLoad *ld)
+{
+	Relation	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
+	Relation	pkey = open_edges_pkey(rel);
+
+	if (pkey != NULL)
+		index_close(pkey, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	return pkey != NULL;
+}
+
 /*
  * The edges of the previous load, to resolve again with the new commits:
- * every row of the repository in fixes_edges, read with a scan of the
- * table rather than through SPI, which would copy each row and look up its
- * columns one by one (a refresh at 1.3M commits reads 130,000 of them).
- * The scan is of the repository's key range in the primary key (its first
- * column is repository_id), not of the whole table: another repository's
- * size costs this one nothing (issue 28).
+ * every row of the repository in fixes_edges (ranges NULL), or those whose
+ * fixing_idx is in one of the nranges ranges [lo, hi] (sorted, apart), read
+ * with a scan of the table rather than through SPI, which would copy each
+ * row and look up its columns one by one (a refresh at 1.3M commits reads
+ * 130,000 of them).  The scan is of the repository's key range in the
+ * primary key (its first column is repository_id, its second fixing_idx),
+ * not of the whole table: another repository's size costs this one nothing
+ * (issue 28).  Reading by ranges needs that key
+ * (fixes_load_old_edges_by_range()).
  */
 void
-fixes_load_read_old_edges(FixesLoad *ld)
+fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 nranges)
 {
 	Relation	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
 	TupleDesc	desc = RelationGetDescr(rel);
 	EdgeCols	c;
-	ScanKeyData key;
+	ScanKeyData keys[3];
 	Snapshot	snap;
-	Oid			pkey_oid = RelationGetPrimaryKeyIndex(rel);
-	Relation	pkey = NULL;
+	Relation	pkey = open_edges_pkey(rel);
 	TableScanDesc scan = NULL;
 	IndexScanDesc iscan = NULL;
 	TupleTableSlot *slot;
@@ -286,6 +322,8 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	uint64		n = 0;
 	int64		room;
 	int			natts;
+	int64		r = 0;
+	bool		in_range = false;
 
 	c.fixing_idx = fixes_attnum(desc, "fixing_idx");
 	c.line = fixes_attnum(desc, "line");
@@ -299,10 +337,13 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	c.kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
 	c.introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
 
+	Assert(ranges == NULL || nranges > 0);
+	if (ranges != NULL && pkey == NULL)
+		elog(ERROR, "fixes_edges has no primary key on (repository_id, fixing_idx, ...)");
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
-	room = Max(ld->old_edges, 0) + Max(ld->old_edges, 0) / 16 + 1024;
+	room = ranges != NULL ? 0 : Max(ld->old_edges, 0) + Max(ld->old_edges, 0) / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
 	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);
@@ -314,33 +355,47 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	CommandCounterIncrement();
 	snap = RegisterSnapshot(GetTransactionSnapshot());
 	slot = table_slot_create(rel, NULL);
-	if (OidIsValid(pkey_oid))
-	{
-		pkey = index_open(pkey_oid, AccessShareLock);
-		if (pkey->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1)
-		{
-			index_close(pkey, AccessShareLock);
-			pkey = NULL;
-		}
-	}
+	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(ld->repository_id));
+	ScanKeyInit(&keys[1], 2, BTGreaterEqualStrategyNumber, F_INT4GE, Int32GetDatum(0));
+	ScanKeyInit(&keys[2], 2, BTLessEqualStrategyNumber, F_INT4LE, Int32GetDatum(0));
 	if (pkey != NULL)
 	{
-		ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(ld->repository_id));
-		iscan = index_beginscan(rel, pkey, snap, 1, 0);
-		index_rescan(iscan, &key, 1, NULL, 0);
+		iscan = index_beginscan(rel, pkey, snap, ranges != NULL ? 3 : 1, 0);
+		if (ranges == NULL)
+			index_rescan(iscan, keys, 1, NULL, 0);
 	}
 	else
 	{
 		/* no primary key (an administrator dropped it): the whole table */
-		ScanKeyInit(&key, fixes_attnum(desc, "repository_id") + 1, BTEqualStrategyNumber, F_INT4EQ,
+		ScanKeyInit(&keys[0], fixes_attnum(desc, "repository_id") + 1, BTEqualStrategyNumber, F_INT4EQ,
 					Int32GetDatum(ld->repository_id));
-		scan = table_beginscan(rel, snap, 1, &key);
+		scan = table_beginscan(rel, snap, 1, keys);
 	}
-	while (pkey != NULL ? index_getnext_slot(iscan, ForwardScanDirection, slot)
-		   : table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	for (;;)
 	{
-		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		MemoryContext old;
 
+		if (ranges != NULL)
+		{
+			/* the next range, when this one is done (and first) */
+			if (!in_range || !index_getnext_slot(iscan, ForwardScanDirection, slot))
+			{
+				if (r == nranges)
+					break;
+				if ((r & 0x3ff) == 0x3ff)
+					CHECK_FOR_INTERRUPTS();
+				keys[1].sk_argument = Int32GetDatum((int32) ranges[r].lo);
+				keys[2].sk_argument = Int32GetDatum((int32) ranges[r].hi);
+				r++;
+				index_rescan(iscan, keys, 3, NULL, 0);
+				in_range = true;
+				continue;
+			}
+		}
+		else if (!(pkey != NULL ? index_getnext_slot(iscan, ForwardScanDirection, slot)
+				   : table_scan_getnextslot(scan, ForwardScanDirection, slot)))
+			break;
+		old = MemoryContextSwitchTo(rowcxt);
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
 		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
@@ -363,4 +418,11 @@ fixes_load_read_old_edges(FixesLoad *ld)
 	UnregisterSnapshot(snap);
 	table_close(rel, AccessShareLock);
 	MemoryContextDelete(rowcxt);
+}
+
+/* every old edge */
+void
+fixes_load_read_old_edges(FixesLoad *ld)
+{
+	fixes_load_read_old_edges_in(ld, NULL, 0);
 }

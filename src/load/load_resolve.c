@@ -595,13 +595,25 @@ fixes_load_resolve(FixesLoad *ld)
 void
 fixes_load_count_resolved(FixesLoad *ld)
 {
-	ld->counted_edges = 0;
-	ld->resolved = 0;
+	/*
+	 * A refresh that read only some old edges (load_old_edges.c): the
+	 * previous load's counts, less what the old edges read counted then,
+	 * plus what every edge read counts now
+	 */
+	ld->counted_edges = ld->edges_some ? ld->old_edges : 0;
+	ld->resolved = ld->edges_some ? ld->old_resolved : 0;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
 
-		if (e->kind != KIND_FIXES || e->now.status == EDGE_IGNORED)
+		if (e->kind != KIND_FIXES)
+			continue;
+		if (ld->edges_some && e->old && e->before.status != EDGE_IGNORED)
+		{
+			ld->counted_edges--;
+			ld->resolved -= e->before.status == EDGE_RESOLVED;
+		}
+		if (e->now.status == EDGE_IGNORED)
 			continue;
 		ld->counted_edges++;
 		ld->resolved += e->now.status == EDGE_RESOLVED;

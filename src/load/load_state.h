@@ -440,6 +440,11 @@ typedef struct FixesLoad
 	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
 	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
+	bool		edges_some;		/* a refresh reads only the old edges it needs (load_old_edges.c) */
+	uint8	   *edges_of;		/* ... by old commit: its edges (as the fixing commit) are read */
+	bool	   *count_needed;	/* by rank: the releases whose counts a refresh computes
+								 * (fixes_count_releases_needed()), NULL: all */
+	bool		count_needed_set;
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
 
@@ -567,6 +572,21 @@ extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
+
+/* a range [lo, hi] of commit indexes */
+typedef struct FixesIdxRange
+{
+	uint32		lo;
+	uint32		hi;
+} FixesIdxRange;
+
+extern bool fixes_load_old_edges_by_range(FixesLoad *ld);
+extern void fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 nranges);
+
+/* load_old_edges.c: which old edges a refresh reads */
+extern bool fixes_load_old_edges_some(FixesLoad *ld);
+extern void fixes_load_old_edges_changeable(FixesLoad *ld);
+extern void fixes_load_old_edges_counted(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);
 extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);

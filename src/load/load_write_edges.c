@@ -59,6 +59,8 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	/* commit ids: keys in random order */
 	fixes_bulk_sort_index(b, "fixes_edges_fixing_commit_idx");
 	fixes_bulk_sort_index(b, "fixes_edges_target_commit_idx");
+	/* 1.2: target indexes, in random order too (load_old_edges.c) */
+	fixes_bulk_sort_index(b, "fixes_edges_target_idx_idx");
 	for (int i = 0; i < lengthof(fixes_edge_status_names); i++)
 		status_text[i] = CStringGetTextDatum(fixes_edge_status_names[i]);
 	for (int i = 1; i < lengthof(fixes_edge_method_names); i++)

@@ -95,21 +95,25 @@ fail() { echo "FAIL: $*"; rc=1; }
 # of a refresh are compared too)
 # ($LIST_LIMIT, when set: fixes.refresh_list_limit; the load's DEBUG1 lines about the old
 # commits' ids go to OUTFILE.ids, see ids_read)
+# ($FILES: false for a load without files, which a refresh reads only the old edges it needs
+# for (load_old_edges.c); its DEBUG1 lines about them go to OUTFILE.edges, see edges_read)
 STABLE=
 MAINT=
 LIST_LIMIT=
+FILES=true
 load() {
     local name=$1 path=$2 ref=$3 out=$4 haspat=0 pattern=
     if [ $# -ge 5 ]; then haspat=1; pattern=$5; fi
     psql_q -At -F ' ' -v name="$name" -v path="$path" -v ref="$ref" -v haspat=$haspat \
-        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" -v list_limit="${LIST_LIMIT:-64MB}" \
+        -v pattern="$pattern" -v stable="$STABLE" -v maint="$MAINT" -v list_limit="${LIST_LIMIT:-64MB}" -v files="$FILES" \
         >"$out" 2>"$out.msg" <<'SQL' || { cat "$out.msg"; return 1; }
 BEGIN;
 SET LOCAL fixes.refresh_list_limit = :'list_limit';
 SET LOCAL client_min_messages = debug1;
 SELECT 'counts', commits, releases, edges, resolved, round(seconds::numeric, 3)
   FROM fixes_load(:'path', :'ref', CASE WHEN :haspat = 1 THEN :'pattern' END, :'name',
-                  nullif(:'stable', ''), true, nullif(:'maint', ''));
+                  nullif(:'stable', ''), :'files'::boolean,
+                  CASE WHEN :'files'::boolean THEN nullif(:'maint', '') END);
 SELECT 'writes', string_agg(format('%s +%s ~%s -%s', relname, n_tup_ins, n_tup_upd, n_tup_del),
                             ', ' ORDER BY relname)
   FROM pg_stat_xact_user_tables WHERE relname LIKE 'fixes\_%';
@@ -119,6 +123,7 @@ COMMIT;
 SQL
     grep -E 'DEBUG: +fixes_load [^:]*: (ids of|[0-9]+ new commits listed|the list of the new commits is longer)' \
         "$out.msg" | sed 's/.*: //' >"$out.ids" || true
+    grep -E 'DEBUG: +fixes_load [^:]*: old edges: ' "$out.msg" | sed 's/.*old edges: //' >"$out.edges" || true
     sed -i '/^DEBUG: /d' "$out.msg"
 }
 # ids_read OUTFILE: how a refresh found the old commits it needed (load_ids.c): "looked up" (by
@@ -130,6 +135,15 @@ ids_read() {
     if grep -q '^the list of the new commits is longer' "$f"; then echo "over, read"
     elif grep -q '^ids of' "$f"; then echo read
     elif grep -q 'ids looked up' "$f"; then echo "looked up"
+    else echo -; fi
+}
+# edges_read OUTFILE: which old edges a refresh read (load_old_edges.c): "some" (those it
+# needs), "all" (every one, the set it needed being too large, after some), "-" (every one
+# without a choice: files on, stable branches, a first load)
+edges_read() {
+    local f=$1.edges
+    if grep -q '^every one read' "$f"; then echo all
+    elif grep -q 'more read' "$f"; then echo some
     else echo -; fi
 }
 counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
@@ -408,6 +422,33 @@ SQL
     broken=$(psql_q -At -F ' ' -f "$top/test/lib/ext-constraints.sql" | grep -v '^checked' || true)
     [ -z "$broken" ] || fail "step $n: rows break their table's constraints: $broken"
     FULL=$full
+    NF_EDGES=-
+    if [ -z "$STABLE" ] && [ "$FILES" = true ]; then
+        twin "$@"
+    fi
+}
+
+# twin N NAME PATH REF [PATTERN]: the same step without files, under NAME_nf, against a fresh
+# load without files: such a refresh reads only the old edges it needs (load_old_edges.c);
+# which it read goes to NF_EDGES (edges_read)
+twin() {
+    local n=$1 name=$2 path=$3 ref=$4 pat=("${@:5}") nf="$2_nf" fresh="$2_nf_fresh_$1"
+    psql_q -v name="$name" -v nf="$nf" -v fresh="$fresh" <<'SQL'
+DELETE FROM fixes_overrides WHERE repository = :'nf';
+INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
+SELECT v.r, fixing_commit, abbrev, target_commit, note
+  FROM fixes_overrides, (VALUES (:'nf'), (:'fresh')) AS v(r) WHERE repository = :'name';
+SQL
+    FILES=false load "$nf" "$path" "$ref" "$work/$nf.$n" "${pat[@]}" || { fail "step $n: fixes_load of $nf failed"; return 0; }
+    FILES=false load "$fresh" "$path" "$ref" "$work/$fresh" "${pat[@]}" || { fail "step $n: fixes_load of $fresh failed"; return 0; }
+    NF_EDGES=$(edges_read "$work/$nf.$n")
+    printf '    without files (%s): %s s, counts %s, fresh %s; old edges read: %s (%s)\n' "$nf" \
+        "$(seconds_of "$work/$nf.$n")" "$(counts_of "$work/$nf.$n")" "$(counts_of "$work/$fresh")" \
+        "$NF_EDGES" "$(tr '\n' ';' <"$work/$nf.$n.edges")"
+    sed 's/^/    server: /' "$work/$nf.$n.msg"
+    [ "$(counts_of "$work/$nf.$n")" = "$(counts_of "$work/$fresh")" ] ||
+        fail "step $n: fixes_load returned other counts for $nf than for $fresh"
+    compare "$nf" "$fresh" || fail "step $n: $nf differs from a fresh load ($fresh)"
 }
 
 # check WHAT GOT WANT

@@ -1,0 +1,379 @@
+/*
+ * load_old_edges.c — a refresh: which edges of the previous load it reads
+ *
+ * A refresh needs an old edge when the new commits can change it, or when a
+ * count it computes again reads it; the others (nearly all, in a daily
+ * refresh) stay as stored, and reading all of them was most of what a
+ * daily refresh at 1.3M commits spent (133,000 rows, 43 MB of fixes_edges
+ * touched).  Edges are read by fixing commit, all the edges of a commit
+ * together (its "fixing" flag for the trailer counts is then exact), in two
+ * steps:
+ *
+ * Before the resolution (fixes_load_old_edges_changeable()), the edges of
+ *   - the commits whose release changed (ld->moved), and of the commits
+ *     with an edge into one of them: their releases are written again;
+ *   - the commits with an edge not settled by hash (not resolved, or
+ *     resolved by subject or by an override: index fixes_edges_unsettled_idx),
+ *     which a new commit's subject or an override can change;
+ *   - the commits with an edge whose abbrev is a prefix of a new commit's
+ *     id (another candidate): a settled edge's target_commit starts with
+ *     its abbrev, at least 6 digits, so that index finds them by the new
+ *     id's first 6 digits;
+ *   - the commits that fixes_overrides names.
+ * These are every edge that load_resolve.c's edges_to_resolve() can resolve
+ * otherwise, and every edge whose commits moved: what decides which
+ * releases' counts are computed again (load_count.c, releases_to_count()).
+ *
+ * After it (fixes_load_old_edges_counted()), the edges of the commits of
+ * those releases, and of the commits with an edge into them or into a
+ * commit whose row of fixes_fixed_commits is written again: every edge that
+ * those counts read.  What the counts of the other releases and commits
+ * read is stored, and does not change.
+ *
+ * Only a refresh of a database at 1.2 SQL (its indexes) without files (the
+ * per-group counts compute their medians from every edge into a group) and
+ * without stable_branches does this; and when the commits to read are more
+ * than a quarter of the old ones (and 1024), or every release is counted again, the
+ * rest is read too, as before.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "big_alloc.h"
+#include "commit_fields.h"
+#include "load_count.h"
+#include "load_state.h"
+#include "spi_call.h"
+
+/* a set of old commits, by index */
+typedef struct CommitSet
+{
+	uint8	   *has;
+	uint32		n;
+	int64		count;
+} CommitSet;
+
+static void
+set_init(CommitSet *s, uint32 n)
+{
+	s->has = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	s->n = n;
+	s->count = 0;
+}
+
+static inline void
+set_add(CommitSet *s, uint32 i)
+{
+	if (i < s->n && !s->has[i])
+	{
+		s->has[i] = 1;
+		s->count++;
+	}
+}
+
+/* the ranges of the commits i < n with (has[i] != 0) == in, sorted */
+static FixesIdxRange *
+ranges_of(const uint8 *has, uint32 n, bool in, int64 *nranges)
+{
+	FixesIdxRange *r = NULL;
+	int64		nr = 0;
+	int64		cap = 0;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if ((has[i] != 0) != in)
+			continue;
+		if (nr > 0 && r[nr - 1].hi + 1 == i)
+		{
+			r[nr - 1].hi = i;
+			continue;
+		}
+		if (nr == cap)
+		{
+			cap = cap ? cap * 2 : 256;
+			r = r ? repalloc_huge(r, sizeof(FixesIdxRange) * cap)
+				: fixes_palloc_big(sizeof(FixesIdxRange) * cap, MCXT_ALLOC_HUGE);
+		}
+		r[nr].lo = r[nr].hi = i;
+		nr++;
+	}
+	*nranges = nr;
+	return r;
+}
+
+/* the first column (an int4 commit index) of each row of sql into s */
+static void
+add_rows(FixesLoad *ld, CommitSet *s, const char *sql, int nargs, Oid *types, Datum *args)
+{
+	uint64		rows = fixes_spi_execute(sql, nargs, types, args, NULL, 0, SPI_OK_SELECT);
+
+	for (uint64 r = 0; r < rows; r++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if ((r & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (!isnull)
+			set_add(s, (uint32) DatumGetInt32(d));
+	}
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/* into s: the fixing commits of the edges into a commit of the ranges */
+static void
+add_fixing_of_targets(FixesLoad *ld, CommitSet *s, const FixesIdxRange *ranges, int64 nranges)
+{
+	Datum	   *lo;
+	Datum	   *hi;
+	Oid			types[3] = {INT4OID, INT4ARRAYOID, INT4ARRAYOID};
+	Datum		args[3];
+
+	if (nranges == 0)
+		return;
+	if (nranges > (int64) MaxAllocSize / sizeof(Datum))
+		elog(ERROR, "too many ranges of commits: %lld", (long long) nranges);
+	lo = palloc(sizeof(Datum) * nranges);
+	hi = palloc(sizeof(Datum) * nranges);
+	for (int64 r = 0; r < nranges; r++)
+	{
+		lo[r] = Int32GetDatum((int32) ranges[r].lo);
+		hi[r] = Int32GetDatum((int32) ranges[r].hi);
+	}
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(lo, (int) nranges, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	args[2] = PointerGetDatum(construct_array(hi, (int) nranges, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	/* one range scan of fixes_edges_target_idx_idx each, whatever the statistics say */
+	add_rows(ld, s,
+			 psprintf("SELECT e.fixing_idx FROM unnest($2, $3) AS u(lo, hi) CROSS JOIN LATERAL "
+					  "(SELECT fixing_idx FROM %s.fixes_edges WHERE repository_id = $1 "
+					  "AND target_idx BETWEEN u.lo AND u.hi OFFSET 0) AS e", ld->schema),
+			 3, types, args);
+	pfree(lo);
+	pfree(hi);
+}
+
+/* into s: the fixing commits of the edges not settled by hash (fixes_edges_unsettled_idx) */
+static void
+add_unsettled(FixesLoad *ld, CommitSet *s)
+{
+	Oid			types[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	add_rows(ld, s,
+			 psprintf("SELECT fixing_idx FROM %s.fixes_edges WHERE repository_id = $1 "
+					  "AND (status <> 'resolved' OR method NOT IN ('hash', 'hash+subject'))",
+					  ld->schema),
+			 1, types, args);
+}
+
+/*
+ * into s: the fixing commits of the settled edges whose abbrev is a prefix
+ * of a new commit's id: their target_commit has the new id's first 6 digits
+ * (an abbrev has 6 at least, trailer.c)
+ */
+static void
+add_prefixes_of_new(FixesLoad *ld, CommitSet *s)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nnew = g->n - ld->n_old;
+	Datum	   *ids;
+	Oid			types[2] = {INT4OID, TEXTARRAYOID};
+	Datum		args[2];
+
+	if (nnew == 0)
+		return;
+	ids = palloc(sizeof(Datum) * nnew);
+	for (uint32 i = 0; i < nnew; i++)
+		ids[i] = PointerGetDatum(fixes_oid_text(&g->oids[ld->n_old + i]));
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(ids, (int) nnew, TEXTOID, -1, false, TYPALIGN_INT));
+	/* the rows of other repositories are dropped after the probe (load_resolve.c) */
+	add_rows(ld, s,
+			 psprintf("SELECT e.fixing_idx FROM unnest($2) AS u(id) CROSS JOIN LATERAL "
+					  "(SELECT fixing_idx, abbrev, repository_id FROM %s.fixes_edges "
+					  "WHERE target_commit >= (left(u.id, 6) COLLATE \"C\") "
+					  "AND target_commit < (left(u.id, 6) || 'g' COLLATE \"C\") OFFSET 0) AS e "
+					  "WHERE e.repository_id = $1 "
+					  "AND left(u.id, length(e.abbrev)) = (e.abbrev COLLATE \"C\")",
+					  ld->schema),
+			 2, types, args);
+	pfree(ids);
+}
+
+/*
+ * The refresh reads only the old edges it needs: decided when it knows it
+ * builds on the previous load, before the walk
+ */
+bool
+fixes_load_old_edges_some(FixesLoad *ld)
+{
+	return ld->incremental && fixes_has_v12(ld) && !ld->files && ld->stable_re == NULL &&
+		ld->n_old > 0 && fixes_load_old_edges_by_range(ld);
+}
+
+/* too many to read apart: a quarter of the old commits (and more than 1024) */
+static bool
+too_many(const FixesLoad *ld, int64 count)
+{
+	return count > Max((int64) ld->n_old / 4, 1024);
+}
+
+/* the edges of every old commit not read yet */
+static void
+read_rest(FixesLoad *ld, const char *why)
+{
+	FixesIdxRange *ranges;
+	int64		nranges;
+
+	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->name, why);
+	ranges = ranges_of(ld->edges_of, ld->n_old, false, &nranges);
+	if (nranges > 0)
+		fixes_load_read_old_edges_in(ld, ranges, nranges);
+	memset(ld->edges_of, 1, ld->n_old);
+	ld->edges_some = false;
+	if (ranges != NULL)
+		pfree(ranges);
+}
+
+/* the edges of the commits of s not read yet */
+static void
+read_set(FixesLoad *ld, CommitSet *s)
+{
+	FixesIdxRange *ranges;
+	int64		nranges;
+	int64		before = ld->nedges;
+
+	for (uint32 i = 0; i < ld->n_old; i++)
+		if (ld->edges_of[i])
+			s->has[i] = 0;
+	ranges = ranges_of(s->has, ld->n_old, true, &nranges);
+	if (nranges > 0)
+		fixes_load_read_old_edges_in(ld, ranges, nranges);
+	for (uint32 i = 0; i < ld->n_old; i++)
+		if (s->has[i])
+			ld->edges_of[i] = 1;
+	elog(DEBUG1, "fixes_load %s: old edges: %lld more read, of %lld commits in %lld ranges",
+		 ld->name, (long long) (ld->nedges - before), (long long) s->count, (long long) nranges);
+	if (ranges != NULL)
+		pfree(ranges);
+}
+
+/*
+ * Before the resolution: the old edges that the new commits or this load's
+ * releases can change (every one unless ld->edges_some)
+ */
+void
+fixes_load_old_edges_changeable(FixesLoad *ld)
+{
+	CommitSet	s;
+	FixesIdxRange *ranges;
+	int64		nranges;
+
+	if (!ld->incremental || ld->old_edges_read)
+		return;
+	ld->old_edges_read = true;
+	ld->edges_of = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	if (!ld->edges_some)
+	{
+		fixes_load_read_old_edges(ld);
+		return;
+	}
+	set_init(&s, ld->n_old);
+	/* the commits that moved, as fixing commits and as targets */
+	for (int64 m = 0; m < ld->nmoved; m++)
+		set_add(&s, ld->moved[m]);
+	if (!too_many(ld, s.count))
+	{
+		ranges = ranges_of(s.has, ld->n_old, true, &nranges);
+		add_fixing_of_targets(ld, &s, ranges, nranges);
+		if (ranges != NULL)
+			pfree(ranges);
+	}
+	if (!too_many(ld, s.count))
+		add_unsettled(ld, &s);
+	if (!too_many(ld, s.count))
+		add_prefixes_of_new(ld, &s);
+	for (int o = 0; o < ld->noverrides; o++)
+		set_add(&s, fixes_graph_lookup(ld->graph, &ld->overrides[o].fixing));
+	if (too_many(ld, s.count))
+		read_rest(ld, "more than a quarter of the commits changed");
+	else
+		read_set(ld, &s);
+	pfree(s.has);
+}
+
+/*
+ * After the resolution: the old edges that the counts computed again read
+ * (fixes_count_releases_needed()), those of the commits of the releases
+ * counted, and those into them or into a commit whose count of fixes may
+ * have changed
+ */
+void
+fixes_load_old_edges_counted(FixesLoad *ld)
+{
+	const bool *count;
+	CommitSet	t;
+	CommitSet	s;
+	FixesIdxRange *ranges;
+	int64		nranges;
+
+	if (!ld->incremental || !ld->edges_some)
+		return;
+	count = fixes_count_releases_needed(ld);
+	if (count == NULL)
+	{
+		read_rest(ld, "every release counted again");
+		return;
+	}
+	set_init(&t, ld->n_old);
+	for (uint32 i = 0; i < ld->n_old; i++)
+	{
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		/* [0], the unreleased tail, is not stored */
+		if (ld->mark[i] > 0 && count[ld->mark[i]])
+			set_add(&t, i);
+	}
+	/* the targets of the edges that changed, before and now (fixes_fixed_commits) */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		const FixesEdge *e = &ld->edges[k];
+
+		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		if (e->now.status == EDGE_RESOLVED)
+			set_add(&t, e->now.target);
+		if (e->old && e->before.status == EDGE_RESOLVED)
+			set_add(&t, e->before.target);
+	}
+	if (too_many(ld, t.count))
+	{
+		pfree(t.has);
+		read_rest(ld, "more than a quarter of the commits counted again");
+		return;
+	}
+	/* the commits counted as fixing commits, and the fixing commits of the edges into them */
+	set_init(&s, ld->n_old);
+	for (uint32 i = 0; i < ld->n_old; i++)
+		if (t.has[i])
+			set_add(&s, i);
+	ranges = ranges_of(t.has, ld->n_old, true, &nranges);
+	add_fixing_of_targets(ld, &s, ranges, nranges);
+	if (ranges != NULL)
+		pfree(ranges);
+	pfree(t.has);
+	if (too_many(ld, s.count))
+		read_rest(ld, "more than a quarter of the commits counted again");
+	else
+		read_set(ld, &s);
+	pfree(s.has);
+}
