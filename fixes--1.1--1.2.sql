@@ -337,19 +337,32 @@ COMMENT ON VIEW @extschema@.fixes_affected IS
 -- releases are those of every series after it too.
 -- What a refresh reads of fixes_edges (src/load/load_old_edges.c): not
 -- every old edge, but those the new commits can change and those its counts
--- need.  The edges not settled by hash (not resolved, or resolved by
--- subject or by an override): a new commit can resolve them; the others
--- change only when a new id starts with their abbrev, which their
--- target_commit index finds.  And the edges into given commits (those
--- whose release changed, those of the releases counted again), by index.
+-- need.  An edge settled by hash (resolved by hash or hash+subject) changes
+-- only when a new id starts with its abbrev, which the index on its
+-- target_commit finds.  The others (not resolved, or resolved by subject or
+-- by an override) change when a new id starts with their abbrev, or a new
+-- commit has their quoted subject (these two indexes), or when
+-- fixes_overrides changed (the third: the edges it decided).  And the edges
+-- into given commits (those whose release changed, those of the releases
+-- counted again), by index.
 CREATE INDEX fixes_edges_unsettled_idx
-    ON @extschema@.fixes_edges (repository_id, fixing_idx)
+    ON @extschema@.fixes_edges (repository_id, abbrev)
     WHERE status <> 'resolved' OR method NOT IN ('hash', 'hash+subject');
+CREATE INDEX fixes_edges_unsettled_subject_idx
+    ON @extschema@.fixes_edges USING hash (quoted_subject)
+    WHERE status <> 'resolved' OR method NOT IN ('hash', 'hash+subject');
+CREATE INDEX fixes_edges_overridden_idx
+    ON @extschema@.fixes_edges (repository_id, fixing_idx)
+    WHERE status = 'ignored' OR method = 'override';
 CREATE INDEX fixes_edges_target_idx_idx
     ON @extschema@.fixes_edges (repository_id, target_idx);
 
 COMMENT ON INDEX @extschema@.fixes_edges_unsettled_idx IS
-'the edges that a new commit can resolve otherwise without its id, for a refresh';
+'the edges not settled by hash, by abbrev, for a refresh';
+COMMENT ON INDEX @extschema@.fixes_edges_unsettled_subject_idx IS
+'the edges not settled by hash, by quoted subject, for a refresh';
+COMMENT ON INDEX @extschema@.fixes_edges_overridden_idx IS
+'the edges that fixes_overrides decided, for a refresh';
 COMMENT ON INDEX @extschema@.fixes_edges_target_idx_idx IS
 'the edges into a commit by index, for a refresh';
 

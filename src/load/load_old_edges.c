@@ -161,18 +161,39 @@ add_fixing_of_targets(FixesLoad *ld, CommitSet *s, const FixesIdxRange *ranges, 
 	pfree(hi);
 }
 
-/* into s: the fixing commits of the edges not settled by hash (fixes_edges_unsettled_idx) */
+/* the condition of the partial indexes of the edges not settled by hash (1.2) */
+#define UNSETTLED "(status <> 'resolved' OR method NOT IN ('hash', 'hash+subject'))"
+
+/*
+ * into s: the fixing commits of the edges not settled by hash that a new
+ * commit can change (an id with their abbrev, a subject equal to their
+ * quoted subject; fixes_edges_unsettled_idx, fixes_edges_unsettled_subject_idx),
+ * and of those fixes_overrides decided (fixes_edges_overridden_idx), which
+ * may have changed since
+ */
 static void
-add_unsettled(FixesLoad *ld, CommitSet *s)
+add_unsettled(FixesLoad *ld, CommitSet *s, Datum new_ids)
 {
-	Oid			types[1] = {INT4OID};
-	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+	Oid			types[3] = {INT4OID, INT4OID, TEXTARRAYOID};
+	Datum		args[3] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old), new_ids};
 
 	add_rows(ld, s,
-			 psprintf("SELECT fixing_idx FROM %s.fixes_edges WHERE repository_id = $1 "
-					  "AND (status <> 'resolved' OR method NOT IN ('hash', 'hash+subject'))",
+			 psprintf("SELECT e.fixing_idx FROM unnest($3) AS u(id) CROSS JOIN LATERAL "
+					  "(SELECT fixing_idx, abbrev FROM %1$s.fixes_edges "
+					  "WHERE repository_id = $1 AND " UNSETTLED " "
+					  "AND abbrev >= (left(u.id, 6) COLLATE \"C\") AND abbrev <= (u.id COLLATE \"C\") "
+					  "OFFSET 0) AS e "
+					  "WHERE left(u.id, length(e.abbrev)) = (e.abbrev COLLATE \"C\") "
+					  "UNION ALL "
+					  "SELECT e.fixing_idx FROM %1$s.fixes_commits c CROSS JOIN LATERAL "
+					  "(SELECT fixing_idx, repository_id FROM %1$s.fixes_edges "
+					  "WHERE quoted_subject = c.subject AND " UNSETTLED " OFFSET 0) AS e "
+					  "WHERE c.repository_id = $1 AND c.commit_idx >= $2 AND e.repository_id = $1 "
+					  "UNION ALL "
+					  "SELECT fixing_idx FROM %1$s.fixes_edges WHERE repository_id = $1 "
+					  "AND (status = 'ignored' OR method = 'override')",
 					  ld->schema),
-			 1, types, args);
+			 3, types, args);
 }
 
 /*
@@ -181,21 +202,11 @@ add_unsettled(FixesLoad *ld, CommitSet *s)
  * (an abbrev has 6 at least, trailer.c)
  */
 static void
-add_prefixes_of_new(FixesLoad *ld, CommitSet *s)
+add_prefixes_of_new(FixesLoad *ld, CommitSet *s, Datum new_ids)
 {
-	FixesGraph *g = ld->graph;
-	uint32		nnew = g->n - ld->n_old;
-	Datum	   *ids;
 	Oid			types[2] = {INT4OID, TEXTARRAYOID};
-	Datum		args[2];
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), new_ids};
 
-	if (nnew == 0)
-		return;
-	ids = palloc(sizeof(Datum) * nnew);
-	for (uint32 i = 0; i < nnew; i++)
-		ids[i] = PointerGetDatum(fixes_oid_text(&g->oids[ld->n_old + i]));
-	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = PointerGetDatum(construct_array(ids, (int) nnew, TEXTOID, -1, false, TYPALIGN_INT));
 	/* the rows of other repositories are dropped after the probe (load_resolve.c) */
 	add_rows(ld, s,
 			 psprintf("SELECT e.fixing_idx FROM unnest($2) AS u(id) CROSS JOIN LATERAL "
@@ -206,7 +217,19 @@ add_prefixes_of_new(FixesLoad *ld, CommitSet *s)
 					  "AND left(u.id, length(e.abbrev)) = (e.abbrev COLLATE \"C\")",
 					  ld->schema),
 			 2, types, args);
-	pfree(ids);
+}
+
+/* the ids of the new commits, as a text[] */
+static Datum
+new_ids_array(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nnew = g->n - ld->n_old;
+	Datum	   *ids = palloc(sizeof(Datum) * Max(nnew, 1));
+
+	for (uint32 i = 0; i < nnew; i++)
+		ids[i] = PointerGetDatum(fixes_oid_text(&g->oids[ld->n_old + i]));
+	return PointerGetDatum(construct_array(ids, (int) nnew, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 /*
@@ -299,9 +322,13 @@ fixes_load_old_edges_changeable(FixesLoad *ld)
 			pfree(ranges);
 	}
 	if (!too_many(ld, s.count))
-		add_unsettled(ld, &s);
-	if (!too_many(ld, s.count))
-		add_prefixes_of_new(ld, &s);
+	{
+		Datum		new_ids = new_ids_array(ld);
+
+		add_unsettled(ld, &s, new_ids);
+		if (!too_many(ld, s.count))
+			add_prefixes_of_new(ld, &s, new_ids);
+	}
 	for (int o = 0; o < ld->noverrides; o++)
 		set_add(&s, fixes_graph_lookup(ld->graph, &ld->overrides[o].fixing));
 	if (too_many(ld, s.count))
