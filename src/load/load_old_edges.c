@@ -11,14 +11,20 @@
  *
  * Before the resolution (fixes_load_old_edges_changeable()), the edges of
  *   - the commits whose release changed (ld->moved), and of the commits
- *     with an edge into one of them: their releases are written again;
- *   - the commits with an edge not settled by hash (not resolved, or
- *     resolved by subject or by an override: index fixes_edges_unsettled_idx),
- *     which a new commit's subject or an override can change;
- *   - the commits with an edge whose abbrev is a prefix of a new commit's
- *     id (another candidate): a settled edge's target_commit starts with
- *     its abbrev, at least 6 digits, so that index finds them by the new
- *     id's first 6 digits;
+ *     with an edge into one of them (fixes_edges_target_idx_idx): their
+ *     releases are written again;
+ *   - the commits with an edge settled by hash (resolved by hash or
+ *     hash+subject) whose abbrev is a prefix of a new commit's id: another
+ *     candidate.  Its target_commit starts with its abbrev, of 6 digits at
+ *     least (trailer.c), so the index on target_commit finds it by the new
+ *     id's first 6;
+ *   - the commits with an edge not settled by hash (not resolved, resolved
+ *     by subject or by an override) that a new commit can change: a new id
+ *     with its abbrev (fixes_edges_unsettled_idx, a range of abbrevs from
+ *     the new id's first 6 digits to the whole id), a new commit with its
+ *     quoted subject (fixes_edges_unsettled_subject_idx), or decided by
+ *     fixes_overrides, which may have changed since (fixes_edges_overridden_idx);
+ *     reading each of them (1,190 at 1.3M commits) touched a page each;
  *   - the commits that fixes_overrides names.
  * These are every edge that load_resolve.c's edges_to_resolve() can resolve
  * otherwise, and every edge whose commits moved: what decides which
