@@ -39,8 +39,8 @@
  * Only a refresh of a database at 1.2 SQL (its indexes) without files (the
  * per-group counts compute their medians from every edge into a group) and
  * without stable_branches does this; and when the commits to read are more
- * than a quarter of the old ones (and 1024), or every release is counted again, the
- * rest is read too, as before.
+ * than a quarter of the old ones (and 1024), or every release is counted
+ * again, the rest is read too, as before.
  */
 #include "postgres.h"
 
