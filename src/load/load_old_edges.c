@@ -282,8 +282,11 @@ read_set(FixesLoad *ld, CommitSet *s)
 	int64		before = ld->nedges;
 
 	for (uint32 i = 0; i < ld->n_old; i++)
-		if (ld->edges_of[i])
+		if (ld->edges_of[i] && s->has[i])
+		{
 			s->has[i] = 0;
+			s->count--;
+		}
 	ranges = ranges_of(s->has, ld->n_old, true, &nranges);
 	if (nranges > 0)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
@@ -310,12 +313,12 @@ fixes_load_old_edges_changeable(FixesLoad *ld)
 	if (!ld->incremental || ld->old_edges_read)
 		return;
 	ld->old_edges_read = true;
-	ld->edges_of = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (!ld->edges_some)
 	{
 		fixes_load_read_old_edges(ld);
 		return;
 	}
+	ld->edges_of = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	set_init(&s, ld->n_old);
 	/* the commits that moved, as fixing commits and as targets */
 	for (int64 m = 0; m < ld->nmoved; m++)
@@ -355,7 +358,6 @@ fixes_load_old_edges_counted(FixesLoad *ld)
 {
 	const bool *count;
 	CommitSet	t;
-	CommitSet	s;
 	FixesIdxRange *ranges;
 	int64		nranges;
 
@@ -394,19 +396,14 @@ fixes_load_old_edges_counted(FixesLoad *ld)
 		read_rest(ld, "more than a quarter of the commits counted again");
 		return;
 	}
-	/* the commits counted as fixing commits, and the fixing commits of the edges into them */
-	set_init(&s, ld->n_old);
-	for (uint32 i = 0; i < ld->n_old; i++)
-		if (t.has[i])
-			set_add(&s, i);
+	/* those commits as fixing commits, and the fixing commits of the edges into them */
 	ranges = ranges_of(t.has, ld->n_old, true, &nranges);
-	add_fixing_of_targets(ld, &s, ranges, nranges);
+	add_fixing_of_targets(ld, &t, ranges, nranges);
 	if (ranges != NULL)
 		pfree(ranges);
-	pfree(t.has);
-	if (too_many(ld, s.count))
+	if (too_many(ld, t.count))
 		read_rest(ld, "more than a quarter of the commits counted again");
 	else
-		read_set(ld, &s);
-	pfree(s.has);
+		read_set(ld, &t);
+	pfree(t.has);
 }
