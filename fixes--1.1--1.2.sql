@@ -585,6 +585,18 @@ ALTER TABLE @extschema@.fixes_graph
 COMMENT ON COLUMN @extschema@.fixes_graph.stable_cc IS
 'internal: a bitmap of the chunk''s commits whose message has a Cc: stable line';
 
+-- The release rank of each commit of the chunk (int32, 0: unreleased, in the
+-- server's byte order; compressed, as releases come in runs): a refresh
+-- whose new releases come after the old ones marks only the new and the
+-- unreleased commits, and reads the parents of only the rows that hold
+-- unreleased ones (issue 31).  NULL (a graph written before this column):
+-- the next refresh marks every commit and writes it.
+ALTER TABLE @extschema@.fixes_graph
+    ADD COLUMN releases bytea;
+
+COMMENT ON COLUMN @extschema@.fixes_graph.releases IS
+'internal: the release rank of each of the chunk''s commits (int32, 0 for none)';
+
 -- The next fixes_load() of each repository reads it in full once, so that
 -- stable_cc and the counts above are there for every commit.
 UPDATE @extschema@.fixes_repositories SET tags_hash = NULL;

@@ -204,6 +204,10 @@ start_full_load(FixesLoad *ld)
 	ld->subj_from = 0;
 	ld->graph_rows = NULL;
 	ld->graph_nrows = 0;
+	ld->graph_row_parents = NULL;
+	ld->parents_some = false;
+	ld->stored_mark = NULL;
+	ld->releases_appended = false;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->stable_cc = NULL;
@@ -422,6 +426,9 @@ read_repository(FixesLoad *ld)
 				fixes_load_clear(ld);
 				fixes_load_read(ld);
 			}
+			fixes_load_find_releases(ld);
+			if (!ld->releases_appended)
+				fixes_load_read_parents_rest(ld);
 			fixes_load_releases(ld);
 			fixes_load_phase(ld, "releases marked");
 		}
@@ -474,7 +481,8 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_releases(ld);
 	fixes_load_write_fixed_commits(ld);
 	fixes_load_phase(ld, "releases and fixed commits written");
-	if (new_commits || !ld->incremental)
+	/* and with 1.2 for the releases of its commits (fixes_graph.releases), which a tag moves */
+	if (new_commits || !ld->incremental || fixes_has_v12(ld))
 		fixes_load_write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;

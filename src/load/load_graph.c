@@ -24,6 +24,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -76,27 +77,134 @@ read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint3
 }
 
 /*
+ * The parents of the rows tt->vals[rows[k]] (chunk chunks[k] of fixes_graph,
+ * parent counts in column counts_col, parents in parents_col) into the
+ * graph, all at once (toast_copy.c); false if a row's counts do not add up
+ * to its parents or a parent is not an old commit.
+ */
+static bool
+read_parents(FixesLoad *ld, SPITupleTable *tt, int counts_col, int parents_col,
+			 const int32 *rows, const int32 *chunks, int nrows)
+{
+	FixesGraph *g = ld->graph;
+	TupleDesc	desc = tt->tupdesc;
+	uint32	   *first = palloc(sizeof(uint32) * (ld->graph_nrows + 1));
+	uint64		ncommits = 0;
+	uint64		nparents = 0;
+	uint32	   *counts;
+	uint32	   *parents;
+	FixesToastCopy *copies = palloc(sizeof(FixesToastCopy) * 2 * Max(nrows, 1));
+	int			ncopies = 0;
+	uint64		c = 0;
+	uint64		p = 0;
+	bool		ok = true;
+
+	first[0] = 0;
+	for (int32 r = 0; r < ld->graph_nrows; r++)
+		first[r + 1] = first[r] + ld->graph_rows[r];
+	for (int k = 0; k < nrows; k++)
+	{
+		ncommits += ld->graph_rows[chunks[k]];
+		nparents += fixes_chunk_length(tt->vals[rows[k]], desc, parents_col) / sizeof(uint32);
+	}
+	if (nparents >= PG_UINT32_MAX - g->npar)
+		return false;
+	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
+	parents = fixes_graph_parents_room(g, nparents);
+	for (int k = 0; k < nrows; k++)
+	{
+		HeapTuple	tup = tt->vals[rows[k]];
+		uint32		commits = ld->graph_rows[chunks[k]];
+		Size		parents_len = fixes_chunk_length(tup, desc, parents_col);
+
+		if (fixes_chunk_length(tup, desc, counts_col) != (Size) commits * sizeof(uint32) ||
+			parents_len % sizeof(uint32) != 0)
+			return false;
+		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, counts_col, counts + c, (Size) commits * sizeof(uint32));
+		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, parents_col, parents + p, parents_len);
+		c += commits;
+		p += parents_len / sizeof(uint32);
+	}
+	fixes_toast_copy(copies, ncopies);
+
+	/* each row's parent counts must add up to its parent links, each an old commit */
+	c = p = 0;
+	for (int k = 0; ok && k < nrows; k++)
+	{
+		uint32		commits = ld->graph_rows[chunks[k]];
+		uint64		total = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		for (uint32 i = 0; i < commits; i++)
+			total += counts[c + i];
+		ok = total * sizeof(uint32) == fixes_chunk_length(tt->vals[rows[k]], desc, parents_col);
+		for (uint64 q = p; ok && q < p + total; q++)
+			ok = parents[q] < first[ld->graph_nrows];
+		if (ok)
+			fixes_graph_append_parents(g, first[chunks[k]], counts + c, NULL, commits);
+		ld->graph_row_parents[chunks[k]] = ok;
+		c += commits;
+		p += total;
+	}
+	pfree(counts);
+	pfree(copies);
+	pfree(first);
+	return ok;
+}
+
+/*
+ * Which rows' parents a refresh reads: all of them, unless the previous
+ * load stored the release of each commit (1.2) and nothing but the release
+ * marking reads the parents of old commits: no stable scope, whose marking
+ * walks the whole graph, and a previous head to tell a rewritten history
+ * by (fixes_load_graph_covers_scope(), which reads the rest without).  Then the rows with an unreleased
+ * commit, which a new release may reach, and the last rows short of
+ * CHUNK_COMMITS, which the refresh writes again; at 1.3M commits of
+ * make-history, one row of 20 (fixes_load_releases() reads the rest if a
+ * release came before an old one, or an old one moved).
+ */
+static int
+rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
+{
+	int			n = 0;
+	uint32		lo = 0;
+
+	ld->parents_some = marks && ld->stable_re == NULL && ld->old_head != NULL;
+	for (int32 r = 0; r < ld->graph_nrows; r++)
+	{
+		uint32		hi = lo + ld->graph_rows[r];
+		bool		want = !ld->parents_some || r >= tail;
+
+		for (uint32 i = lo; !want && i < hi; i++)
+			want = ld->stored_mark[i] == 0;
+		if (want)
+			rows[n++] = r;
+		lo = hi;
+	}
+	return n;
+}
+
+/*
  * The chunk rows into the graph; false if they do not fit together.  Their
  * columns are copied straight into the arrays where they go (ids, subject
- * hashes, parents), all at once (toast_copy.c): at 1.3M commits they are
- * 48 MB stored out of line, most of their TOAST table.
+ * hashes, releases, parents), all at once (toast_copy.c): at 1.3M commits
+ * they are 48 MB stored out of line, most of their TOAST table.
  */
 static bool
 read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 {
 	FixesGraph *g = ld->graph;
 	TupleDesc	desc = tt->tupdesc;
-	uint32		first = g->n;
 	uint64		ncommits = 0;
-	uint64		nparents = 0;
-	uint32	   *counts;
-	uint32	   *parents;
 	FixesToastCopy *copies;
 	uint64		c = 0;
-	uint64		p = 0;
 	int			ncopies = 0;
 	uint64		tail;
+	bool		marks = ld->has.version >= 12;
+	int32	   *rows;
+	int			nwant;
 
+	Assert(g->n == 0);
 	/* the rows in order, and their columns of the sizes their commits make */
 	for (uint64 r = 0; r < nrows; r++)
 	{
@@ -105,22 +213,21 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
 		int32		chunk = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		parents_len = fixes_chunk_length(tup, desc, 7);
 
 		if (format != SNAPSHOT_FORMAT || chunk != (int32) r || commits <= 0 ||
 			commits > CHUNK_COMMITS ||
 			fixes_chunk_length(tup, desc, 4) != (Size) commits * FIXES_OID_RAWSZ ||
-			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64) ||
-			fixes_chunk_length(tup, desc, 6) != (Size) commits * sizeof(uint32) ||
-			parents_len % sizeof(uint32) != 0)
+			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64))
 			return false;
 		/* a graph written before 1.2 has no bitmap: the next load is a full one */
 		if (ld->has.version >= 12 && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
 			return false;
+		/* the releases of its commits: written by every load since this column came */
+		if (marks && fixes_chunk_length(tup, desc, 9) != (Size) commits * sizeof(int32))
+			marks = false;
 		ncommits += commits;
-		nparents += parents_len / sizeof(uint32);
 	}
-	if ((uint64) first + ncommits >= PG_UINT32_MAX / 4 || nparents >= PG_UINT32_MAX)
+	if (ncommits >= PG_UINT32_MAX / 4)
 		return false;
 
 	/*
@@ -129,6 +236,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	 */
 	ld->graph_rows = palloc(sizeof(uint32) * Max(nrows, 1));
 	ld->graph_nrows = (int32) nrows;
+	ld->graph_row_parents = palloc0(sizeof(bool) * Max(nrows, 1));
 	for (uint64 r = 0; r < nrows; r++)
 	{
 		bool		isnull;
@@ -138,66 +246,66 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	tail = nrows;
 	while (tail > 0 && ld->graph_rows[tail - 1] < CHUNK_COMMITS)
 		tail--;
-	ld->subj_from = first + (uint32) ncommits;
+	ld->subj_from = (uint32) ncommits;
 	ld->subj_rows = (int32) nrows;
 
 	if (sparse)
-		fixes_graph_reserve_room(g, first + (uint32) ncommits, true);
+		fixes_graph_reserve_room(g, (uint32) ncommits, true);
 	else
-		fixes_graph_reserve(g, first + (uint32) ncommits);
-	fixes_load_ensure_room(ld, first + (uint32) ncommits - 1);
-	counts = fixes_palloc_big(sizeof(uint32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
-	parents = fixes_graph_parents_room(g, nparents);
-	copies = palloc(sizeof(FixesToastCopy) * 4 * Max(nrows, 1));
+		fixes_graph_reserve(g, (uint32) ncommits);
+	fixes_load_ensure_room(ld, (uint32) ncommits - 1);
+	if (marks)
+		ld->stored_mark = fixes_palloc_big(sizeof(int32) * Max(ncommits, 1), MCXT_ALLOC_HUGE);
+	copies = palloc(sizeof(FixesToastCopy) * 3 * Max(nrows, 1));
 	for (uint64 r = 0; r < nrows; r++)
 	{
 		HeapTuple	tup = tt->vals[r];
-		bool		isnull;
-		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		parents_len = fixes_chunk_length(tup, desc, 7);
+		uint32		commits = ld->graph_rows[r];
 
 		if (!sparse)
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + first + c, (Size) commits * FIXES_OID_RAWSZ);
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 4, g->oids + c, (Size) commits * FIXES_OID_RAWSZ);
 		/* the subject hashes of the rows a refresh may write again */
 		if (r == tail)
 		{
-			ld->subj_from = first + (uint32) c;
+			ld->subj_from = (uint32) c;
 			ld->subj_rows = (int32) r;
 		}
 		if (r >= tail)
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[first + c], (Size) commits * sizeof(uint64));
-		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 6, counts + c, (Size) commits * sizeof(uint32));
-		fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 7, parents + p, parents_len);
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[c], (Size) commits * sizeof(uint64));
+		if (marks)
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 9, ld->stored_mark + c, (Size) commits * sizeof(int32));
 		c += commits;
-		p += parents_len / sizeof(uint32);
 	}
 	fixes_toast_copy(copies, ncopies);
+	pfree(copies);
 
-	/* each row's parent counts must add up to its parent links */
-	c = p = 0;
+	/* the commits, each row's Cc: stable bits, then the parents of the rows that need them */
+	c = 0;
 	for (uint64 r = 0; r < nrows; r++)
 	{
-		bool		isnull;
-		uint32		commits = (uint32) DatumGetInt32(SPI_getbinval(tt->vals[r], desc, 3, &isnull));
-		uint64		total = 0;
+		uint32		commits = ld->graph_rows[r];
 
 		if ((r & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		for (uint32 i = 0; i < commits; i++)
-			total += counts[c + i];
-		if (total * sizeof(uint32) != fixes_chunk_length(tt->vals[r], desc, 7))
-			return false;
 		if (ld->has.version >= 12)
-			read_stable_cc(ld, tt->vals[r], desc, first + (uint32) c, commits);
+			read_stable_cc(ld, tt->vals[r], desc, (uint32) c, commits);
 		if (sparse)
 			fixes_graph_append_unhashed(g, commits);
 		else
 			fixes_graph_append_unique(g, (const unsigned char *) (g->oids + g->n), commits);
-		fixes_graph_append_parents(g, first + (uint32) c, counts + c, NULL, commits);
 		c += commits;
 	}
-	pfree(counts);
-	pfree(copies);
+	/* commits whose parents are not read have none until they are */
+	memset(g->par_start, 0, sizeof(uint32) * ncommits);
+	memset(g->par_end, 0, sizeof(uint32) * ncommits);
+	rows = palloc(sizeof(int32) * Max(nrows, 1));
+	nwant = rows_with_parents(ld, marks, (int32) tail, rows);
+	if (!read_parents(ld, tt, 6, 7, rows, rows, nwant))
+		return false;
+	if (ld->parents_some)
+		elog(DEBUG1, "fixes_load %s: parents of %d of %d fixes_graph rows read",
+			 ld->name, nwant, (int) nrows);
+	pfree(rows);
 	return true;
 }
 
@@ -222,7 +330,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
-				   ld->has.version >= 12 ? ", stable_cc" : "", ld->schema);
+				   ld->has.version >= 12 ? ", stable_cc, releases" : "", ld->schema);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ok = false;
@@ -248,9 +356,6 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	}
 	SPI_freetuptable(SPI_tuptable);
 
-	/* every parent must be a commit of the snapshot */
-	for (uint64 p = 0; ok && p < g->npar; p++)
-		ok = g->parents[p] < g->n;
 	if (!ok)
 	{
 		ereport(NOTICE,
@@ -260,6 +365,66 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	}
 	ld->n_old = g->n;
 	return true;
+}
+
+/*
+ * The parents of the rows that fixes_load_read_graph() left unread (it
+ * reads only some when the releases are stored): for a marking of every
+ * release, when the releases of the old commits may change otherwise than
+ * by a new release reaching unreleased ones.
+ */
+void
+fixes_load_read_parents_rest(FixesLoad *ld)
+{
+	int32	   *chunks;
+	int			n = 0;
+	Datum		args[2];
+	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
+	int32	   *rows;
+	Datum	   *elems;
+	bool		ok;
+	MemoryContext old;
+
+	if (!ld->parents_some)
+		return;
+	ld->parents_some = false;
+	chunks = palloc(sizeof(int32) * Max(ld->graph_nrows, 1));
+	for (int32 r = 0; r < ld->graph_nrows; r++)
+		if (!ld->graph_row_parents[r])
+			chunks[n++] = r;
+	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->name, n);
+	if (n == 0)
+		return;
+	elems = palloc(sizeof(Datum) * n);
+	for (int k = 0; k < n; k++)
+		elems[k] = Int32GetDatum(chunks[k]);
+	args[0] = Int32GetDatum(ld->repository_id);
+	args[1] = PointerGetDatum(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	fixes_spi_execute(psprintf("SELECT chunk, commits, parent_counts, parents FROM %s.fixes_graph "
+							   "WHERE repository_id = $1 AND chunk = ANY ($2) ORDER BY chunk",
+							   ld->schema),
+					  2, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	ok = SPI_processed == (uint64) n;
+	rows = palloc(sizeof(int32) * Max(n, 1));
+	for (int k = 0; ok && k < n; k++)
+	{
+		bool		isnull;
+		HeapTuple	tup = SPI_tuptable->vals[k];
+
+		rows[k] = k;
+		ok = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull)) == chunks[k] &&
+			DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)) ==
+			(int32) ld->graph_rows[chunks[k]];
+	}
+	old = MemoryContextSwitchTo(ld->cxt);
+	if (ok)
+		ok = read_parents(ld, SPI_tuptable, 3, 4, rows, chunks, n);
+	MemoryContextSwitchTo(old);
+	if (!ok)
+		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+	SPI_freetuptable(SPI_tuptable);
+	pfree(rows);
+	pfree(chunks);
 }
 
 /*
@@ -429,6 +594,7 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 		return false;
 	}
 	/* no previous head to go by: is every old commit reachable? */
+	fixes_load_read_parents_rest(ld);
 	mark = fixes_palloc_big(sizeof(int32) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, &head, 1, mark, stack);
@@ -455,6 +621,50 @@ fixes_bytea(const void *data, Size len)
 }
 
 /*
+ * The releases of the commits of the rows below first that this load does
+ * not write again, where they changed (1.2): the rows of the commits that a
+ * new release reached, or all of them when a release came before others
+ * (the ranks after it moved) or the previous load stored none.
+ */
+static void
+write_moved_releases(FixesLoad *ld, int32 first)
+{
+	SPIPlanPtr	plan = NULL;
+	Oid			types[3] = {INT4OID, INT4OID, BYTEAOID};
+	uint32		lo = 0;
+	int			updated = 0;
+
+	for (int32 r = 0; r < first; r++)
+	{
+		uint32		n = ld->graph_rows[r];
+		Datum		args[3];
+
+		CHECK_FOR_INTERRUPTS();
+		if (ld->stored_mark != NULL &&
+			memcmp(ld->stored_mark + lo, ld->mark + lo, sizeof(int32) * n) == 0)
+		{
+			lo += n;
+			continue;
+		}
+		if (plan == NULL)
+			plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_graph SET releases = $3 "
+											  "WHERE repository_id = $1 AND chunk = $2",
+											  ld->schema), 3, types);
+		args[0] = Int32GetDatum(ld->repository_id);
+		args[1] = Int32GetDatum(r);
+		args[2] = PointerGetDatum(fixes_bytea(ld->mark + lo, (Size) n * sizeof(int32)));
+		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_UPDATE);
+		pfree(DatumGetPointer(args[2]));
+		updated++;
+		lo += n;
+	}
+	if (plan != NULL)
+		SPI_freeplan(plan);
+	if (ld->incremental)
+		elog(DEBUG1, "fixes_load %s: releases of %d fixes_graph rows written again", ld->name, updated);
+}
+
+/*
  * Write the rows that this load changed: all of them after a full load, in
  * rows of CHUNK_COMMITS commits.  After a refresh, its new commits, together
  * with the last rows short of CHUNK_COMMITS while each holds no more commits
@@ -471,8 +681,8 @@ fixes_load_write_graph(FixesLoad *ld)
 	char	   *sql;
 	Oid			del_types[2] = {INT4OID, INT4OID};
 	Datum		del_args[2];
-	Oid			ins_types[9] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
-	BYTEAOID};
+	Oid			ins_types[10] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
+	BYTEAOID, BYTEAOID};
 	bool		v12 = ld->has.version >= 12;
 	SPIPlanPtr	plan;
 	int32		chunk;
@@ -490,9 +700,12 @@ fixes_load_write_graph(FixesLoad *ld)
 			from -= ld->graph_rows[first - 1];
 			first--;
 		}
-		/* not expected: the subject hashes of the rows below the ones read */
+		/* not expected: the subject hashes or parents of the rows below the ones read */
 		if (from < ld->subj_from)
 			fixes_load_read_subject_hashes(ld);
+		for (int32 r = first; r < ld->graph_nrows; r++)
+			if (!ld->graph_row_parents[r])
+				fixes_load_read_parents_rest(ld);
 		/* the ids of the rows written again, which a sparse graph lacks */
 		if (from < g->sparse_below && first < ld->graph_nrows)
 			read_ids_rows(ld, first, ld->graph_nrows);
@@ -505,10 +718,12 @@ fixes_load_write_graph(FixesLoad *ld)
 				   ld->schema);
 	fixes_spi_execute(sql, 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
 
+	if (v12)
+		write_moved_releases(ld, first);
 	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
 				   "subject_hashes, parent_counts, parents%s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8%s)",
-				   ld->schema, v12 ? ", stable_cc" : "", v12 ? ", $9" : "");
-	plan = fixes_spi_prepare(sql, v12 ? 9 : 8, ins_types);
+				   ld->schema, v12 ? ", stable_cc, releases" : "", v12 ? ", $9, $10" : "");
+	plan = fixes_spi_prepare(sql, v12 ? 10 : 8, ins_types);
 
 	chunk = first;
 	for (uint32 lo = from; lo < g->n; chunk++)
@@ -521,7 +736,7 @@ fixes_load_write_graph(FixesLoad *ld)
 		Size		npar = 0;
 		uint32	   *parents;
 		Size		p = 0;
-		Datum		args[9];
+		Datum		args[10];
 		uint8	   *bits = palloc0(((Size) n + 7) / 8);
 
 		for (uint32 i = lo; i < hi; i++)
@@ -548,13 +763,14 @@ fixes_load_write_graph(FixesLoad *ld)
 		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
 		args[8] = PointerGetDatum(fixes_bytea(bits, ((Size) n + 7) / 8));
+		args[9] = PointerGetDatum(fixes_bytea(ld->mark + lo, (Size) n * sizeof(int32)));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		MemoryContextSwitchTo(old);
 		pfree(ids);
 		pfree(counts);
 		pfree(parents);
 		pfree(bits);
-		for (int a = 4; a < 9; a++)
+		for (int a = 4; a < 10; a++)
 			pfree(DatumGetPointer(args[a]));
 		lo = hi;
 	}

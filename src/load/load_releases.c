@@ -72,9 +72,10 @@ new_ranks_by_name(FixesLoad *ld)
 }
 
 /*
- * The releases of the previous load marked on the old commits (commits
- * cannot gain ancestors, so this is exactly what that load stored), to
- * find the old commits whose release this load changes.
+ * The releases of the previous load on the old commits, as it stored them
+ * (1.2), or else marked again (commits cannot gain ancestors, so this is
+ * exactly what that load found), to find the old commits whose release
+ * this load changes.
  */
 static void
 find_moved(FixesLoad *ld, uint32 *stack)
@@ -85,7 +86,6 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	int		   *old_rank;		/* old rank -> new rank of the same tag, 0 if gone */
 	HTAB	   *rank_of;
 
-	old_mark = fixes_palloc_big(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
 	old_rank = palloc0(sizeof(int) * (ld->n_old_releases + 1));
 	rank_of = new_ranks_by_name(ld);
@@ -100,9 +100,15 @@ find_moved(FixesLoad *ld, uint32 *stack)
 			old_rank[r + 1] = e->rank;
 	}
 	hash_destroy(rank_of);
-	/* the old commits form a closed graph: parents of old commits are old */
-	fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
-						old_commit, ld->n_old_releases, old_mark, stack);
+	if (ld->stored_mark != NULL)
+		old_mark = ld->stored_mark;
+	else
+	{
+		/* the old commits form a closed graph: parents of old commits are old */
+		old_mark = fixes_palloc_big(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
+							old_commit, ld->n_old_releases, old_mark, stack);
+	}
 
 	ld->moved = fixes_palloc_big(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 	ld->nmoved = 0;
@@ -157,11 +163,46 @@ find_corrected(FixesLoad *ld)
 			 ld->name, (long long) ld->ncorrected);
 }
 
+/*
+ * The stored releases of the old commits (fixes_graph.releases, 1.2), if
+ * they agree with the old releases: ranks 1 .. n_old_releases, each old
+ * release's own commit in it.  Otherwise forgotten.
+ */
+static void
+check_stored(FixesLoad *ld)
+{
+	bool		ok = true;
+
+	for (uint32 i = 0; ok && i < ld->n_old; i++)
+	{
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		ok = ld->stored_mark[i] >= 0 && ld->stored_mark[i] <= ld->n_old_releases;
+	}
+	for (int r = 0; ok && r < ld->n_old_releases; r++)
+		ok = ld->old_releases[r].commit < ld->n_old &&
+			ld->stored_mark[ld->old_releases[r].commit] == r + 1;
+	if (!ok)
+	{
+		elog(DEBUG1, "fixes_load %s: the stored releases of the old commits disagree with the old releases",
+			 ld->name);
+		ld->stored_mark = NULL;
+	}
+}
+
+/*
+ * The releases: the tags in scope that the pattern takes, in version order.
+ * On a refresh, whether they only add to the old ones
+ * (ld->releases_appended): every old release is still one, at the same
+ * commit, and every new one comes after them.  Then an old commit keeps its
+ * release, or gains one if it had none, and only the new commits and the
+ * unreleased ones are marked; otherwise every commit is, through the
+ * parents of every old commit (fixes_load_read_parents_rest()).
+ */
 void
-fixes_load_releases(FixesLoad *ld)
+fixes_load_find_releases(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
-	uint32	   *stack;
 
 	ld->release_tag = palloc(sizeof(int) * Max(ld->ntags, 1));
 	ld->release_commit = palloc(sizeof(uint32) * Max(ld->ntags, 1));
@@ -181,8 +222,37 @@ fixes_load_releases(FixesLoad *ld)
 	for (int r = 0; r < ld->nreleases; r++)
 		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
 
+	ld->releases_appended = false;
+	if (!ld->incremental || ld->stored_mark == NULL)
+		return;
+	check_stored(ld);
+	if (ld->stored_mark == NULL || ld->nreleases < ld->n_old_releases)
+		return;
+	for (int r = 0; r < ld->n_old_releases; r++)
+		if (ld->release_commit[r] != ld->old_releases[r].commit ||
+			strcmp(ld->tags[ld->release_tag[r]].name, ld->old_releases[r].tag) != 0)
+			return;
+	ld->releases_appended = true;
+}
+
+/*
+ * The release of every commit, and on a refresh the old commits whose
+ * release changed.  When the releases only add to the old ones, the old
+ * commits start with their stored releases, at which the marking stops:
+ * it walks the new commits and the unreleased old ones only.
+ */
+void
+fixes_load_releases(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	uint32	   *stack;
+
 	ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	if (ld->releases_appended)
+		memcpy(ld->mark, ld->stored_mark, sizeof(int32) * ld->n_old);
+	else
+		Assert(!ld->parents_some);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 						ld->release_commit, ld->nreleases, ld->mark, stack);
 	if (ld->incremental)

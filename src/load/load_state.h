@@ -24,8 +24,10 @@
  *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
  *                           the releases: after the releases, when writing)
  *   load_graph.c            a refresh: the commit graph of the previous load,
- *                           without the ids of its commits, and load_previous.c
- *                           its releases
+ *                           without the ids of its commits, with the stored
+ *                           release of each (1.2) and the parents of only the
+ *                           rows that hold an unreleased commit; and
+ *                           load_previous.c its releases
  *   load_ids.c              a refresh: the ids of the old commits the new ones
  *                           name, by probe, from the reader's list of the
  *                           commits it will send (or every id,
@@ -41,7 +43,10 @@
  *                           load_files.c (its paths to load_subsystem_counts.c
  *                           and load_maintainers.c), the newest date, the
  *                           Fixes and revert lines (load_walk.c: ld->edges)
- *   load_releases.c         releases, and the release of every commit
+ *   load_releases.c         releases, and the release of every commit: only
+ *                           the new and the unreleased ones when the new
+ *                           releases come after the old ones (else load.c has
+ *                           load_graph.c read the rest of the parents first)
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
  *   load_maintainers.c      the subsystems, each commit by its release's
@@ -362,6 +367,14 @@ typedef struct FixesLoad
 	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
 	uint32	   *graph_rows;		/* the commits of each fixes_graph row read (load_graph.c) */
 	int32		graph_nrows;
+	bool	   *graph_row_parents;	/* by row: its parents read (all unless parents_some) */
+	bool		parents_some;	/* only some rows' parents read: those with an
+								 * unreleased commit, and the last rows short of
+								 * 65536 (load_graph.c); the rest on demand,
+								 * fixes_load_read_parents_rest() */
+	int32	   *stored_mark;	/* by index < n_old: the release rank each old commit
+								 * had, as the previous load stored it
+								 * (fixes_graph.releases, 1.2); NULL: not stored */
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
@@ -402,6 +415,9 @@ typedef struct FixesLoad
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	bool		releases_appended;	/* the old releases are the first ones now, at the
+									 * same commits, and stored_mark holds their
+									 * commits: only the unreleased are marked */
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
@@ -545,6 +561,7 @@ extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);
 extern void fixes_load_read_subject_hashes(FixesLoad *ld);
+extern void fixes_load_read_parents_rest(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
 extern bytea *fixes_bytea(const void *data, Size len);
 extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
@@ -570,6 +587,7 @@ extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
 extern void fixes_load_stable_check(FixesLoad *ld);
 extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
+extern void fixes_load_find_releases(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 

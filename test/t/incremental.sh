@@ -33,7 +33,11 @@
 #  14 a change to fixes_overrides alone (a target, a NULL, a revert's target): not "nothing
 #      changed"; 15 nothing changed at all: no row written; 16 overrides changed again
 #  17, 18 (name 'big'): 70,000 commits, two rows of fixes_graph; a new commit's Fixes lines
-#      compare subjects with commits of the first row (read only then)
+#      compare subjects with commits of the first row (read only then); releases v1.0 and
+#      v2.0 on the two heads: the parents of the first row, all released, are not read
+# After every step, fixes_graph.releases holds the release rank of each commit (v_keys), and
+# what a refresh read to mark the releases is printed (marks_read), and checked at steps 4, 13
+# and 18 and in the make-history steps.
 #  19, 20 (name 'olddates'): a merge of 1,100 commits dated before every loaded one: too many
 #      ids to look up, every id is read (load_ids.c)
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
@@ -124,6 +128,8 @@ SQL
     grep -E 'DEBUG: +fixes_load [^:]*: (ids of|[0-9]+ new commits listed|the list of the new commits is longer)' \
         "$out.msg" | sed 's/.*: //' >"$out.ids" || true
     grep -E 'DEBUG: +fixes_load [^:]*: old edges: ' "$out.msg" | sed 's/.*old edges: //' >"$out.edges" || true
+    grep -E 'DEBUG: +fixes_load [^:]*: (parents of|releases of [0-9]+ fixes_graph rows|the stored releases)' \
+        "$out.msg" | sed 's/^[^:]*: [^:]*: //' >"$out.marks" || true
     sed -i '/^DEBUG: /d' "$out.msg"
 }
 # ids_read OUTFILE: how a refresh found the old commits it needed (load_ids.c): "looked up" (by
@@ -144,6 +150,17 @@ edges_read() {
     local f=$1.edges
     if grep -q '^every one read' "$f"; then echo all
     elif grep -q 'more read' "$f"; then echo some
+    else echo -; fi
+}
+# marks_read OUTFILE: how a refresh found the releases of the old commits (load_releases.c):
+# "stored" (as the previous load stored them; the parents of only the rows with an unreleased
+# commit read), "stored, all parents" (the same, but a new release came before an old one, or
+# an old one changed: every row's parents read, every commit marked), "-" (every parent read
+# from the start: stable branches, nothing stored, a first load)
+marks_read() {
+    local f=$1.marks
+    if grep -q '^parents of the other' "$f"; then echo "stored, all parents"
+    elif grep -q '^parents of [0-9]* of' "$f"; then echo stored
     else echo -; fi
 }
 counts_of() { awk '$1 == "counts" {print $2, $3, $4, $5}' "$1"; }
@@ -288,6 +305,22 @@ SELECT p.name, 'commit_idx ' || c.commit_idx || ': stable_cc ' || c.stable_cc ||
          ON g.repository_id = c.repository_id AND c.commit_idx >= g.first AND c.commit_idx < g.first + g.commits
  WHERE c.mainline AND (get_bit(g.stable_cc, c.commit_idx - g.first) = 1) IS DISTINCT FROM c.stable_cc
 UNION ALL
+-- fixes_graph.releases (1.2): the release rank of each mainline commit, int32 in the server's
+-- byte order (little-endian here: CI runs on x86-64); each row's value detoasted once (||, and
+-- OFFSET 0: not once per byte read)
+SELECT p.name, 'commit_idx ' || c.commit_idx || ': release ' || coalesce(c.release, '-') || ', rank '
+       || coalesce(k.rank::text, 'NULL') || ' in fixes_graph'
+  FROM fixes_commits c JOIN fixes_repositories p USING (repository_id)
+  LEFT JOIN fixes_releases r ON r.repository_id = c.repository_id AND r.tag = c.release
+  JOIN (SELECT repository_id, commits, releases || ''::bytea AS rel,
+               (sum(commits) OVER (PARTITION BY repository_id ORDER BY chunk) - commits)::int AS first
+          FROM fixes_graph OFFSET 0) g
+         ON g.repository_id = c.repository_id AND c.commit_idx >= g.first AND c.commit_idx < g.first + g.commits
+  CROSS JOIN LATERAL (SELECT get_byte(g.rel, o) | (get_byte(g.rel, o + 1) << 8)
+                             | (get_byte(g.rel, o + 2) << 16) | (get_byte(g.rel, o + 3) << 24) AS rank
+                        FROM (SELECT 4 * (c.commit_idx - g.first) AS o) x) k
+ WHERE c.mainline AND k.rank IS DISTINCT FROM coalesce(r.release_rank, 0)
+UNION ALL
 SELECT p.name, 'commit_idx not 0..n-1'
   FROM fixes_repositories p JOIN fixes_commits c USING (repository_id)
  GROUP BY p.name HAVING min(c.commit_idx) <> 0 OR max(c.commit_idx) <> count(*) - 1;
@@ -413,6 +446,8 @@ SQL
     printf '    rows written by the %s: %s\n' "$kind" "$(writes_of "$work/$name.$n")"
     printf '    old edges whose resolution changed: %s\n' "$(changed_edges "$name")"
     printf '    ids of old commits: %s\n' "$(ids_read "$work/$name.$n")"
+    MARKS=$(marks_read "$work/$name.$n")
+    printf '    releases of old commits: %s (%s)\n' "$MARKS" "$(tr '\n' ';' <"$work/$name.$n.marks")"
     sed 's/^/    server: /' "$work/$name.$n.msg"
     [ "$(counts_of "$work/$name.$n")" = "$(counts_of "$work/$fresh")" ] ||
         fail "step $n: fixes_load returned other counts for $name than for $fresh"
@@ -514,6 +549,8 @@ git -C "$clone" tag v2.1
 git -C "$clone" tag v0.9 "$(id A04)"
 step 4 inc "$clone" main
 [ $FULL = no ] || fail "step 4 reloaded in full"
+# v0.9 comes before the old releases: every old commit is marked again, over every parent
+check "step 4: the releases of the old commits (v0.9 before v1.0)" "$MARKS" "stored, all parents"
 check "release of A04" "$(release_of "$(id A04)")" v0.9
 check "release of A05" "$(release_of "$(id A05)")" v1.0
 check "release of D01" "$(release_of "$(id D01)")" v2.1
@@ -702,6 +739,8 @@ SQL
 git -C "$clone" tag v3.0
 step 13 inc "$clone" main
 [ $FULL = no ] || fail "step 13 reloaded in full"
+# v3.0 comes after the old releases: the old commits keep their stored releases but the tail
+check "step 13: the releases of the old commits (v3.0 after the others)" "$MARKS" stored
 # the rows of the unreleased tail were written with room on their pages (bulk_insert.c): each
 # update of their release is HOT, without new index entries
 check "updates of fixes_commits when v3.0 releases the tail, and the HOT ones" \
@@ -778,7 +817,9 @@ SQL
 # 17, 18 (name 'big'): 70,000 empty commits, more than one row of fixes_graph (65,536 commits
 # each).  A refresh reads the subject hashes of the rows before the last only when a Fixes line
 # compares subjects: here a new commit has one whose abbrev names nothing and one whose 6-hex
-# abbrev names two old commits, each quoting the subject of a commit in row 0.
+# abbrev names two old commits, each quoting the subject of a commit in row 0.  A release v1.0
+# on main and one v2.0 on the new commit: no commit of row 0 is unreleased, so the refresh reads
+# the parents of row 1 only (the last, short of 65,536 commits), and marks the new commit alone.
 big="$work/big.git"
 git init -q --bare "$big"
 python3 - "$when" <<'PY' | git --git-dir="$big" fast-import --quiet
@@ -802,13 +843,17 @@ read -r six id_a n_a id_b n_b <<<"$pair"
 [ -n "$n_b" ] || { fail "no two ids of big.git share 6 hex digits"; exit 1; }
 nothing=ffffffffffff
 ! grep -q "^$nothing" "$work/big.ids" || nothing=eeeeeeeeeeee
+git --git-dir="$big" tag v1.0 main
 step 17 big "$big" main
 next_date
 fix_big=$(git --git-dir="$big" commit-tree 'main^{tree}' -p main -m 'big: fix two changes' \
     -m "$(printf 'Fixes: %s ("big: change 60000")\nFixes: %s ("big: change %s")' "$nothing" "$six" "$n_a")")
 git --git-dir="$big" update-ref refs/heads/grown "$fix_big"
+git --git-dir="$big" tag v2.0 "$fix_big"
 step 18 big "$big" grown
 [ $FULL = no ] || fail "step 18 reloaded in full"
+check "step 18: the releases of the old commits" "$MARKS ($(grep '^parents of' "$work/big.18.marks"))" \
+    "stored (parents of 1 of 2 fixes_graph rows read)"
 check "a Fixes line naming nothing, by the subject of a commit of row 0" \
     "$(edge_at big "$fix_big" 3)" "resolved subject 0 $(awk '$4 == 60000 {print $1}' "$work/big.ids")"
 check "a 6-hex abbrev of two commits of row 0, with the subject of one" \
@@ -900,6 +945,7 @@ SQL
             step $n mh "$work/mh-tagged.git" HEAD
             [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
             check "make-history: daily refresh $seed: the old commits' ids" "$(ids_read "$work/mh.$n")" "looked up"
+            check "make-history: daily refresh $seed: the releases of the old commits" "$MARKS" stored
             # the per-group counts: only the groups it changes are written again, the stored
             # rows of the others kept (rows deleted: fewer than the rows before, and as many
             # as those inserted less the new groups)
@@ -932,11 +978,26 @@ SELECT g.commits FROM fixes_graph g JOIN fixes_repositories p USING (repository_
 SQL
 )" 400
     fi
-    # the stored graph damaged (chunk 0 four bytes short of its parent links): a refresh (a new
-    # tag) says so, loads in full, and equals a fresh load
+    # the stored releases damaged (the first commit's rank -1): a refresh (a new tag after the
+    # others) does not trust them, marks every commit over every parent, writes them again,
+    # and equals a fresh load
     n=$((n + 1))
     q <<'SQL' >/dev/null
-UPDATE fixes_graph g SET parents = substring(g.parents FROM 5)
+UPDATE fixes_graph g SET releases = overlay(g.releases PLACING '\xffffffff'::bytea FROM 1)
+  FROM fixes_repositories p WHERE p.repository_id = g.repository_id AND p.name = 'mh' AND g.chunk = 0;
+SQL
+    git -C "$work/mh-tagged.git" tag v99.0.9 HEAD~1
+    step $n mh "$work/mh-tagged.git" HEAD
+    [ $FULL = no ] || fail "make-history: a refresh over damaged releases reloaded in full"
+    check "make-history: a refresh over damaged releases marks every commit" \
+        "$MARKS $(grep -c '^the stored releases of the old commits disagree' "$work/mh.$n.marks")" \
+        "stored, all parents 1"
+    # the stored graph damaged (chunk 0 four bytes short of its parent links, and its releases
+    # gone, so that its parents are read): a refresh (a new tag) says so, loads in full, and
+    # equals a fresh load
+    n=$((n + 1))
+    q <<'SQL' >/dev/null
+UPDATE fixes_graph g SET parents = substring(g.parents FROM 5), releases = NULL
   FROM fixes_repositories p WHERE p.repository_id = g.repository_id AND p.name = 'mh' AND g.chunk = 0;
 SQL
     git -C "$work/mh-tagged.git" tag v99.1 HEAD~1
