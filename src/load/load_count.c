@@ -180,7 +180,7 @@ const int	fixes_release_nstat_columns = lengthof(fixes_release_stat_columns);
 static inline int32
 old_rank_now(const FixesLoad *ld, uint32 idx)
 {
-	int32		was = ld->old_mark[idx];
+	int32		was = fixes_old_mark(ld, idx);
 
 	return was == 0 ? 0 : ld->old_to_new_rank[was];
 }
@@ -206,7 +206,7 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	bool	   *kept;
 
 	*ncount = ld->nreleases;
-	if (!ld->incremental || ld->old_stats == NULL || ld->old_mark == NULL ||
+	if (!ld->incremental || ld->old_stats == NULL || !ld->old_marks ||
 		ld->old_to_new_rank == NULL)
 		return NULL;
 	count = palloc0(sizeof(bool) * (ld->nreleases + 1));
@@ -256,7 +256,7 @@ releases_to_count(FixesLoad *ld, int *ncount)
 			 * A fixing commit whose old release is gone: the rule below.
 			 */
 			if (e->fixing < ld->n_old &&
-				(ld->old_mark[e->fixing] == 0 || old_rank_now(ld, e->fixing) != 0))
+				(fixes_old_mark(ld, e->fixing) == 0 || old_rank_now(ld, e->fixing) != 0))
 			{
 				int32		before = old_rank_now(ld, e->fixing);
 				int32		now = ld->mark[e->fixing];
@@ -520,7 +520,7 @@ fixes_count_trailers_changed(FixesLoad *ld, const bool *fixing_before, const boo
 uint32
 fixes_count_old_tag(const FixesLoad *ld, uint32 idx)
 {
-	int32		was = ld->old_mark[idx];
+	int32		was = fixes_old_mark(ld, idx);
 
 	if (was == 0)
 		return 0;

@@ -985,7 +985,7 @@ wanted_releases(FixesLoad *ld)
 	for (int64 m = 0; m < ld->nmoved; m++)
 	{
 		uint32		i = ld->moved[m];
-		int32		was = ld->old_mark[i];
+		int32		was = fixes_old_mark(ld, i);
 
 		if ((m & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
@@ -1032,7 +1032,7 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 		for (int64 m = 0; m < ld->nmoved; m++)
 		{
 			uint32		i = ld->moved[m];
-			int32		was = ld->old_mark[i];
+			int32		was = fixes_old_mark(ld, i);
 			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->old_to_new_rank[was]];
 
 			if ((m & 0xffff) == 0)

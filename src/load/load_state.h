@@ -374,7 +374,11 @@ typedef struct FixesLoad
 								 * fixes_load_read_parents_rest() */
 	int32	   *stored_mark;	/* by index < n_old: the release rank each old commit
 								 * had, as the previous load stored it
-								 * (fixes_graph.releases, 1.2); NULL: not stored */
+								 * (fixes_graph.releases, 1.2); NULL: not stored;
+								 * room for stored_cap commits */
+	uint32		stored_cap;
+	uint32	   *unreleased;		/* the old commits stored_mark leaves unreleased */
+	uint32		nunreleased;
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
@@ -414,7 +418,11 @@ typedef struct FixesLoad
 	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
-	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased */
+	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased;
+								 * NULL when mark holds them but for the moved
+								 * commits, which had none (fixes_old_mark()) */
+	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved */
+	bool		old_marks;		/* old_mark, or mark and moved_bits, are set */
 	bool		releases_appended;	/* the old releases are the first ones now, at the
 									 * same commits, and stored_mark holds their
 									 * commits: only the unreleased are marked */
@@ -463,6 +471,15 @@ typedef struct FixesLoad
 	bool		count_needed_set;
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
+
+/* the release rank an old commit had in the previous load, 0 = unreleased */
+static inline int32
+fixes_old_mark(const FixesLoad *ld, uint32 idx)
+{
+	if (ld->old_mark != NULL)
+		return ld->old_mark[idx];
+	return (ld->moved_bits[idx / 8] >> (idx % 8)) & 1 ? 0 : ld->mark[idx];
+}
 
 /*
  * The installed SQL version is 1.1 or later: the stable scope, files and
