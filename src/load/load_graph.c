@@ -157,18 +157,19 @@ read_parents(FixesLoad *ld, SPITupleTable *tt, int counts_col, int parents_col,
  * load stored the release of each commit (1.2) and nothing but the release
  * marking reads the parents of old commits: no stable scope, whose marking
  * walks the whole graph, and a previous head to tell a rewritten history
- * by (fixes_load_graph_covers_scope(), which reads the rest without).  Then the rows with an unreleased
- * commit, which a new release may reach, and the last rows short of
- * CHUNK_COMMITS, which the refresh writes again; at 1.3M commits of
- * make-history, one row of 20 (fixes_load_releases() reads the rest if a
- * release came before an old one, or an old one moved).
+ * by (fixes_load_graph_covers_scope(), which reads the rest without one).
+ * Then the rows with an unreleased commit, which a new release may reach,
+ * and the last rows short of CHUNK_COMMITS, which the refresh writes again:
+ * 2 rows of 20 for a daily refresh of make-history at 1.3M commits.  The
+ * rest is read (fixes_load_read_parents_rest()) when a release came before
+ * an old one, or an old one moved.  With the stored releases, the
+ * unreleased old commits are listed (ld->unreleased).
  */
 static int
 rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
 {
 	int			n = 0;
 	uint32		lo = 0;
-
 	uint32		cap = 0;
 
 	ld->parents_some = marks && ld->stable_re == NULL && ld->old_head != NULL;
@@ -179,7 +180,7 @@ rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
 		bool		want = !ld->parents_some || r >= tail;
 
 		CHECK_FOR_INTERRUPTS();
-		/* and the unreleased old commits, the only ones that can move (load_releases.c) */
+		/* the unreleased old commits, the only ones a new release can move */
 		for (uint32 i = lo; marks && i < hi; i++)
 		{
 			if (ld->stored_mark[i] != 0)
