@@ -206,8 +206,8 @@ start_full_load(FixesLoad *ld)
 	ld->graph_nrows = 0;
 	ld->graph_row_parents = NULL;
 	ld->parents_some = false;
-	ld->stored_mark = NULL;
-	ld->releases_appended = false;
+	ld->stored.mark = NULL;
+	ld->stored.appended = false;
 	ld->committed_at = NULL;
 	ld->committed_null = NULL;
 	ld->stable_cc = NULL;
@@ -427,7 +427,7 @@ read_repository(FixesLoad *ld)
 				fixes_load_read(ld);
 			}
 			fixes_load_find_releases(ld);
-			if (!ld->releases_appended)
+			if (!ld->stored.appended)
 				fixes_load_read_parents_rest(ld);
 			fixes_load_releases(ld);
 			fixes_load_phase(ld, "releases marked");

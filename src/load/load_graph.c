@@ -163,7 +163,7 @@ read_parents(FixesLoad *ld, SPITupleTable *tt, int counts_col, int parents_col,
  * 2 rows of 20 for a daily refresh of make-history at 1.3M commits.  The
  * rest is read (fixes_load_read_parents_rest()) when a release came before
  * an old one, or an old one moved.  With the stored releases, the
- * unreleased old commits are listed (ld->unreleased).
+ * unreleased old commits are listed (ld->stored.unreleased).
  */
 static int
 rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
@@ -173,7 +173,7 @@ rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
 	uint32		cap = 0;
 
 	ld->parents_some = marks && ld->stable_re == NULL && ld->old_head != NULL;
-	ld->nunreleased = 0;
+	ld->stored.nunreleased = 0;
 	for (int32 r = 0; r < ld->graph_nrows; r++)
 	{
 		uint32		hi = lo + ld->graph_rows[r];
@@ -183,16 +183,16 @@ rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
 		/* the unreleased old commits, the only ones a new release can move */
 		for (uint32 i = lo; marks && i < hi; i++)
 		{
-			if (ld->stored_mark[i] != 0)
+			if (ld->stored.mark[i] != 0)
 				continue;
-			if (ld->nunreleased == cap)
+			if (ld->stored.nunreleased == cap)
 			{
 				cap = Max(cap * 2, 1024);
-				ld->unreleased = ld->unreleased == NULL ?
+				ld->stored.unreleased = ld->stored.unreleased == NULL ?
 					palloc_extended(sizeof(uint32) * cap, MCXT_ALLOC_HUGE) :
-					repalloc_huge(ld->unreleased, sizeof(uint32) * cap);
+					repalloc_huge(ld->stored.unreleased, sizeof(uint32) * cap);
 			}
-			ld->unreleased[ld->nunreleased++] = i;
+			ld->stored.unreleased[ld->stored.nunreleased++] = i;
 			want = true;
 		}
 		if (want)
@@ -275,8 +275,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	if (marks)
 	{
 		/* and room for the marks of a few new commits (load_releases.c) */
-		ld->stored_cap = (uint32) Min(ncommits + ncommits / 16 + 1024, PG_UINT32_MAX / 4);
-		ld->stored_mark = fixes_palloc_big(sizeof(int32) * ld->stored_cap, MCXT_ALLOC_HUGE);
+		ld->stored.cap = (uint32) Min(ncommits + ncommits / 16 + 1024, PG_UINT32_MAX / 4);
+		ld->stored.mark = fixes_palloc_big(sizeof(int32) * ld->stored.cap, MCXT_ALLOC_HUGE);
 	}
 	copies = palloc(sizeof(FixesToastCopy) * 3 * Max(nrows, 1));
 	for (uint64 r = 0; r < nrows; r++)
@@ -295,7 +295,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 		if (r >= tail)
 			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[c], (Size) commits * sizeof(uint64));
 		if (marks)
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 9, ld->stored_mark + c, (Size) commits * sizeof(int32));
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 9, ld->stored.mark + c, (Size) commits * sizeof(int32));
 		c += commits;
 	}
 	fixes_toast_copy(copies, ncopies);
@@ -682,8 +682,8 @@ write_moved_releases(FixesLoad *ld, int32 first)
 
 		CHECK_FOR_INTERRUPTS();
 		if (changed != NULL ? !changed[r] :
-			ld->stored_mark != NULL &&
-			memcmp(ld->stored_mark + lo, ld->mark + lo, sizeof(int32) * n) == 0)
+			ld->stored.mark != NULL &&
+			memcmp(ld->stored.mark + lo, ld->mark + lo, sizeof(int32) * n) == 0)
 		{
 			lo += n;
 			continue;

@@ -104,8 +104,8 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	int32	   *old_mark;
 	int		   *old_rank = old_ranks_now(ld);
 
-	if (ld->stored_mark != NULL)
-		old_mark = ld->stored_mark;
+	if (ld->stored.mark != NULL)
+		old_mark = ld->stored.mark;
 	else
 	{
 		uint32	   *old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
@@ -153,17 +153,17 @@ mark_appended(FixesLoad *ld, uint32 *stack)
 {
 	FixesGraph *g = ld->graph;
 
-	ld->mark = ld->stored_mark;
-	ld->stored_mark = NULL;
+	ld->mark = ld->stored.mark;
+	ld->stored.mark = NULL;
 	memset(ld->mark + ld->n_old, 0, sizeof(int32) * (g->n - ld->n_old));
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 						ld->release_commit, ld->nreleases, ld->mark, stack);
-	ld->moved = palloc(sizeof(uint32) * Max(ld->nunreleased, 1));
+	ld->moved = palloc(sizeof(uint32) * Max(ld->stored.nunreleased, 1));
 	ld->nmoved = 0;
 	ld->moved_bits = fixes_palloc_big(ld->n_old / 8 + 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (uint32 u = 0; u < ld->nunreleased; u++)
+	for (uint32 u = 0; u < ld->stored.nunreleased; u++)
 	{
-		uint32		i = ld->unreleased[u];
+		uint32		i = ld->stored.unreleased[u];
 
 		if (ld->mark[i] == 0)
 			continue;
@@ -220,23 +220,23 @@ check_stored(FixesLoad *ld)
 	{
 		if ((i & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		ok = ld->stored_mark[i] >= 0 && ld->stored_mark[i] <= ld->n_old_releases;
+		ok = ld->stored.mark[i] >= 0 && ld->stored.mark[i] <= ld->n_old_releases;
 	}
 	for (int r = 0; ok && r < ld->n_old_releases; r++)
 		ok = ld->old_releases[r].commit < ld->n_old &&
-			ld->stored_mark[ld->old_releases[r].commit] == r + 1;
+			ld->stored.mark[ld->old_releases[r].commit] == r + 1;
 	if (!ok)
 	{
 		elog(DEBUG1, "fixes_load %s: the stored releases of the old commits disagree with the old releases",
 			 ld->name);
-		ld->stored_mark = NULL;
+		ld->stored.mark = NULL;
 	}
 }
 
 /*
  * The releases: the tags in scope that the pattern takes, in version order.
  * On a refresh, whether they only add to the old ones
- * (ld->releases_appended): every old release is still one, at the same
+ * (ld->stored.appended): every old release is still one, at the same
  * commit, and every new one comes after them.  Then an old commit keeps its
  * release, or gains one if it had none, and only the new commits and the
  * unreleased ones are marked; otherwise every commit is, through the
@@ -265,17 +265,17 @@ fixes_load_find_releases(FixesLoad *ld)
 	for (int r = 0; r < ld->nreleases; r++)
 		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
 
-	ld->releases_appended = false;
-	if (!ld->incremental || ld->stored_mark == NULL)
+	ld->stored.appended = false;
+	if (!ld->incremental || ld->stored.mark == NULL)
 		return;
 	check_stored(ld);
-	if (ld->stored_mark == NULL || ld->nreleases < ld->n_old_releases)
+	if (ld->stored.mark == NULL || ld->nreleases < ld->n_old_releases)
 		return;
 	for (int r = 0; r < ld->n_old_releases; r++)
 		if (ld->release_commit[r] != ld->old_releases[r].commit ||
 			strcmp(ld->tags[ld->release_tag[r]].name, ld->old_releases[r].tag) != 0)
 			return;
-	ld->releases_appended = true;
+	ld->stored.appended = true;
 }
 
 /*
@@ -291,14 +291,14 @@ fixes_load_releases(FixesLoad *ld)
 	uint32	   *stack;
 
 	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	if (ld->releases_appended && g->n <= ld->stored_cap)
+	if (ld->stored.appended && g->n <= ld->stored.cap)
 		mark_appended(ld, stack);
 	else
 	{
-		Assert(ld->releases_appended || !ld->parents_some);
+		Assert(ld->stored.appended || !ld->parents_some);
 		ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		if (ld->releases_appended)
-			memcpy(ld->mark, ld->stored_mark, sizeof(int32) * ld->n_old);
+		if (ld->stored.appended)
+			memcpy(ld->mark, ld->stored.mark, sizeof(int32) * ld->n_old);
 		fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 							ld->release_commit, ld->nreleases, ld->mark, stack);
 		if (ld->incremental)

@@ -372,13 +372,19 @@ typedef struct FixesLoad
 								 * unreleased commit, and the last rows short of
 								 * 65536 (load_graph.c); the rest on demand,
 								 * fixes_load_read_parents_rest() */
-	int32	   *stored_mark;	/* by index < n_old: the release rank each old commit
-								 * had, as the previous load stored it
-								 * (fixes_graph.releases, 1.2); NULL: not stored;
-								 * room for stored_cap commits */
-	uint32		stored_cap;
-	uint32	   *unreleased;		/* the old commits stored_mark leaves unreleased */
-	uint32		nunreleased;
+	/* the releases of the old commits as the previous load stored them (1.2) */
+	struct
+	{
+		int32	   *mark;		/* by index < n_old: the release rank each old
+								 * commit had (fixes_graph.releases); NULL: not
+								 * stored; room for cap commits */
+		uint32		cap;
+		uint32	   *unreleased; /* the old commits it leaves unreleased */
+		uint32		nunreleased;
+		bool		appended;	/* the old releases are the first ones now, at
+								 * the same commits, and mark holds their
+								 * commits: only the unreleased are marked */
+	}			stored;
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
@@ -423,9 +429,6 @@ typedef struct FixesLoad
 								 * commits, which had none (fixes_old_mark()) */
 	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved */
 	bool		old_marks;		/* old_mark, or mark and moved_bits, are set */
-	bool		releases_appended;	/* the old releases are the first ones now, at the
-									 * same commits, and stored_mark holds their
-									 * commits: only the unreleased are marked */
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
