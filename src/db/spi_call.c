@@ -93,6 +93,23 @@ fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char *nulls, int ex
 	return SPI_processed;
 }
 
+/*
+ * An int4[] argument of n commit indexes (or other non-negative counts) for
+ * "= ANY ($k)" (INT4ARRAYOID)
+ */
+Datum
+fixes_spi_int4_array(const uint32 *values, int64 n)
+{
+	Datum	   *elems = palloc_extended(sizeof(Datum) * Max(n, 1), MCXT_ALLOC_HUGE);
+	ArrayType  *a;
+
+	for (int64 i = 0; i < n; i++)
+		elems[i] = Int32GetDatum((int32) values[i]);
+	a = construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT);
+	pfree(elems);
+	return PointerGetDatum(a);
+}
+
 /* DELETE every row of one repository from schema.table (both quoted) */
 uint64
 fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id)

@@ -15,6 +15,7 @@ extern uint64 fixes_spi_execute_plan(SPIPlanPtr plan, Datum *values, const char 
 extern Portal fixes_spi_cursor_open(const char *sql, int nargs, Oid *types, Datum *values);
 extern uint64 fixes_spi_cursor_fetch(Portal portal, long count);
 extern void fixes_spi_cursor_close(Portal portal);
+extern Datum fixes_spi_int4_array(const uint32 *values, int64 n);
 extern uint64 fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id);
 extern SPIPlanPtr fixes_spi_prepare_row_id_update(const char *schema, const char *table, const char *set,
 												  int nargs, Oid *types);

@@ -206,7 +206,8 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	bool	   *kept;
 
 	*ncount = ld->nreleases;
-	if (!ld->incremental || ld->old_stats == NULL || !ld->old_marks ||
+	if (!ld->incremental || ld->old_stats == NULL ||
+		(ld->old_mark == NULL && ld->moved_bits == NULL) ||
 		ld->old_to_new_rank == NULL)
 		return NULL;
 	count = palloc0(sizeof(bool) * (ld->nreleases + 1));

@@ -24,7 +24,6 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
-#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -84,7 +83,7 @@ read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint3
  */
 static bool
 read_parents(FixesLoad *ld, SPITupleTable *tt, int counts_col, int parents_col,
-			 const int32 *rows, const int32 *chunks, int nrows)
+			 const uint32 *rows, const uint32 *chunks, int nrows)
 {
 	FixesGraph *g = ld->graph;
 	TupleDesc	desc = tt->tupdesc;
@@ -166,7 +165,7 @@ read_parents(FixesLoad *ld, SPITupleTable *tt, int counts_col, int parents_col,
  * unreleased old commits are listed (ld->stored.unreleased).
  */
 static int
-rows_with_parents(FixesLoad *ld, bool marks, int32 tail, int32 *rows)
+rows_with_parents(FixesLoad *ld, bool marks, int32 tail, uint32 *rows)
 {
 	int			n = 0;
 	uint32		lo = 0;
@@ -219,7 +218,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	int			ncopies = 0;
 	uint64		tail;
 	bool		marks = ld->has.version >= 12;
-	int32	   *rows;
+	uint32	   *rows;
 	int			nwant;
 
 	Assert(g->n == 0);
@@ -274,8 +273,8 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	fixes_load_ensure_room(ld, (uint32) ncommits - 1);
 	if (marks)
 	{
-		/* and room for the marks of a few new commits (load_releases.c) */
-		ld->stored.cap = (uint32) Min(ncommits + ncommits / 16 + 1024, PG_UINT32_MAX / 4);
+		/* as much room as the graph has, for the new commits' marks (load_releases.c) */
+		ld->stored.cap = g->cap;
 		ld->stored.mark = fixes_palloc_big(sizeof(int32) * ld->stored.cap, MCXT_ALLOC_HUGE);
 	}
 	copies = palloc(sizeof(FixesToastCopy) * 3 * Max(nrows, 1));
@@ -325,7 +324,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	 * parents; the rows written again are read; the stable scope and every
 	 * other marking read every row (fixes_load_read_parents_rest()).
 	 */
-	rows = palloc(sizeof(int32) * Max(nrows, 1));
+	rows = palloc(sizeof(uint32) * Max(nrows, 1));
 	nwant = rows_with_parents(ld, marks, (int32) tail, rows);
 	if (!read_parents(ld, tt, 6, 7, rows, rows, nwant))
 		return false;
@@ -403,43 +402,39 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 void
 fixes_load_read_parents_rest(FixesLoad *ld)
 {
-	int32	   *chunks;
+	uint32	   *chunks;
 	int			n = 0;
 	Datum		args[2];
 	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
-	int32	   *rows;
-	Datum	   *elems;
+	uint32	   *rows;
 	bool		ok;
 	MemoryContext old;
 
 	if (!ld->parents_some)
 		return;
 	ld->parents_some = false;
-	chunks = palloc(sizeof(int32) * Max(ld->graph_nrows, 1));
+	chunks = palloc(sizeof(uint32) * Max(ld->graph_nrows, 1));
 	for (int32 r = 0; r < ld->graph_nrows; r++)
 		if (!ld->graph_row_parents[r])
 			chunks[n++] = r;
 	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->name, n);
 	if (n == 0)
 		return;
-	elems = palloc(sizeof(Datum) * n);
-	for (int k = 0; k < n; k++)
-		elems[k] = Int32GetDatum(chunks[k]);
 	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = PointerGetDatum(construct_array(elems, n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	args[1] = fixes_spi_int4_array(chunks, n);
 	fixes_spi_execute(psprintf("SELECT chunk, commits, parent_counts, parents FROM %s.fixes_graph "
 							   "WHERE repository_id = $1 AND chunk = ANY ($2) ORDER BY chunk",
 							   ld->schema),
 					  2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ok = SPI_processed == (uint64) n;
-	rows = palloc(sizeof(int32) * Max(n, 1));
+	rows = palloc(sizeof(uint32) * Max(n, 1));
 	for (int k = 0; ok && k < n; k++)
 	{
 		bool		isnull;
 		HeapTuple	tup = SPI_tuptable->vals[k];
 
 		rows[k] = k;
-		ok = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull)) == chunks[k] &&
+		ok = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull)) == (int32) chunks[k] &&
 			DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)) ==
 			(int32) ld->graph_rows[chunks[k]];
 	}
@@ -664,7 +659,7 @@ write_moved_releases(FixesLoad *ld, int32 first)
 	bool	   *changed = NULL;
 
 	/* marked in place (load_releases.c): the rows of the moved commits */
-	if (ld->incremental && ld->old_marks && ld->old_mark == NULL)
+	if (ld->incremental && ld->moved_bits != NULL)
 	{
 		changed = palloc0(sizeof(bool) * Max(first, 1));
 		for (int64 m = 0, r = 0, end = ld->graph_rows[0]; m < ld->nmoved; m++)

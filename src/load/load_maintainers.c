@@ -856,14 +856,10 @@ read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 	}
 	else
 	{
-		Datum	   *d = fixes_palloc_big(sizeof(Datum) * Max(n, 1), MCXT_ALLOC_HUGE);
-
-		for (int64 i = 0; i < n; i++)
-			d[i] = Int32GetDatum((int32) ids[i]);
 		sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
 					   "WHERE repository_id = $1 AND commit_idx = ANY ($2) ORDER BY commit_idx",
 					   ld->schema);
-		args[1] = PointerGetDatum(construct_array(d, (int) n, INT4OID, 4, true, TYPALIGN_INT));
+		args[1] = fixes_spi_int4_array(ids, n);
 	}
 	portal = fixes_spi_cursor_open(sql, 2, argtypes, args);
 	while (fixes_spi_cursor_fetch(portal, 10000) > 0)
@@ -1128,12 +1124,9 @@ fixes_load_write_files(FixesLoad *ld)
 	{
 		Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
 		Datum		args[2];
-		Datum	   *d = fixes_palloc_big(sizeof(Datum) * nchanged, MCXT_ALLOC_HUGE);
 
-		for (int64 i = 0; i < nchanged; i++)
-			d[i] = Int32GetDatum((int32) changed[i]);
 		args[0] = Int32GetDatum(ld->repository_id);
-		args[1] = PointerGetDatum(construct_array(d, (int) nchanged, INT4OID, 4, true, TYPALIGN_INT));
+		args[1] = fixes_spi_int4_array(changed, nchanged);
 		(void) fixes_spi_execute(psprintf("DELETE FROM %s.fixes_commit_subsystems "
 										  "WHERE repository_id = $1 AND commit_idx = ANY ($2)",
 										  ld->schema),

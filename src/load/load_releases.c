@@ -138,7 +138,6 @@ find_moved(FixesLoad *ld, uint32 *stack)
 	/* kept for the per-release trailer counts (load_trailer_counts.c) */
 	ld->old_mark = old_mark;
 	ld->old_to_new_rank = old_rank;
-	ld->old_marks = true;
 }
 
 /*
@@ -172,7 +171,6 @@ mark_appended(FixesLoad *ld, uint32 *stack)
 	}
 	ld->old_mark = NULL;
 	ld->old_to_new_rank = old_ranks_now(ld);
-	ld->old_marks = true;
 }
 
 /*

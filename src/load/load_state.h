@@ -427,8 +427,8 @@ typedef struct FixesLoad
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased;
 								 * NULL when mark holds them but for the moved
 								 * commits, which had none (fixes_old_mark()) */
-	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved */
-	bool		old_marks;		/* old_mark, or mark and moved_bits, are set */
+	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved
+								 * (NULL otherwise) */
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */

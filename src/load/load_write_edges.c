@@ -296,7 +296,6 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 {
 	uint32	   *ids;
 	int64		n = 0;
-	Datum	   *elems;
 	Oid			argtypes[2] = {INT4OID, INT4ARRAYOID};
 	Datum		args[2];
 	char	   *sql;
@@ -314,11 +313,8 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 	}
 	if (n == 0)
 		return;
-	elems = fixes_palloc_big(sizeof(Datum) * n, MCXT_ALLOC_HUGE);
-	for (int64 i = 0; i < n; i++)
-		elems[i] = Int32GetDatum((int32) ids[i]);
 	args[0] = Int32GetDatum(ld->repository_id);
-	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true, TYPALIGN_INT));
+	args[1] = fixes_spi_int4_array(ids, n);
 	/* one probe per distinct id, whatever the statistics say (as fetch_subjects) */
 	sql = psprintf("SELECT c.commit_idx, c.committed_at FROM (SELECT DISTINCT idx FROM unnest($2) AS u(idx)) u "
 				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM %s.fixes_commits "
@@ -337,7 +333,6 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 	}
 	SPI_freetuptable(SPI_tuptable);
 	pfree(ids);
-	pfree(elems);
 }
 
 /*
