@@ -254,8 +254,9 @@ wire_decode_blob(const void *payload, size_t len, WireBlob *out)
 	return 0;
 }
 
+/* 'D' and 'N': one str, without a NUL */
 int
-wire_decode_dir(const void *payload, size_t len, WireStr *out)
+wire_decode_name(const void *payload, size_t len, WireStr *out)
 {
 	WireCursor	c;
 
@@ -263,6 +264,16 @@ wire_decode_dir(const void *payload, size_t len, WireStr *out)
 	get_str(&c, out);
 	if (!c.bad && memchr(out->s, '\0', out->len) != NULL)
 		return -1;
+	return finish(&c);
+}
+
+int
+wire_decode_ask(const void *payload, size_t len, uint32_t *n)
+{
+	WireCursor	c;
+
+	cursor_init(&c, payload, len);
+	*n = get_u32(&c);
 	return finish(&c);
 }
 

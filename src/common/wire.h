@@ -17,6 +17,14 @@
  *                REFS_READ or REFS_UNCHANGED); sent by head and refresh
  *                after the branches, or instead of the tags and branches
  *                when unchanged
+ *   'N' name:    str name of a tag (without "refs/tags/"); a reader told
+ *                --ask-tags sends one for each tag, in its order, before
+ *                peeling any (no object read)
+ *   'Q' ask:     u32 n, the number of 'N' records just before it.  The
+ *                reader then reads on its standard input which tags to
+ *                peel: a u32 count k and k u32 indexes into those n names,
+ *                ascending, and sends a 'T' record for each of them that
+ *                peels to a commit; the others it does not read
  *   'C' commit:  oid[20], u32 n, n bytes (parent i: 1 read or known,
  *                0 missing beyond a shallow boundary), then the raw commit
  *                object to the end of the payload
@@ -60,6 +68,8 @@
 #define WIRE_TAG		'T'
 #define WIRE_BRANCH		'B'
 #define WIRE_REFS		'R'
+#define WIRE_TAG_NAME	'N'
+#define WIRE_ASK		'Q'
 #define WIRE_COMMIT		'C'
 #define WIRE_LIST		'L'
 #define WIRE_FILES		'F'
@@ -195,7 +205,8 @@ extern void wire_list_entry(const WireList *l, uint32_t i, FixesOid *oid, int *h
 extern int	wire_decode_files(const void *payload, size_t len, WireFiles *out);
 extern int	wire_files_next(WireFiles *f, WireFileRow *row);	/* 0 at the end */
 extern int	wire_decode_blob(const void *payload, size_t len, WireBlob *out);
-extern int	wire_decode_dir(const void *payload, size_t len, WireStr *out);
+extern int	wire_decode_name(const void *payload, size_t len, WireStr *out);
+extern int	wire_decode_ask(const void *payload, size_t len, uint32_t *n);
 extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
 
 /* the payload length in a record header */

@@ -498,6 +498,8 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_TAG:
 			case WIRE_BRANCH:
 			case WIRE_REFS:
+			case WIRE_TAG_NAME:
+			case WIRE_ASK:
 			case WIRE_COMMIT:
 			case WIRE_LIST:
 			case WIRE_FILES:

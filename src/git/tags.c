@@ -6,6 +6,11 @@
  * order.  Two names that differ only in bytes invalid in the database
  * encoding (v3.\xff, v3.\xfe) become equal once converted: the first in
  * the reader's order is kept, the others are skipped with a WARNING.
+ *
+ * A reader told --ask-tags names every tag before it peels any, and peels
+ * only those that fixes_answer_tags() asks for (reader/tags.c): a load
+ * asks for the tags its release pattern takes, whose objects are all it
+ * reads.
  */
 #include "postgres.h"
 
@@ -28,6 +33,68 @@ FixesTag *
 fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags)
 {
 	return fixes_receive_tags_and_branches(r, d, ntags, NULL, NULL, false, NULL);
+}
+
+/*
+ * A reader told --ask-tags: its tag names ('N') and question ('Q'), and the
+ * answer on its standard input, the indexes of the names that wanted(name,
+ * arg) takes, in the database encoding.  Nothing is asked when the first
+ * record is another (a refresh's reader that found the refs unchanged): it
+ * is read again by the next fixes_reader_next().  Holds 4 bytes per tag
+ * asked for.
+ */
+void
+fixes_answer_tags(FixesReader *r, bool (*wanted) (const char *name, void *arg), void *arg)
+{
+	/* names decoded for the question only: not counted in the NOTICE */
+	FixesDecoder d;
+	StringInfoData answer;
+	uint32		n = 0;
+	uint32		k = 0;
+	uint32		asked;
+	const unsigned char *payload;
+	uint32		len;
+	char		type;
+
+	fixes_decoder_init(&d);
+	initStringInfo(&answer);
+	appendBinaryStringInfo(&answer, "\0\0\0\0", 4);
+	while ((type = fixes_reader_next(r, &payload, &len)) == WIRE_TAG_NAME)
+	{
+		WireStr		name;
+		char	   *s;
+
+		CHECK_FOR_INTERRUPTS();
+		if (wire_decode_name(payload, len, &name) != 0 || n == PG_UINT32_MAX)
+			fixes_reader_protocol_error(r, "A tag name record is malformed.");
+		s = fixes_decode_cstring(&d, name.s, name.len, PG_UTF8);
+		if (wanted(s, arg))
+		{
+			unsigned char idx[4];
+
+			wire_put_u32(idx, n);
+			appendBinaryStringInfo(&answer, (const char *) idx, 4);
+			k++;
+		}
+		pfree(s);
+		n++;
+	}
+	if (type != WIRE_ASK)
+	{
+		if (n > 0)
+			fixes_reader_protocol_error(r, "A tag name record was not followed by the question.");
+		if (!r->ended)
+			fixes_reader_unread(r);
+		pfree(answer.data);
+		return;
+	}
+	if (wire_decode_ask(payload, len, &asked) != 0 || asked != n)
+		fixes_reader_protocol_error(r, "The question about the tags is malformed.");
+	wire_put_u32((unsigned char *) answer.data, k);
+	fixes_reader_write(r, answer.data, answer.len);
+	fixes_reader_close_input(r);
+	pfree(answer.data);
+	pfree(d.scratch.data);
 }
 
 /*

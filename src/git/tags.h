@@ -24,6 +24,8 @@ typedef struct FixesBranch
 	FixesOid	commit;
 } FixesBranch;
 
+extern void fixes_answer_tags(FixesReader *r, bool (*wanted) (const char *name, void *arg),
+							  void *arg);
 extern FixesTag *fixes_receive_tags(FixesReader *r, FixesDecoder *d, int *ntags);
 extern FixesTag *fixes_receive_tags_and_branches(FixesReader *r, FixesDecoder *d, int *ntags,
 												 FixesBranch **branches, int *nbranches, bool more,

@@ -263,7 +263,7 @@ unchanged_since_last_load(FixesLoad *ld)
 static FixesReader *
 start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 {
-	const char *args[5] = {ld->ref, ld->old_head, ld->maintainers};
+	const char *args[6] = {ld->ref, ld->old_head, ld->maintainers};
 	const char *refs;
 	const char *list;
 	int			nargs;
@@ -274,8 +274,10 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 	refs = fixes_load_refs_option(ld, *refresh);
 	if (!*refresh)
 	{
-		args[1] = refs;
-		return fixes_reader_start_args("head", ld->path, args, refs ? 2 : 1, false);
+		/* only the release tags peeled (fixes_load_answer_tags()) */
+		args[1] = "--ask-tags";
+		args[2] = refs;
+		return fixes_reader_start_args("head", ld->path, args, refs ? 3 : 2, true);
 	}
 	ld->ahead_files = ld->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
@@ -285,10 +287,11 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 	list = fixes_load_ids_list_option(ld);
 	if (list != NULL)
 		args[nargs++] = list;
+	args[nargs++] = "--ask-tags";
 	if (refs != NULL)
 		args[nargs++] = refs;
 	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
-								   args, nargs, false);
+								   args, nargs, true);
 }
 
 /*
@@ -360,6 +363,7 @@ read_repository(FixesLoad *ld)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
 		ld->empty = !head.found;
 		ld->head = head.oid;
+		fixes_load_answer_tags(ld, reader);
 		fixes_load_phase(ld, "repository opened");
 
 		/*

@@ -496,7 +496,7 @@ receive_file(FixesLoad *ld, FixesSubsystems *ss, FixesReader *reader, bool stric
 	{
 		WireStr		d;
 
-		if (wire_decode_dir(payload, len, &d) != 0)
+		if (wire_decode_name(payload, len, &d) != 0)
 			fixes_reader_protocol_error(reader, "A directory record is malformed.");
 		if ((ss->ndirs & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();

@@ -1,6 +1,9 @@
 /*
- * load_refs.c — fixes_load(): the hash of the refs, and the tags it spares
- * reading (1.2)
+ * load_refs.c — fixes_load(): the tags it peels, the hash of the refs, and
+ * the tags that hash spares reading (1.2)
+ *
+ * The reader names every tag and peels only those the load asks for: the
+ * ones the release pattern takes (fixes_load_answer_tags()).
  *
  * Reading the tags means peeling each one: at 1.3M commits and 800 tags,
  * 0.25 s of page faults in the pack's index, most of a reload that finds
@@ -31,6 +34,23 @@
 
 #include "load_state.h"
 #include "spi_call.h"
+
+static bool
+is_release(const char *name, void *arg)
+{
+	return fixes_load_is_release((const FixesLoad *) arg, name);
+}
+
+/*
+ * The reader's question, right after its head record: which tags to peel.
+ * The release tags, for a load reads no other; each tag it peels costs page
+ * faults in the pack's index (reader/tags.c).
+ */
+void
+fixes_load_answer_tags(FixesLoad *ld, FixesReader *r)
+{
+	fixes_answer_tags(r, is_release, ld);
+}
 
 /* the previous load's hash, if there is one to compare */
 static bool
@@ -134,16 +154,17 @@ fixes_load_read_tags(FixesLoad *ld)
 	Assert(ld->refs_unchanged);
 	PG_TRY();
 	{
-		const char *args[2] = {ld->ref, fixes_load_refs_option(ld, false)};
+		const char *args[3] = {ld->ref, "--ask-tags", fixes_load_refs_option(ld, false)};
 		const unsigned char *payload;
 		uint32		len;
 		WireHead	head;
 		WireRefs	refs;
 
-		reader = fixes_reader_start_args("head", ld->path, args, 2, false);
+		reader = fixes_reader_start_args("head", ld->path, args, 3, true);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
+		fixes_load_answer_tags(ld, reader);
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
 												   &ld->branches, &ld->nbranches, false, &refs);
 		fixes_load_refs_received(ld, reader, &refs);

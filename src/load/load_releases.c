@@ -321,9 +321,10 @@ fixes_load_releases(FixesLoad *ld)
 }
 
 /*
- * A hash of what decides the releases besides the commits: every tag (name,
- * commit, and whether annotated and its time: every field a release row
- * takes from it) and the release pattern; with stable branches, also the
+ * A hash of what decides the releases besides the commits: every release
+ * tag (name, commit, and whether annotated and its time: every field a
+ * release row takes from it; the reader peels no other tag,
+ * fixes_load_answer_tags()) and the release pattern; with stable branches, also the
  * expression and the matching branches (name and commit).  The same head and the same hash
  * mean a load would change nothing.
  */
@@ -336,6 +337,8 @@ fixes_tags_hash(FixesLoad *ld)
 
 	for (int t = 0; t < ld->ntags; t++)
 	{
+		if (!fixes_load_is_release(ld, ld->tags[t].name))
+			continue;
 		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
 								(int) strlen(ld->tags[t].name), h);
 		h = hash_bytes_extended(ld->tags[t].commit.id, FIXES_OID_RAWSZ, h);

@@ -635,6 +635,7 @@ extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 
 /* load_refs.c: the hash of the refs, and the tags it spares reading (1.2) */
+extern void fixes_load_answer_tags(FixesLoad *ld, struct FixesReader *r);
 extern const char *fixes_load_refs_option(FixesLoad *ld, bool compare);
 extern void fixes_load_refs_received(FixesLoad *ld, struct FixesReader *r,
 									 const WireRefs *refs);

@@ -30,11 +30,14 @@
  *                                 its changed files ('F')
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
  *                                 and the tree's directories ('O', 'D')
- *   refresh takes --list=BYTES before that (walk.c, walk_hidden_list()):
- *                                 before the commits, the 'L' record of
- *                                 what it will send, at most BYTES long
- *   head and refresh take --refs=SCOPE:SALT[:HASH] as their last argument
- *                                 (refs.c): the 'R' record after the
+ *   head and refresh take options after their arguments, in any order:
+ *     --list=BYTES (refresh only; walk.c, walk_hidden_list()): before the
+ *                                 commits, the 'L' record of what it will
+ *                                 send, at most BYTES long
+ *     --ask-tags (tags.c): the names of the tags first ('N', 'Q'), then
+ *                                 only the tags whose indexes come on
+ *                                 standard input are peeled and sent
+ *     --refs=SCOPE:SALT[:HASH] (refs.c): the 'R' record after the
  *                                 branches, the hash of the refs read; with
  *                                 HASH, refresh compares it first and, when
  *                                 it is that of the refs and REF names OLD,
@@ -70,38 +73,6 @@
 
 #define MWINDOW_SIZE	((size_t) 32 * 1024 * 1024)
 #define MAPPED_LIMIT	((size_t) 256 * 1024 * 1024)
-
-static void
-read_fully(void *buf, size_t len)
-{
-	unsigned char *p = buf;
-
-	while (len > 0)
-	{
-		ssize_t		n = read(STDIN_FILENO, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			fail("08P01", NULL, NULL, "the reader's input ended early");
-		p += n;
-		len -= (size_t) n;
-	}
-}
-
-/* a u32 count, then as many raw ids, into one array (*n: the count) */
-static FixesOid *
-read_ids(uint32_t *n)
-{
-	unsigned char hdr[4];
-	FixesOid   *ids;
-
-	read_fully(hdr, 4);
-	*n = wire_get_u32(hdr);
-	ids = xmalloc_huge((size_t) (*n > 0 ? *n : 1) * sizeof(FixesOid));
-	read_fully(ids, (size_t) *n * sizeof(FixesOid));
-	return ids;
-}
 
 /*
  * Comparing trees and files reads objects from all over the pack files, not
@@ -144,13 +115,13 @@ send_head(Repo *r, bool found, const git_oid *oid)
  * when a ref moves meanwhile.
  */
 static void
-send_tags_and_refs(Repo *r, const RefsOption *o)
+send_tags_and_refs(Repo *r, const RefsOption *o, bool ask_tags)
 {
 	RefList		tags = {0};
 	RefList		branches = {0};
 	git_oid		h;
 
-	send_tags(r, &tags);
+	send_tags(r, &tags, ask_tags);
 	send_branches(r, &branches);
 	if (tags.unreadable || (o->branches && branches.unreadable))
 	{
@@ -181,29 +152,43 @@ main(int argc, char **argv)
 	bool		has_refs = false;
 	bool		has_list = false;
 	size_t		list_max = 0;
+	bool		ask_tags = false;
+	bool		head_or_refresh;
 
 	out_init();
-	/* head and refresh: the refs option, the last argument (refs.c) */
-	if (argc >= 4 && (strcmp(argv[1], "head") == 0 || strcmp(argv[1], "refresh") == 0 ||
-					  strcmp(argv[1], "refresh-files") == 0) &&
-		strncmp(argv[argc - 1], "--refs=", 7) == 0)
+	/*
+	 * head and refresh: the options after the arguments, in any order:
+	 * --refs (refs.c), --ask-tags (tags.c), and refresh's --list (walk.c)
+	 */
+	head_or_refresh = argc >= 4 &&
+		(strcmp(argv[1], "head") == 0 || strcmp(argv[1], "refresh") == 0 ||
+		 strcmp(argv[1], "refresh-files") == 0);
+	/* never REF, nor refresh's OLD */
+	while (head_or_refresh && argc > (strcmp(argv[1], "head") == 0 ? 4 : 5) &&
+		   strncmp(argv[argc - 1], "--", 2) == 0)
 	{
-		if (!refs_parse_option(argv[argc - 1], &refs))
-			fail("22023", NULL, NULL, "\"%s\" is not a refs option", argv[argc - 1]);
-		has_refs = true;
-		argv[--argc] = NULL;
-	}
-	/* refresh: --list=BYTES before it, the 'L' record first (walk.c) */
-	if (argc >= 4 && (strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0) &&
-		strncmp(argv[argc - 1], "--list=", 7) == 0)
-	{
-		char	   *end;
-		unsigned long long v = strtoull(argv[argc - 1] + 7, &end, 10);
+		const char *opt = argv[argc - 1];
 
-		if (*end != '\0' || end == argv[argc - 1] + 7)
-			fail("22023", NULL, NULL, "\"%s\" is not a list option", argv[argc - 1]);
-		list_max = (size_t) v;
-		has_list = true;
+		if (strncmp(opt, "--refs=", 7) == 0 && !has_refs)
+		{
+			if (!refs_parse_option(opt, &refs))
+				fail("22023", NULL, NULL, "\"%s\" is not a refs option", opt);
+			has_refs = true;
+		}
+		else if (strcmp(opt, "--ask-tags") == 0 && !ask_tags)
+			ask_tags = true;
+		else if (strncmp(opt, "--list=", 7) == 0 && !has_list && strcmp(argv[1], "head") != 0)
+		{
+			char	   *end;
+			unsigned long long v = strtoull(opt + 7, &end, 10);
+
+			if (*end != '\0' || end == opt + 7)
+				fail("22023", NULL, NULL, "\"%s\" is not a list option", opt);
+			list_max = (size_t) v;
+			has_list = true;
+		}
+		else
+			break;
 		argv[--argc] = NULL;
 	}
 	is_walk = argc >= 2 &&
@@ -267,11 +252,11 @@ main(int argc, char **argv)
 		 */
 		bool		heads_in = argc == 4 && strcmp(argv[3], "-") == 0;
 		uint32_t	nheads_in = 0;
-		FixesOid   *heads_ids = heads_in ? read_ids(&nheads_in) : NULL;
+		FixesOid   *heads_ids = heads_in ? in_ids(&nheads_in) : NULL;
 		uint32_t	nknown;
-		FixesOid   *known_ids = read_ids(&nknown);
+		FixesOid   *known_ids = in_ids(&nknown);
 		uint32_t	nhide;
-		FixesOid   *hide = read_ids(&nhide);
+		FixesOid   *hide = in_ids(&nhide);
 		OidSet	   *known;
 		int			nheads = heads_in ? (int) nheads_in : argc - 3;
 		git_oid    *heads = xmalloc(sizeof(git_oid) * (nheads > 0 ? nheads : 1));
@@ -315,10 +300,10 @@ main(int argc, char **argv)
 		if (has_refs && found && git_oid_equal(&head, &old) && refs_unchanged(&r, &refs))
 			send_refs(REFS_UNCHANGED, &refs.previous);
 		else if (has_refs)
-			send_tags_and_refs(&r, &refs);
+			send_tags_and_refs(&r, &refs, ask_tags);
 		else
 		{
-			send_tags(&r, NULL);
+			send_tags(&r, NULL, ask_tags);
 			send_branches(&r, NULL);
 		}
 		out_push();
@@ -363,16 +348,16 @@ main(int argc, char **argv)
 	{
 		repo_open(&r, argv[2]);
 		if (strcmp(mode, "tags") == 0)
-			send_tags(&r, NULL);
+			send_tags(&r, NULL, false);
 		else if (strcmp(mode, "head") == 0 || strcmp(mode, "log") == 0)
 		{
 			found = repo_resolve(&r, argv[3], &head);
 			send_head(&r, found, &head);
 			if (strcmp(mode, "head") == 0 && has_refs)
-				send_tags_and_refs(&r, &refs);
+				send_tags_and_refs(&r, &refs, ask_tags);
 			else if (strcmp(mode, "head") == 0)
 			{
-				send_tags(&r, NULL);
+				send_tags(&r, NULL, ask_tags);
 				send_branches(&r, NULL);
 			}
 			else if (found)

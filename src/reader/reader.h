@@ -10,6 +10,8 @@
  *
  *   out.c    the output stream: records, messages and the final error;
  *            the bottom: every file calls it, it calls none of them
+ *   in.c     what the backend sends on standard input: a walk's ids, the
+ *            tags to peel
  *   open.c   opening the repository and resolving the ref
  *   loose.c  loose objects checked with zlib before libgit2 reads them
  *   oidset.c a set of object ids (known and discovered commits)
@@ -63,6 +65,10 @@ extern void fail_git(int rc, const char *sqlstate, const char *fmt,...)
 extern const char *git_message(void);
 extern void *xmalloc(size_t n);
 extern void *xrealloc(void *p, size_t n);
+
+/* in.c */
+extern FixesOid *in_ids(uint32_t *n);
+extern uint32_t *in_indexes(uint32_t n, uint32_t *k);
 
 /* open.c */
 typedef struct Repo
@@ -153,8 +159,8 @@ extern bool refs_unchanged(Repo *r, const RefsOption *o);
 extern void send_refs(int state, const git_oid *hash);
 extern void refs_append(RefList *dst, RefList *src);
 
-/* tags.c (refs: NULL, or the list each ref read goes to) */
-extern void send_tags(Repo *r, RefList *refs);
+/* tags.c (refs: NULL, or the list each ref read goes to; ask: --ask-tags) */
+extern void send_tags(Repo *r, RefList *refs, bool ask);
 
 /* branches.c */
 extern void send_branches(Repo *r, RefList *refs);

@@ -1,7 +1,7 @@
 /* fuzz_wire.c — libFuzzer harness: the decoders of the reader's stream (wire.c)
  *
  * The first byte chooses the record type (head, tag, commit, files, blob,
- * directory, branch, message), the rest is the payload.  A decoder
+ * directory or tag name, branch, refs, list, ask, message), the rest is the payload.  A decoder
  * must accept or refuse without reading outside the payload (ASan), and what it
  * accepts must lie inside the payload. */
 #include "wire.h"
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 11)
+	switch (data[0] % 12)
 	{
 		case 0:
 			{
@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			{
 				WireStr d;
 
-				if (wire_decode_dir(p, len, &d) == 0)
+				if (wire_decode_name(p, len, &d) == 0)
 				{
 					REQUIRE(inside(d.s, d.len, p, len));
 					REQUIRE(memchr(d.s, 0, d.len) == NULL);
@@ -155,6 +155,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 						}
 					}
 				}
+				break;
+			}
+		case 10:
+			{
+				uint32_t	n;
+
+				if (wire_decode_ask(p, len, &n) == 0)
+					REQUIRE(len == 4);
 				break;
 			}
 		default:
