@@ -17,10 +17,13 @@
 #   8  a row of fixes_overrides added         9  the head moved (a new commit on main)
 #  10  a symbolic tag (refs/tags/v3.0 -> refs/heads/side), then side moved
 #  11  a tag whose object is missing: a WARNING, no hash stored, so the next reload reads the
-#      tags again; then it is deleted
+#      tags again; then it is deleted; the same for a prerelease tag (v9.9-rc1): the reader
+#      does not peel it (the load asks only for release tags), so no WARNING and a hash stored
 #  12  packed refs (git pack-refs): the same refs, so the hash is the same
 # At steps 1, 10, 12 and s5 the hash the reader sends equals the one test/refs-oracle.py computes
 # from `git for-each-ref` (the refs git lists, loose or packed, symbolic refs by their target).
+# The reader alone, told --ask-tags: a 'T' record for exactly the tags whose indexes it is given
+# on standard input; an answer out of order or short fails with 08P01.
 # With stable_branches '^refs/heads/stable-' (name 's'): a stable branch moved, a new one and a
 # row of fixes_backport_overrides are noticed; a reload with nothing changed skips the tags.  Without it (name 'r'), a branch that moves is
 # not a ref the load reads: the reload still skips the tags.
@@ -274,6 +277,52 @@ fi
 rm "$repo/refs/tags/v9.9"
 load r "$repo" "$work/11c.out" >/dev/null || fail "11c: the load failed"
 unchanged "11d (the tag of the missing object deleted)" r "$repo"
+# the same for a tag the release pattern does not take (a prerelease): the reader names it but
+# is not asked to peel it, so no WARNING, the hash is stored, and the next reload skips the tags
+echo 0123456789012345678901234567890123456789 >"$repo/refs/tags/v9.9-rc1"
+load r "$repo" "$work/11e.out" >/dev/null || fail "11e: the load failed"
+if grep -q 'missing object' "$work/11e.out.msg"; then
+    fail "11e: a WARNING for a tag that is not a release: the reader peeled it"
+elif [ -z "$(psql_q -At -c "SELECT refs_hash FROM fixes_repositories WHERE name = 'r'")" ]; then
+    fail "11e: no refs_hash stored after a prerelease tag of a missing object"
+else
+    echo "ok: 11e: a prerelease tag of a missing object: not peeled, no WARNING, the hash stored"
+fi
+unchanged "11f (the prerelease tag of the missing object kept)" r "$repo"
+rm "$repo/refs/tags/v9.9-rc1"
+load r "$repo" "$work/11g.out" >/dev/null || fail "11g: the load failed"
+
+# the reader told --ask-tags (src/reader/tags.c): it names every tag ('N'), asks ('Q'), and
+# sends a 'T' record for exactly the tags whose indexes come on its standard input
+stream_counts() {
+    python3 -c '
+import struct, sys
+d = sys.stdin.buffer.read(); i = 0; c = {}; e = ""
+while i + 5 <= len(d):
+    t = chr(d[i]); n = struct.unpack("<I", d[i + 1:i + 5])[0]
+    if t == "E": e = " E" + d[i + 6:i + 11].decode()
+    c[t] = c.get(t, 0) + 1; i += 5 + n
+print(" ".join("%s%d" % (t, c.get(t, 0)) for t in "NQT") + e)'
+}
+answer() {    # answer N I...: the count, then the indexes, u32 little-endian
+    python3 -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<%dI" % len(sys.argv[1:]), *map(int, sys.argv[1:])))' "$@"
+}
+ntags=$(git -C "$repo" for-each-ref refs/tags | wc -l)
+all=$(seq 0 $((ntags - 1)))
+want_all="N$ntags Q1 T$ntags"
+got=$(answer "$ntags" $all | "$reader" head "$repo" HEAD --ask-tags | stream_counts)
+[ "$got" = "$want_all" ] || fail "--ask-tags, all $ntags asked: $got (expected $want_all)"
+got=$(answer 2 0 $((ntags - 1)) | "$reader" head "$repo" HEAD --ask-tags | stream_counts)
+[ "$got" = "N$ntags Q1 T2" ] || fail "--ask-tags, the first and last asked: $got (expected N$ntags Q1 T2)"
+got=$(answer 0 | "$reader" head "$repo" HEAD --ask-tags | stream_counts)
+[ "$got" = "N$ntags Q1 T0" ] || fail "--ask-tags, none asked: $got (expected N$ntags Q1 T0)"
+got=$(answer 2 1 1 | { "$reader" head "$repo" HEAD --ask-tags || true; } | stream_counts)
+[ "$got" = "N$ntags Q1 T0 E08P01" ] || fail "--ask-tags, asked out of order: $got (expected an 08P01 error)"
+got=$(answer 1 | { "$reader" head "$repo" HEAD --ask-tags || true; } | stream_counts)
+[ "$got" = "N$ntags Q1 T0 E08P01" ] || fail "--ask-tags, a short answer: $got (expected an 08P01 error)"
+got=$("$reader" head "$repo" HEAD </dev/null | stream_counts)
+[ "$got" = "N0 Q0 T$ntags" ] || fail "without --ask-tags: $got (expected N0 Q0 T$ntags)"
+echo "ok: --ask-tags: $ntags names, a 'T' for each tag asked and no other; a bad answer fails"
 
 g pack-refs --all
 unchanged "12 (the same refs, packed)" r "$repo"
