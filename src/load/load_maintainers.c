@@ -632,8 +632,21 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss, const bool *want)
 	int			n = 0;
 
 	for (int r = 1; r <= ld->nreleases; r++)
-		if (!ss->rank_read[r] && (want == NULL || want[r]))
-			ranks[n++] = r;
+	{
+		if (ss->rank_read[r] || (want != NULL && !want[r]))
+			continue;
+		/* a release at the ref's commit (a refresh right after a tag): the ref's file */
+		if (fixes_oid_equal(&ld->tags[ld->release_tag[r - 1]].commit, &ld->head))
+		{
+			ss->rank_read[r] = true;
+			ss->rank_has[r] = true;
+			ss->rank_ver[r] = ss->ref_ver;
+			elog(DEBUG1, "fixes_load %s: the MAINTAINERS of release %s is the ref's: not read again",
+				 ld->name, ld->tags[ld->release_tag[r - 1]].name);
+			continue;
+		}
+		ranks[n++] = r;
+	}
 	if (n == 0)
 		return;
 	PG_TRY();

@@ -12,7 +12,8 @@
 # refreshes, whose rows of fixes_commit_groups are written again as one at the 16th.
 # Subsystems of their time (issue 30): subsys.git, whose MAINTAINERS and paths change across
 # releases, loaded fresh, and refreshed tag by tag (v1, v2, v3, main: each refresh attributes
-# new commits of a new release by its file); then a clone of it gains a tag v4 on u02 (the
+# new commits of a new release by its file, which at v2 and v3, the ref's own commit, is the
+# ref's file and not read again: DEBUG1); then a clone of it gains a tag v4 on u02 (the
 # unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
 # the oracle, whose releases follow test/crosscheck.py's rule (the same with release_pattern
@@ -161,9 +162,17 @@ SELECT format('subsys-r at %s: %s commits', :'ref', commits)
 SQL
             first=0
         else
-            psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+            out=$(psql_q -At -v path="$sx" -v ref=$ref <<'SQL' 2>&1
+SET client_min_messages = debug1;
 SELECT format('subsys-r refreshed at %s: %s commits', :'ref', commits) FROM fixes_load(:'path', :'ref', name => 'subsys-r');
 SQL
+)
+            echo "$out" | grep -v '^NOTICE\|^DETAIL\|^DEBUG\|^SET'
+            # the new release is the ref's commit: its MAINTAINERS is the ref's, not read again
+            if [ $ref != main ] && ! echo "$out" | grep -q "MAINTAINERS of release $ref is the ref's: not read again"; then
+                echo "FAIL: subsys-r refreshed at $ref read the MAINTAINERS of release $ref again"
+                fail=1
+            fi
         fi
         oracle --repo "$sx" --name subsys-r --ref $ref --maintainers MAINTAINERS || fail=1
         answers subsys-r
