@@ -17,7 +17,8 @@
 # unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
 # the oracle, whose releases follow test/crosscheck.py's rule (the same with release_pattern
-# '^v[1-9]', whose oldest release has the file: a refresh reads only the files it needs); and in
+# '^v[1-9]', whose oldest release has the file: a refresh reads only the files it needs, v4's
+# alone, DEBUG1); and in
 # a database whose SQL is
 # at 1.1, where every commit is attributed by HEAD's file as 1.1 did, and again after ALTER
 # EXTENSION fixes UPDATE (the next load attributes them anew) (own database fixes_t_files11); and
@@ -203,7 +204,8 @@ SQL
         answers subsys-t
     done
     # the same with release_pattern '^v[1-9]' (v0 is no release: the oldest release has the file,
-    # so the refresh reads only the files of the releases it needs: v1's and v4's)
+    # so the refresh reads only the files of the releases it needs: v4's, as it has the file,
+    # the oldest's would be read only for a release without it; DEBUG1)
     git -C "$sw/s.git" tag -d v4 >/dev/null 2>&1 || true
     psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
 SELECT format('subsys-q: %s commits', commits) FROM fixes_load(:'path', 'v2', '^v[1-9]', 'subsys-q', files => true, maintainers => 'MAINTAINERS');
@@ -211,13 +213,22 @@ SELECT format('subsys-q refreshed at main: %s commits', commits) FROM fixes_load
 SQL
     oracle --repo "$sw/s.git" --name subsys-q --ref main --release-pattern '^v[1-9]' --maintainers MAINTAINERS || fail=1
     git -C "$sw/s.git" tag v4 "$u02"
-    got=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
+    out=$(psql_q -At -v path="$sw/s.git" <<'SQL' 2>&1
 BEGIN;
+SET LOCAL client_min_messages = debug1;
 SELECT releases FROM fixes_load(:'path', 'main', '^v[1-9]', 'subsys-q');
+RESET client_min_messages;
 SELECT n_tup_ins || ' ' || n_tup_del FROM pg_stat_xact_user_tables WHERE relname = 'fixes_commit_subsystems';
 COMMIT;
 SQL
 )
+    got=$(echo "$out" | grep -v '^NOTICE\|^DETAIL\|^DEBUG\|^SET\|^RESET')
+    # only v4's file: every release it attributes has the file, so not the oldest's (v1) either
+    reads=$(echo "$out" | grep -o 'MAINTAINERS read at [0-9]* releases*' || true)
+    if [ "$reads" != "MAINTAINERS read at 1 release" ]; then
+        echo "FAIL: subsys-q after the tag of v4: \"$reads\", want \"MAINTAINERS read at 1 release\" (v4's)"
+        fail=1
+    fi
     if [ "$(echo $got)" != "6 2 2" ]; then
         echo "FAIL: subsys-q after the tag of v4: got \"$(echo $got)\", want \"6 2 2\" (releases, rows of fixes_commit_subsystems written and deleted)"
         fail=1
