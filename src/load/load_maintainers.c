@@ -17,7 +17,8 @@
  * load_releases.c.
  *
  * Phase write (fixes_load_write_files): the releases' files (one reader
- * process, "fixes-reader blobs"), then each (version, distinct path)
+ * process, "fixes-reader blobs"; none for a release on the ref's commit,
+ * whose file is the ref's), then each (version, distinct path)
  * matched once (maintainers.c; N: expressions with PostgreSQL's regex
  * engine), into fixes_subsystems and fixes_commit_subsystems, in bulk.  A
  * refresh attributes its new commits, and the old ones whose version
