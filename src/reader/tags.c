@@ -152,7 +152,7 @@ one_tag(Repo *r, git_reference *ref)
 	return true;
 }
 
-/* peel and send the tag ref names; a tag skipped marks refs unreadable */
+/* peel the tag ref names and send it; one skipped (a WARNING) marks refs unreadable */
 static void
 peel_one(Repo *r, git_reference *ref, RefList *refs)
 {
