@@ -8,7 +8,9 @@
 #      50) leaves fixes_commits unanalysed, as autovacuum would;
 #   2. make-history's 5000-commit repository: fixes_commits and fixes_edges (its releases
 #      are fewer than the threshold) have statistics that count their rows exactly (a table this small is read whole), and
-#      pg_stats has the commit_id column;
+#      pg_stats has the commit_id column, the columns of CHECK constraints and index predicates
+#      (fixes_edges.kind, status, method; fixes_commits.mainline) and not the wide message, so
+#      that fixes_bug_lifetimes is estimated at half its rows or more (it was at 1 row);
 #   3. a reload that changes nothing analyses nothing (reltuples stays as it was).
 # Exit 0 pass, 1 fail, 77 skip (no fixture / no make-history).
 set -euo pipefail
@@ -36,6 +38,19 @@ for t in fixes_commits fixes_edges; do
 done
 check "pg_stats of fixes_commits.commit_id" \
     "$(q "SELECT count(*) FROM pg_stats WHERE tablename = 'fixes_commits' AND attname = 'commit_id'")" 1
+# the columns the views filter on: those of CHECK constraints and index predicates, not the wide ones
+check "pg_stats of fixes_edges.kind, status, method (CHECK constraints)" \
+    "$(q "SELECT count(*) FROM pg_stats WHERE tablename = 'fixes_edges' AND attname IN ('kind', 'status', 'method')")" 3
+check "pg_stats of fixes_commits.mainline (an index predicate)" \
+    "$(q "SELECT count(*) FROM pg_stats WHERE tablename = 'fixes_commits' AND attname = 'mainline'")" 1
+check "no pg_stats of fixes_commits.message (wide, in no index)" \
+    "$(q "SELECT count(*) FROM pg_stats WHERE tablename = 'fixes_commits' AND attname = 'message'")" 0
+# without them the planner put fixes_bug_lifetimes at 1 row, and joined it by nested loops
+est=$(q "EXPLAIN (FORMAT JSON) SELECT * FROM fixes_bug_lifetimes" |
+      python3 -c 'import json, sys; print(int(json.load(sys.stdin)[0]["Plan"]["Plan Rows"]))')
+rows=$(q "SELECT count(*) FROM fixes_bug_lifetimes")
+check "fixes_bug_lifetimes estimated at half its $rows rows or more ($est)" \
+    "$([ $((2 * est)) -ge "$rows" ] && [ "$rows" -gt 100 ] && echo yes || echo no)" yes
 before=$(reltuples)
 
 # a reload with nothing changed analyses nothing
