@@ -742,7 +742,10 @@ fixes_load_write_graph(FixesLoad *ld)
 			fixes_load_read_subject_hashes(ld);
 		for (int32 r = first; r < ld->graph_nrows; r++)
 			if (!ld->graph_row_parents[r])
-				fixes_load_read_parents_rest(ld);
+			{
+				fixes_load_read_parents_rest(ld);	/* reads every row left */
+				break;
+			}
 		/* the ids of the rows written again, which a sparse graph lacks */
 		if (from < g->sparse_below && first < ld->graph_nrows)
 			read_ids_rows(ld, first, ld->graph_nrows);
