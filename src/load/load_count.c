@@ -815,6 +815,123 @@ expand_hits(Expander *x, uint32 c, const bool *want)
 	return false;
 }
 
+/* a commit of an edge that changed, with its resolved edges in and out, now and as stored */
+typedef struct ChangedCommit
+{
+	uint32		c;
+	bool		target;			/* the target of one (now or before) */
+	int32		in_now,
+				in_before,
+				out_now,
+				out_before;
+} ChangedCommit;
+
+static int
+changed_commit_cmp(const void *a, const void *b)
+{
+	const ChangedCommit *x = a;
+	const ChangedCommit *y = b;
+
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
+	return (int) y->target - (int) x->target;	/* a target first, kept by the unique */
+}
+
+/* commit c in v[0 .. n) (sorted, unique), or NULL */
+static ChangedCommit *
+changed_find(ChangedCommit *v, int64 n, uint32 c)
+{
+	int64		lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int64		mid = lo + (hi - lo) / 2;
+
+		if (v[mid].c < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].c == c ? &v[lo] : NULL;
+}
+
+/*
+ * The commits of the edges that changed (its fixing commit, its targets now
+ * and before) that count per group, sorted and each once, with the resolved
+ * edges into and out of each now and as stored; *n how many.  Sparse: a
+ * refresh changes the edges of a few thousand commits, and arrays of four
+ * counts for every commit cost a large history 20 MB of zeroed pages.
+ */
+static ChangedCommit *
+changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
+{
+	ChangedCommit *v = NULL;
+	int64		nv = 0,
+				cap = 0,
+				u = 0;
+
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		bool		now,
+					before;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		now = group_edge(g, e, &e->now);
+		before = e->old && group_edge(g, e, &e->before);
+		if (!now && !before)
+			continue;
+		if (nv + 3 > cap)
+		{
+			cap = Max(cap * 2, 1024);
+			v = v == NULL ? fixes_palloc_big(sizeof(ChangedCommit) * cap, MCXT_ALLOC_HUGE)
+				: repalloc_huge(v, sizeof(ChangedCommit) * cap);
+		}
+		v[nv++] = (ChangedCommit) {.c = e->fixing};
+		if (now)
+			v[nv++] = (ChangedCommit) {.c = e->now.target, .target = true};
+		if (before)
+			v[nv++] = (ChangedCommit) {.c = e->before.target, .target = true};
+	}
+	if (nv > 0)
+		qsort(v, nv, sizeof(ChangedCommit), changed_commit_cmp);
+	for (int64 i = 0; i < nv; i++)
+		if (u == 0 || v[u - 1].c != v[i].c)
+			v[u++] = v[i];
+	*n = u;
+	if (u == 0)
+		return v;
+
+	/* their edges, now and as stored */
+	for (int64 k = 0; k < ld->nedges; k++)
+	{
+		FixesEdge  *e = &ld->edges[k];
+		ChangedCommit *x;
+
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (group_edge(g, e, &e->now))
+		{
+			if ((x = changed_find(v, u, e->now.target)) != NULL)
+				x->in_now++;
+			if ((x = changed_find(v, u, e->fixing)) != NULL)
+				x->out_now++;
+		}
+		if (e->old && group_edge(g, e, &e->before))
+		{
+			if ((x = changed_find(v, u, e->before.target)) != NULL)
+				x->in_before++;
+			if ((x = changed_find(v, u, e->fixing)) != NULL)
+				x->out_before++;
+		}
+	}
+	return v;
+}
+
 /*
  * A refresh whose old commits keep their groups: the counts of every group
  * from those the previous load stored (old[0 .. nstored), each computed
@@ -833,13 +950,10 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 {
 	uint32		n = g->n;
 	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	/* per commit: resolved edges into and out of it, now and as stored */
-	int32	   *in_now = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	int32	   *in_before = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	int32	   *out_now = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	int32	   *out_before = fixes_palloc_big(sizeof(int32) * Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bool	   *median = fixes_palloc_big(Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bool		any_median = false;
+	ChangedCommit *cc;
+	int64		ncc;
 	Expander	x;
 	FixesLifetime *life = NULL;
 	int64		nlife = 0,
@@ -874,76 +988,36 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		}
 	}
 
-	/* the edges per commit, now and as stored */
-	for (int64 k = 0; k < ld->nedges; k++)
-	{
-		FixesEdge  *e = &ld->edges[k];
-
-		if ((k & 0xffff) == 0xffff)
-			CHECK_FOR_INTERRUPTS();
-		if (group_edge(g, e, &e->now))
-		{
-			in_now[e->now.target]++;
-			out_now[e->fixing]++;
-		}
-		if (e->old && group_edge(g, e, &e->before))
-		{
-			in_before[e->before.target]++;
-			out_before[e->fixing]++;
-		}
-	}
-
 	/*
-	 * The commits of the edges that changed: the difference, once each
-	 * (then its counts are set equal); the groups of their targets need
-	 * their median again
+	 * The commits of the edges that changed: the difference of each; the
+	 * groups of the targets need their median again
 	 */
-	for (int64 k = 0; k < ld->nedges; k++)
+	cc = changed_commits(ld, g, &ncc);
+	for (int64 i = 0; i < ncc; i++)
 	{
-		FixesEdge  *e = &ld->edges[k];
-		uint32		cs[3];
-		int			nc = 0;
+		const ChangedCommit *c = &cc[i];
+		int64		d_in = (int64) c->in_now - c->in_before;
+		int64		d_buggy = (int64) (c->in_now > 0) - (c->in_before > 0);
+		int64		d_out = (int64) c->out_now - c->out_before;
+		int64		d_fixing = (int64) (c->out_now > 0) - (c->out_before > 0);
 
-		if (e->old && fixes_resolution_equal(&e->now, &e->before))
-			continue;
-		if (!group_edge(g, e, &e->now) && !(e->old && group_edge(g, e, &e->before)))
-			continue;
-		cs[nc++] = e->fixing;
-		if (group_edge(g, e, &e->now))
-			cs[nc++] = e->now.target;
-		if (e->old && group_edge(g, e, &e->before))
-			cs[nc++] = e->before.target;
-		for (int i = 0; i < nc; i++)
+		expand(&x, c->c);
+		for (uint32 q = 0; q < x.nout; q++)
 		{
-			uint32		c = cs[i];
-			int64		d_in = (int64) in_now[c] - in_before[c];
-			int64		d_buggy = (int64) (in_now[c] > 0) - (in_before[c] > 0);
-			int64		d_out = (int64) out_now[c] - out_before[c];
-			int64		d_fixing = (int64) (out_now[c] > 0) - (out_before[c] > 0);
+			FixesGroupCounts *gc = &cnt[x.out[q]];
 
-			expand(&x, c);
-			for (uint32 q = 0; q < x.nout; q++)
-			{
-				FixesGroupCounts *gc = &cnt[x.out[q]];
-
-				gc->bugs_introduced += d_in;
-				gc->buggy_commits += d_buggy;
-				gc->bugs_fixed += d_out;
-				gc->fixing_commits += d_fixing;
-				if (d_in || d_buggy || d_out || d_fixing)
-					changed[x.out[q]] = true;
-				/* a target (now or before): its groups' lifetimes changed */
-				if (i > 0)
-					median[x.out[q]] = any_median = true;
-			}
-			in_before[c] = in_now[c];
-			out_before[c] = out_now[c];
+			gc->bugs_introduced += d_in;
+			gc->buggy_commits += d_buggy;
+			gc->bugs_fixed += d_out;
+			gc->fixing_commits += d_fixing;
+			if (d_in || d_buggy || d_out || d_fixing)
+				changed[x.out[q]] = true;
+			if (c->target)
+				median[x.out[q]] = any_median = true;
 		}
 	}
-	pfree(in_now);
-	pfree(in_before);
-	pfree(out_now);
-	pfree(out_before);
+	if (cc != NULL)
+		pfree(cc);
 
 	/* the medians of those groups, from every edge into them */
 	if (any_median)
