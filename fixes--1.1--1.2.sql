@@ -662,6 +662,28 @@ ALTER TABLE @extschema@.fixes_repositories
 
 COMMENT ON COLUMN @extschema@.fixes_repositories.refs_hash IS
 'internal: SHA-1 (hex) of the refs the last load read (each name and the id or ref it points at) and of its release pattern, stable_branches and overrides; when the next load finds the same head and the same hash, it does not read the tags. NULL before a load by 1.2, or when a tag or branch could not be read';
+
+-- The lifetimes behind each group's median_lifetime_days (float8 days, in
+-- the server's byte order, ascending; empty when none): a refresh whose old
+-- commits keep their groups merges the lifetimes of the edges that changed
+-- into them, and so reads only those edges rather than every one (the
+-- median of a top-level directory is over most of the history's edges).
+-- Stored out of line and uncompressed: sorted doubles hardly compress, and
+-- trying costs pglz more than the bytes do.  NULL (rows written before
+-- this column): the next refresh with files counts every group again.
+ALTER TABLE @extschema@.fixes_subsystem_counts
+    ADD COLUMN lifetimes bytea;
+ALTER TABLE @extschema@.fixes_subsystem_counts
+    ALTER COLUMN lifetimes SET STORAGE EXTERNAL;
+ALTER TABLE @extschema@.fixes_path_prefix_counts
+    ADD COLUMN lifetimes bytea;
+ALTER TABLE @extschema@.fixes_path_prefix_counts
+    ALTER COLUMN lifetimes SET STORAGE EXTERNAL;
+
+COMMENT ON COLUMN @extschema@.fixes_subsystem_counts.lifetimes IS
+'internal: the lifetimes in days (float8, in the server''s byte order, ascending) whose median is median_lifetime_days; NULL before a load by 1.2';
+COMMENT ON COLUMN @extschema@.fixes_path_prefix_counts.lifetimes IS
+'internal: the lifetimes in days (float8, in the server''s byte order, ascending) whose median is median_lifetime_days; NULL before a load by 1.2';
 -- ---- end of issue 31 ----
 
 -- ---- issue 32: CVE records ----

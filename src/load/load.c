@@ -457,6 +457,12 @@ write_repository(FixesLoad *ld)
 	fixes_load_phase(ld, "releases of commits corrected");
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
+	/* with files, only the old edges it needs when the per-group counts need no others */
+	if (ld->edges_some && ld->files && !fixes_load_groups_by_difference(ld))
+	{
+		elog(DEBUG1, "fixes_load %s: old edges: every one read (the per-group counts are computed again)", ld->name);
+		ld->edges_some = false;
+	}
 	fixes_load_old_edges_changeable(ld);
 	fixes_load_phase(ld, "old edges read");
 

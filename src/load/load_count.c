@@ -666,22 +666,30 @@ lifetimes_room(FixesLifetime *life, int64 need, int64 *cap)
 }
 
 /*
- * The median lifetime of each group that has lifetimes in life[0..nlife)
- * (as fixes_percentile_cont computes it); life is freed
+ * The lifetimes of each group from life[0..nlife), sorted, and their median
+ * (as fixes_percentile_cont computes it): cnt[].days point into one array
+ * of them all; life is freed
  */
 static void
-group_medians(FixesGroupCounts *cnt, FixesLifetime *life, int64 nlife, uint32 ngroups)
+group_lifetimes(FixesGroupCounts *cnt, FixesLifetime *life, int64 nlife, uint32 ngroups)
 {
+	double	   *all;
+
 	if (nlife == 0)
 		return;
 	fixes_lifetime_sort(life, nlife, ngroups);
+	all = fixes_palloc_big(sizeof(double) * nlife, MCXT_ALLOC_HUGE);
+	for (int64 i = 0; i < nlife; i++)
+		all[i] = life[i].days;
 	for (int64 i = 0; i < nlife;)
 	{
 		int64		j = i;
 
 		while (j < nlife && life[j].group == life[i].group)
 			j++;
-		cnt[life[i].group].median = fixes_percentile_cont(&life[i], j - i, 0.5);
+		cnt[life[i].group].days = &all[i];
+		cnt[life[i].group].ndays = j - i;
+		cnt[life[i].group].median = fixes_percentile_cont_days(&all[i], j - i, 0.5);
 		i = j;
 	}
 	pfree(life);
@@ -787,7 +795,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 
 	for (uint32 k = 0; k < g->ngroups; k++)
 		cnt[k].median = NAN;
-	group_medians(cnt, life, nlife, g->ngroups);
+	group_lifetimes(cnt, life, nlife, g->ngroups);
 	pfree(sel);
 	pfree(fixing);
 	pfree(target);
@@ -802,17 +810,6 @@ group_edge(const FixesGroups *g, const FixesEdge *e, const FixesResolution *r)
 {
 	return e->kind == KIND_FIXES && r->status == EDGE_RESOLVED &&
 		e->fixing < g->n && r->target < g->n;
-}
-
-/* with x's groups of a commit: true when one of them is in want */
-static bool
-expand_hits(Expander *x, uint32 c, const bool *want)
-{
-	expand(x, c);
-	for (uint32 k = 0; k < x->nout; k++)
-		if (want[x->out[k]])
-			return true;
-	return false;
 }
 
 /* a commit of an edge that changed, with its resolved edges in and out, now and as stored */
@@ -932,6 +929,28 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 	return v;
 }
 
+/* the lifetime of an old edge as the previous load counted it (fixes_edge_lifetime() then) */
+static bool
+edge_lifetime_before(const FixesEdge *e, int64 *usecs)
+{
+	if (!e->old || e->introduced_null || e->fixed_at_null)
+		return false;
+	*usecs = e->fixed_at - e->introduced_at;
+	return true;
+}
+
+/* days, in each of x->out[0 .. nout) (c's groups), into *v */
+static void
+lifetimes_add(FixesLifetime **v, int64 *n, int64 *cap, const Expander *x, double days)
+{
+	*v = lifetimes_room(*v, *n + x->nout, cap);
+	for (uint32 q = 0; q < x->nout; q++)
+	{
+		(*v)[*n].group = x->out[q];
+		(*v)[(*n)++].days = days;
+	}
+}
+
 /*
  * A refresh whose old commits keep their groups: the counts of every group
  * from those the previous load stored (old[0 .. nstored), each computed
@@ -939,25 +958,26 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
  * fixes_count_groups() gives.  The new commits add to the commits of their
  * groups; a commit whose resolved edges in or out changed in number (an
  * edge that is new or resolves otherwise) changes the edge counts of its
- * groups by the difference; the median lifetime is computed again, from
- * every edge, of the groups of the targets (now and before) of the edges
- * that changed.  Releases do not enter these counts.  changed[id]: the
- * row of the group differs from the stored one (or is new: id >= nstored).
+ * groups by the difference.  The lifetimes of the edges that changed go
+ * into *life: as stored (dropped from the groups of the target before) and
+ * now (added to those of the target now); fixes_count_group_lifetimes()
+ * applies them to the stored lifetimes, so that no other edge is read.
+ * Releases do not enter these counts.  changed[id]: the row of the group
+ * differs from the stored one (or is new: id >= nstored), its counts or its
+ * lifetimes.
  */
 FixesGroupCounts *
 fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int depths,
-						 const FixesGroupCounts *old, uint32 nstored, bool *changed)
+						 const FixesGroupCounts *old, uint32 nstored, bool *changed,
+						 FixesGroupLifetimes *life)
 {
 	uint32		n = g->n;
 	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool	   *median = fixes_palloc_big(Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bool		any_median = false;
 	ChangedCommit *cc;
 	int64		ncc;
 	Expander	x;
-	FixesLifetime *life = NULL;
-	int64		nlife = 0,
-				life_cap = 0;
+	int64		add_cap = 0,
+				drop_cap = 0;
 
 	x.g = g;
 	x.anc = anc;
@@ -965,6 +985,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	x.visit = 0;
 	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+	memset(life, 0, sizeof(*life));
 
 	for (uint32 id = 0; id < g->ngroups; id++)
 	{
@@ -975,6 +996,8 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 			cnt[id].median = NAN;
 			changed[id] = true;
 		}
+		cnt[id].days = NULL;	/* fixes_count_group_lifetimes() takes them */
+		cnt[id].ndays = 0;
 	}
 
 	/* the new commits */
@@ -988,10 +1011,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		}
 	}
 
-	/*
-	 * The commits of the edges that changed: the difference of each; the
-	 * groups of the targets need their median again
-	 */
+	/* the commits of the edges that changed: the difference of each */
 	cc = changed_commits(ld, g, &ncc);
 	for (int64 i = 0; i < ncc; i++)
 	{
@@ -1001,6 +1021,8 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		int64		d_out = (int64) c->out_now - c->out_before;
 		int64		d_fixing = (int64) (c->out_now > 0) - (c->out_before > 0);
 
+		if (!d_in && !d_buggy && !d_out && !d_fixing)
+			continue;
 		expand(&x, c->c);
 		for (uint32 q = 0; q < x.nout; q++)
 		{
@@ -1010,73 +1032,126 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 			gc->buggy_commits += d_buggy;
 			gc->bugs_fixed += d_out;
 			gc->fixing_commits += d_fixing;
-			if (d_in || d_buggy || d_out || d_fixing)
-				changed[x.out[q]] = true;
-			if (c->target)
-				median[x.out[q]] = any_median = true;
+			changed[x.out[q]] = true;
 		}
 	}
 	if (cc != NULL)
 		pfree(cc);
 
-	/* the medians of those groups, from every edge into them */
-	if (any_median)
+	/* the lifetimes of the edges that changed, as stored and now */
+	for (int64 k = 0; k < ld->nedges; k++)
 	{
-		uint8	   *hit = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);	/* 0 unknown, 1 no, 2 yes */
+		FixesEdge  *e = &ld->edges[k];
+		int64		usecs;
 
-		for (int64 k = 0; k < ld->nedges; k++)
+		if ((k & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (e->old && fixes_resolution_equal(&e->now, &e->before))
+			continue;
+		if (e->old && group_edge(g, e, &e->before) && edge_lifetime_before(e, &usecs))
 		{
-			FixesEdge  *e = &ld->edges[k];
-			uint32		t = e->now.target;
-			int64		usecs;
-			double		days;
-
-			bool		expanded = false;
-
-			if ((k & 0xffff) == 0xffff)
-				CHECK_FOR_INTERRUPTS();
-			if (!group_edge(g, e, &e->now))
-				continue;
-			if (hit[t] == 0)
-			{
-				hit[t] = expand_hits(&x, t, median) ? 2 : 1;
-				expanded = true;	/* x.out: t's groups */
-			}
-			if (hit[t] == 1 || !fixes_edge_lifetime(ld, e, &usecs))
-				continue;
-			days = fixes_sql_days(usecs);
-			if (!expanded)
-				expand(&x, t);
-			life = lifetimes_room(life, nlife + x.nout, &life_cap);
-			for (uint32 q = 0; q < x.nout; q++)
-				if (median[x.out[q]])
-				{
-					life[nlife].group = x.out[q];
-					life[nlife++].days = days;
-				}
+			expand(&x, e->before.target);
+			lifetimes_add(&life->drop, &life->ndrop, &drop_cap, &x, fixes_sql_days(usecs));
 		}
-		pfree(hit);
-		/* set again below, or NaN: none */
-		for (uint32 id = 0; id < g->ngroups; id++)
-			if (median[id])
-				cnt[id].median = NAN;
-		group_medians(cnt, life, nlife, g->ngroups);
-		/* changed unless the same, bit for bit */
-		for (uint32 id = 0; id < g->ngroups; id++)
-			if (median[id])
-			{
-				bool		same = id < nstored &&
-					((isnan(old[id].median) && isnan(cnt[id].median)) ||
-					 memcmp(&old[id].median, &cnt[id].median, sizeof(double)) == 0);
-
-				if (!same)
-					changed[id] = true;
-			}
+		if (group_edge(g, e, &e->now) && fixes_edge_lifetime(ld, e, &usecs))
+		{
+			expand(&x, e->now.target);
+			lifetimes_add(&life->add, &life->nadd, &add_cap, &x, fixes_sql_days(usecs));
+		}
 	}
-	pfree(median);
+	fixes_lifetime_sort(life->drop, life->ndrop, g->ngroups);
+	fixes_lifetime_sort(life->add, life->nadd, g->ngroups);
+	for (int64 i = 0; i < life->ndrop; i++)
+		changed[life->drop[i].group] = true;
+	for (int64 i = 0; i < life->nadd; i++)
+		changed[life->add[i].group] = true;
 	pfree(x.stamp);
 	pfree(x.out);
 	return cnt;
+}
+
+/*
+ * The lifetimes of the groups that *life changes, and their medians: each
+ * group's (cnt[].days, the stored ones, ascending) less its dropped ones
+ * plus its added ones, in order, into new arrays.  False, with *bad the
+ * group, when the stored ones are not in order or lack one to drop: they
+ * are not those of the stored edges.
+ */
+bool
+fixes_count_group_lifetimes(FixesGroupCounts *cnt, uint32 ngroups,
+							const FixesGroupLifetimes *life, uint32 *bad)
+{
+	int64		a = 0,
+				d = 0;
+
+	while (a < life->nadd || d < life->ndrop)
+	{
+		uint32		grp = Min(a < life->nadd ? life->add[a].group : PG_UINT32_MAX,
+							  d < life->ndrop ? life->drop[d].group : PG_UINT32_MAX);
+		FixesGroupCounts *gc = &cnt[grp];
+		int64		a_end = a,
+					d_end = d,
+					s = 0,
+					m = 0;
+		double	   *out;
+
+		CHECK_FOR_INTERRUPTS();
+		Assert(grp < ngroups);
+		while (a_end < life->nadd && life->add[a_end].group == grp)
+			a_end++;
+		while (d_end < life->ndrop && life->drop[d_end].group == grp)
+			d_end++;
+		if (d_end - d > gc->ndays)
+		{
+			*bad = grp;
+			return false;
+		}
+		out = fixes_palloc_big(sizeof(double) * Max(gc->ndays - (d_end - d) + (a_end - a), 1),
+							   MCXT_ALLOC_HUGE);
+		/* the stored ones less those dropped (both ascending), merged with those added */
+		while (s < gc->ndays || a < a_end)
+		{
+			if (s < gc->ndays)
+			{
+				double		v = gc->days[s];
+
+				if (s > 0 && v < gc->days[s - 1])
+				{
+					*bad = grp;
+					return false;
+				}
+				if (d < d_end && life->drop[d].days < v)
+				{
+					*bad = grp;		/* one to drop that is not there */
+					return false;
+				}
+				if (d < d_end && life->drop[d].days == v)
+				{
+					d++;
+					s++;
+					continue;
+				}
+				if (a < a_end && life->add[a].days < v)
+					out[m++] = life->add[a++].days;
+				else
+				{
+					out[m++] = v;
+					s++;
+				}
+			}
+			else
+				out[m++] = life->add[a++].days;
+		}
+		if (d < d_end)
+		{
+			*bad = grp;
+			return false;
+		}
+		gc->days = out;
+		gc->ndays = m;
+		gc->median = m > 0 ? fixes_percentile_cont_days(out, m, 0.5) : NAN;
+	}
+	return true;
 }
 
 /* ---- per stable release ---- */

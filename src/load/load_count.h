@@ -24,6 +24,7 @@
 
 #include "utils/hsearch.h"
 
+#include "lifetime_days.h"
 #include "load_state.h"
 
 /*
@@ -126,14 +127,32 @@ typedef struct FixesGroupCounts
 	int64		bugs_introduced;
 	int64		bugs_fixed;
 	double		median;			/* NaN: none */
+	const double *days;			/* the lifetimes it is the median of, ascending */
+	int64		ndays;
 } FixesGroupCounts;
+
+/*
+ * What a refresh changes of the lifetimes of the groups
+ * (fixes_count_groups_delta()): those of the edges that changed, as stored
+ * (drop) and now (add), each sorted by group, then days
+ */
+typedef struct FixesGroupLifetimes
+{
+	FixesLifetime *add;
+	int64		nadd;
+	FixesLifetime *drop;
+	int64		ndrop;
+} FixesGroupLifetimes;
 
 extern FixesGroupCounts *fixes_count_groups(FixesLoad *ld, const FixesGroups *g,
 											const uint32 *anc, int depths);
 extern FixesGroupCounts *fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g,
 												  const uint32 *anc, int depths,
 												  const FixesGroupCounts *old,
-												  uint32 nstored, bool *changed);
+												  uint32 nstored, bool *changed,
+												  FixesGroupLifetimes *life);
+extern bool fixes_count_group_lifetimes(FixesGroupCounts *cnt, uint32 ngroups,
+										const FixesGroupLifetimes *life, uint32 *bad);
 
 /* per stable release k (rank nmain + k + 1): its backported commits */
 extern void fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain,

@@ -667,6 +667,7 @@ extern int	fixes_load_nsections(FixesLoad *ld);
 extern void fixes_load_prefixes_begin(FixesLoad *ld);
 extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
 extern void fixes_load_read_kept_groups(FixesLoad *ld);
+extern bool fixes_load_groups_by_difference(FixesLoad *ld);
 extern void fixes_load_subsystem_counts(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_STATE_H */

@@ -46,6 +46,7 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
@@ -109,6 +110,15 @@ typedef struct OldGroups
 	bool		valid;
 } OldGroups;
 
+/* the rows of one kind that the previous load stored, by group id */
+typedef struct StoredCounts
+{
+	FixesGroupCounts *cnt;		/* days unset */
+	struct varlena **lifetimes; /* the column as each row holds it, copied: NULL if null */
+	int64		n;				/* ids 0 .. n - 1; -1: not one row per id */
+	bool		all_lifetimes;	/* every row has its lifetimes (a load by 1.2 wrote it) */
+} StoredCounts;
+
 /* the groups of the old commits as fixes_commit_groups keeps them, per kind */
 typedef struct FixesKeptGroups
 {
@@ -116,6 +126,12 @@ typedef struct FixesKeptGroups
 	OldGroups	s;				/* MAINTAINERS sections */
 	bool		p_ok;			/* they cover the old commits, with ids that hold */
 	bool		s_ok;
+	/* fixes_load_groups_by_difference(), once */
+	bool		decided;
+	bool		delta_p;		/* the prefixes' counts from the stored ones */
+	bool		delta_s;		/* the sections' */
+	StoredCounts sp;
+	StoredCounts ss;
 } FixesKeptGroups;
 
 static void
@@ -600,22 +616,25 @@ write_segment(FixesLoad *ld, const char *kind, const FixesGroups *g, uint32 firs
 }
 
 /*
- * A refresh: the counts the previous load stored, by group id (column
- * id_col less base), into *old; how many rows (ids 0 .. that - 1), or -1
- * when they are not one row per id of 0 .. at most max - 1.
+ * A refresh: the rows of table that the previous load stored, by group id
+ * (column id_col less base), into *st: st->n is how many (ids 0 .. n - 1),
+ * or -1 when they are not one row per id of 0 .. at most max - 1.  The
+ * lifetimes stay where they are (a TOAST pointer each, copied): only the
+ * rows written again read theirs (stored_lifetimes()).
  */
-static int64
+static void
 read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 base,
-				   uint32 max, FixesGroupCounts **old)
+				   uint32 max, StoredCounts *st)
 {
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 	uint64		rows;
-	FixesGroupCounts *o;
 	MemoryContext cxt = CurrentMemoryContext;
 
+	st->n = -1;
+	st->all_lifetimes = false;
 	rows = fixes_spi_execute(psprintf("SELECT %s, commits, fixing_commits, buggy_commits, bugs_introduced, "
-									  "bugs_fixed, median_lifetime_days FROM %s.%s "
+									  "bugs_fixed, median_lifetime_days, lifetimes FROM %s.%s "
 									  "WHERE repository_id = $1 ORDER BY %s",
 									  id_col, ld->schema, table, id_col),
 							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -623,36 +642,82 @@ read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 b
 	if (rows > max)
 	{
 		SPI_freetuptable(SPI_tuptable);
-		return -1;
+		return;
 	}
-	o = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(rows, 1), MCXT_ALLOC_HUGE);
+	st->cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(rows, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	st->lifetimes = fixes_palloc_big(sizeof(struct varlena *) * Max(rows, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	st->all_lifetimes = true;
 	for (uint64 r = 0; r < rows; r++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[r];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
+		FixesGroupCounts *o = &st->cnt[r];
 		bool		isnull;
 		int64		v[5];
+		Datum		d;
 
+		if ((r & 0x3ff) == 0x3ff)
+			CHECK_FOR_INTERRUPTS();
 		if (DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull)) != (int32) r + base)
 		{
 			SPI_freetuptable(SPI_tuptable);
-			pfree(o);
-			return -1;
+			st->all_lifetimes = false;
+			return;
 		}
 		for (int i = 0; i < 5; i++)
 			v[i] = DatumGetInt64(SPI_getbinval(tup, desc, i + 2, &isnull));
-		o[r].commits = v[0];
-		o[r].fixing_commits = v[1];
-		o[r].buggy_commits = v[2];
-		o[r].bugs_introduced = v[3];
-		o[r].bugs_fixed = v[4];
-		o[r].median = DatumGetFloat8(SPI_getbinval(tup, desc, 7, &isnull));
+		o->commits = v[0];
+		o->fixing_commits = v[1];
+		o->buggy_commits = v[2];
+		o->bugs_introduced = v[3];
+		o->bugs_fixed = v[4];
+		o->median = DatumGetFloat8(SPI_getbinval(tup, desc, 7, &isnull));
 		if (isnull)
-			o[r].median = NAN;
+			o->median = NAN;
+		d = SPI_getbinval(tup, desc, 8, &isnull);
+		/* whole float8s, or the groups are counted again */
+		if (isnull || fixes_toast_length((struct varlena *) DatumGetPointer(d)) % sizeof(double) != 0)
+			st->all_lifetimes = false;
+		else
+			st->lifetimes[r] = (struct varlena *) DatumGetPointer(datumCopy(d, false, -1));
 	}
 	SPI_freetuptable(SPI_tuptable);
-	*old = o;
-	return (int64) rows;
+	st->n = (int64) rows;
+}
+
+/*
+ * The stored lifetimes of the groups whose rows are written again (changed,
+ * among the first nstored) into cnt[].days, all in one read of TOAST
+ */
+static void
+stored_lifetimes(const StoredCounts *st, FixesGroupCounts *cnt, const bool *changed, uint32 nstored)
+{
+	FixesToastCopy *copies = fixes_palloc_big(sizeof(FixesToastCopy) * Max(nstored, 1), MCXT_ALLOC_HUGE);
+	Size		total = 0;
+	int			n = 0;
+	char	   *buf;
+
+	for (uint32 id = 0; id < nstored; id++)
+		if (changed[id])
+			total += fixes_toast_length(st->lifetimes[id]);
+	buf = fixes_palloc_big(Max(total, 1), MCXT_ALLOC_HUGE);
+	total = 0;
+	for (uint32 id = 0; id < nstored; id++)
+	{
+		Size		len;
+
+		if (!changed[id])
+			continue;
+		len = fixes_toast_length(st->lifetimes[id]);
+		copies[n].value = st->lifetimes[id];
+		copies[n].dest = buf + total;
+		copies[n++].len = len;
+		cnt[id].days = (const double *) (buf + total);
+		cnt[id].ndays = (int64) (len / sizeof(double));
+		total += len;
+	}
+	fixes_toast_copy(copies, n);
+	pfree(copies);
 }
 
 /*
@@ -701,6 +766,99 @@ set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
 	}
 	v[m] = Float8GetDatum(c->median);
 	n[m] = isnan(c->median);
+	/* 1.2: the lifetimes, ascending (empty: none) */
+	if ((m = fixes_attnum_if_exists(desc, "lifetimes")) >= 0)
+	{
+		v[m] = PointerGetDatum(fixes_bytea(c->days, sizeof(double) * c->ndays));
+		n[m] = false;
+	}
+}
+
+/*
+ * Before the old edges are read (load.c; once): whether the counts of each
+ * kind can come from the stored ones and what changed
+ * (fixes_count_groups_delta()): a refresh at 1.2 SQL whose old commits
+ * keep their groups (the rows of fixes_commit_groups hold, no old commit
+ * attributed again under another MAINTAINERS) and whose previous load
+ * stored one row per group with its lifetimes.  True when every kind can:
+ * then the counts read only the edges that changed (load_old_edges.c);
+ * otherwise a kind is counted from every edge.
+ */
+bool
+fixes_load_groups_by_difference(FixesLoad *ld)
+{
+	FixesKeptGroups *k;
+	FixesPrefixes *px;
+
+	if (!fixes_has_v11(ld) || !ld->files)
+		return false;
+	fixes_load_read_kept_groups(ld);
+	k = ld->kept_groups;
+	px = ld->prefixes;
+	if (!k->decided)
+	{
+		bool		old_ok = ld->incremental && ld->has.version >= 12;
+
+		k->decided = true;
+		if (old_ok && k->p_ok && !px->dict_bad)
+		{
+			read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0, px->nstored, &k->sp);
+			k->delta_p = k->sp.n == (int64) px->nstored && k->sp.all_lifetimes;
+		}
+		if (old_ok && ld->subsys != NULL && k->s_ok && !ld->reattribute && !ld->reattribute_some)
+		{
+			read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
+							   (uint32) fixes_load_nsections(ld), &k->ss);
+			k->delta_s = k->ss.n >= 0 && k->ss.all_lifetimes;
+		}
+	}
+	return k->delta_p && (ld->subsys == NULL || k->delta_s);
+}
+
+static void
+stored_counts_free(StoredCounts *st)
+{
+	if (st->cnt != NULL)
+		pfree(st->cnt);
+	if (st->lifetimes != NULL)
+	{
+		for (int64 i = 0; i < st->n; i++)
+			if (st->lifetimes[i] != NULL)
+				pfree(st->lifetimes[i]);
+		pfree(st->lifetimes);
+	}
+}
+
+/*
+ * The counts of one kind: from the stored ones when st is given (changed[]
+ * then says which rows are written again), else from every edge
+ */
+static FixesGroupCounts *
+count_kind(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, const StoredCounts *st,
+		   bool *changed, const char *table)
+{
+	FixesGroupCounts *cnt;
+	FixesGroupLifetimes life;
+	uint32		bad;
+
+	if (st == NULL)
+		return fixes_count_groups(ld, g, anc, FIXES_PREFIX_DEPTHS);
+	cnt = fixes_count_groups_delta(ld, g, anc, FIXES_PREFIX_DEPTHS, st->cnt, (uint32) st->n,
+								   changed, &life);
+	stored_lifetimes(st, cnt, changed, (uint32) st->n);
+	if (!fixes_count_group_lifetimes(cnt, g->ngroups, &life, &bad))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored lifetimes of a group of repository \"%s\" do not match its edges",
+						ld->name),
+				 errdetail("The row of group %u of %s is not in order, or lacks the lifetime of an edge that changed.",
+						   bad, table),
+				 errhint("Set its lifetimes column to NULL: the next fixes_load() counts every group again.")));
+	if (life.add != NULL)
+		pfree(life.add);
+	if (life.drop != NULL)
+		pfree(life.drop);
+	return cnt;
 }
 
 /*
@@ -727,29 +885,25 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	TupleDesc	desc;
 	Datum	   *v;
 	bool	   *nl;
-	bool		keep_p,
-				keep_s = false;
 	bool	   *only_p = NULL,
 			   *only_s = NULL;
 	uint32		nonly_p = 0,
 				nonly_s = 0;
-	int64		nstored_s = -1;
 	uint32		nsec_all;
-	int64		nstored_p = -1;
-	FixesGroupCounts *old_p_cnt = NULL,
-			   *old_s_cnt = NULL,
-			   *cnt_s = NULL;
+	FixesGroupCounts *cnt_s = NULL;
+	MemoryContext cxt,
+				old_cxt;
 
 	if (!fixes_has_v11(ld) || !ld->files)
 		return;
 	/* the groups of the old commits: kept (read already, or now), or read again */
-	fixes_load_read_kept_groups(ld);
+	(void) fixes_load_groups_by_difference(ld);
 	k = ld->kept_groups;
 	ld->kept_groups = NULL;
 	px = ld->prefixes;
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "fixes per-group counts", ALLOCSET_DEFAULT_SIZES);
+	old_cxt = MemoryContextSwitchTo(cxt);
 	rewrite_p = !k->p_ok;
-	/* the old commits' prefixes as stored, with the ids of the stored rows */
-	keep_p = ld->incremental && ld->has.version >= 12 && k->p_ok && !px->dict_bad;
 	if (ld->incremental && rewrite_p)
 		read_old_groups(ld, true, &old_p);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
@@ -767,9 +921,6 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			k->s_ok = false;
 		}
 		rewrite_s = !k->s_ok;
-		/* the old commits' sections as stored: no MAINTAINERS changed for them */
-		keep_s = ld->incremental && ld->has.version >= 12 && k->s_ok &&
-			!ld->reattribute && !ld->reattribute_some;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
@@ -791,36 +942,25 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		pfree(old_s.v);
 	old_groups_free(&k->p);
 	old_groups_free(&k->s);
-	pfree(k);
 	fixes_load_phase(ld, "groups of the old commits read");
 
 	/*
 	 * A refresh whose old commits keep the groups they had, and whose
-	 * previous load stored the counts of each group: the counts from the
-	 * stored ones and what changed (fixes_count_groups_delta()), and the
-	 * rows of the groups that changed written again, the others kept.
-	 * Otherwise the answers, all of them again.
+	 * previous load stored the counts and lifetimes of each group: the counts
+	 * from the stored ones and what changed, and the rows of the groups that
+	 * changed written again, the others kept.  Otherwise the answers, all of
+	 * them again.
 	 */
-	if (keep_p &&
-		(nstored_p = read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0,
-										px->nstored, &old_p_cnt)) == (int64) px->nstored)
+	if (k->delta_p)
 		only_p = fixes_palloc_big(Max(gp.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	if (ld->subsys != NULL && keep_s &&
-		(nstored_s = read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
-										gs.ngroups, &old_s_cnt)) >= 0)
+	if (ld->subsys != NULL && k->delta_s)
 		only_s = fixes_palloc_big(Max(gs.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
 	if (ld->subsys != NULL)
-	{
-		cnt_s = only_s != NULL
-			? fixes_count_groups_delta(ld, &gs, NULL, FIXES_PREFIX_DEPTHS, old_s_cnt,
-									   (uint32) nstored_s, only_s)
-			: fixes_count_groups(ld, &gs, NULL, FIXES_PREFIX_DEPTHS);
-	}
-	cnt = only_p != NULL
-		? fixes_count_groups_delta(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS, old_p_cnt,
-								   px->nstored, only_p)
-		: fixes_count_groups(ld, &gp, px->anc, FIXES_PREFIX_DEPTHS);
+		cnt_s = count_kind(ld, &gs, NULL, only_s != NULL ? &k->ss : NULL, only_s,
+						   "fixes_subsystem_counts");
+	cnt = count_kind(ld, &gp, px->anc, only_p != NULL ? &k->sp : NULL, only_p,
+					 "fixes_path_prefix_counts");
 	fixes_load_phase(ld, only_p != NULL || only_s != NULL
 					 ? "per-subsystem and per-prefix counts computed from the stored ones"
 					 : "per-subsystem and per-prefix counts computed");
@@ -829,12 +969,12 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	for (uint32 id = 0; only_s != NULL && id < nsec_all; id++)
 		nonly_s += only_s[id];
 	if (only_p != NULL)
-		delete_group_rows(ld, "fixes_path_prefix_counts", "prefix_id", 0, only_p, px->nstored);
+		delete_group_rows(ld, "fixes_path_prefix_counts", "prefix_id", 0, only_p, (uint32) k->sp.n);
 	else
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
 	if (only_s != NULL)
 		delete_group_rows(ld, "fixes_subsystem_counts", "subsystem_id", 1, only_s,
-						  (uint32) nstored_s);
+						  (uint32) k->ss.n);
 	else
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystem_counts", ld->repository_id);
 	CommandCounterIncrement();
@@ -855,10 +995,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			v[fixes_attnum(desc, "subsystem_id")] = Int32GetDatum((int32) s + 1);
 			nl[fixes_attnum(desc, "repository_id")] = nl[fixes_attnum(desc, "subsystem_id")] = false;
 			set_counts(v, nl, desc, &cnt_s[s]);
-			fixes_bulk_insert(b, v, nl, 128);
+			fixes_bulk_insert(b, v, nl, 128 + sizeof(double) * cnt_s[s].ndays);
 		}
 		fixes_bulk_end(b);
-		pfree(cnt_s);
 	}
 	b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_path_prefix_counts"));
 	desc = RelationGetDescr(b->rel);
@@ -880,18 +1019,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		v[c_id] = Int32GetDatum((int32) id);
 		nl[c_repo] = nl[c_depth] = nl[c_prefix] = nl[c_id] = false;
 		set_counts(v, nl, desc, &cnt[id]);
-		fixes_bulk_insert(b, v, nl, 128 + strlen(px->names[id]));
+		fixes_bulk_insert(b, v, nl, 128 + strlen(px->names[id]) + sizeof(double) * cnt[id].ndays);
 	}
 	fixes_bulk_end(b);
-	pfree(cnt);
-	if (only_p != NULL)
-		pfree(only_p);
-	if (only_s != NULL)
-		pfree(only_s);
-	if (old_p_cnt != NULL)
-		pfree(old_p_cnt);
-	if (old_s_cnt != NULL)
-		pfree(old_s_cnt);
 
 	/* the groups of the commits: those of this load, or all again */
 	if (rewrite_p)
@@ -912,13 +1042,11 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			write_segment(ld, "subsystems", &gs, ld->n_old, n);
 	}
 	CommandCounterIncrement();
-	if (ld->subsys != NULL)
-	{
-		pfree(gs.off);
-		pfree(gs.ids);
-	}
-	pfree(gp.off);
-	pfree(gp.ids);
+	MemoryContextSwitchTo(old_cxt);
+	/* the counts, the groups and their lifetimes */
+	MemoryContextDelete(cxt);
+	stored_counts_free(&k->sp);
+	stored_counts_free(&k->ss);
+	pfree(k);
 	fixes_load_phase(ld, "per-subsystem and per-prefix counts written");
 }
-

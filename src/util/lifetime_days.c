@@ -161,16 +161,31 @@ fixes_lifetime_sort(FixesLifetime *v, int64 n, uint32 ngroups)
 	pfree(next);
 }
 
-/* SQL's percentile_cont(p) over the days of v[0..n), sorted: orderedsetaggs.c, float8_lerp */
+/* SQL's percentile_cont(p) between the sorted values at its two positions: orderedsetaggs.c, float8_lerp */
+static inline double
+percentile_lerp(double lo, double hi, int64 first, int64 second, int64 n, double p)
+{
+	if (first == second)
+		return lo;
+	return lo + (((p * (n - 1)) - first) * (hi - lo));
+}
+
+/* SQL's percentile_cont(p) over the days of v[0..n), sorted */
 double
 fixes_percentile_cont(const FixesLifetime *v, int64 n, double p)
 {
 	int64		first = (int64) floor(p * (n - 1));
 	int64		second = (int64) ceil(p * (n - 1));
-	double		proportion;
 
-	if (first == second)
-		return v[first].days;
-	proportion = (p * (n - 1)) - first;
-	return v[first].days + (proportion * (v[second].days - v[first].days));
+	return percentile_lerp(v[first].days, v[second].days, first, second, n, p);
+}
+
+/* the same over days[0..n), sorted */
+double
+fixes_percentile_cont_days(const double *days, int64 n, double p)
+{
+	int64		first = (int64) floor(p * (n - 1));
+	int64		second = (int64) ceil(p * (n - 1));
+
+	return percentile_lerp(days[first], days[second], first, second, n, p);
 }

@@ -229,6 +229,14 @@ CREATE TEMP VIEW v_per_path_prefix AS
 SELECT p.name AS repo, d.depth, x.*
   FROM fixes_repositories p, generate_series(1, 5) AS d(depth),
        LATERAL fixes_per_path_prefix(p.name, d.depth) AS x;
+-- the lifetimes behind the stored medians, which a refresh merges into (1.2)
+CREATE TEMP VIEW v_group_lifetimes AS
+SELECT p.name AS repo, 'section' AS kind, s.name AS grp, md5(k.lifetimes) AS lifetimes
+  FROM fixes_subsystem_counts k JOIN fixes_repositories p USING (repository_id)
+  JOIN fixes_subsystems s ON s.repository_id = k.repository_id AND s.subsystem_id = k.subsystem_id
+UNION ALL
+SELECT p.name, 'prefix ' || k.depth, k.prefix, md5(k.lifetimes)
+  FROM fixes_path_prefix_counts k JOIN fixes_repositories p USING (repository_id);
 CREATE TEMP VIEW v_backports AS
 SELECT p.name AS repo, c.commit_id, b.line, b.status, u.commit_id AS upstream, b.abbrev, b.raw
   FROM fixes_backports b JOIN fixes_repositories p USING (repository_id)
@@ -340,7 +348,7 @@ BEGIN
                                'v_per_stable_release', 'v_trailers',
                                'v_trailers_per_release', 'v_reverted', 'v_lifetimes',
                                'v_lifetime_per_release', 'v_per_subsystem',
-                               'v_per_path_prefix'] LOOP
+                               'v_per_path_prefix', 'v_group_lifetimes'] LOOP
         -- each side's rows once (the views are the expensive part), then both differences
         EXECUTE format($q$CREATE TEMP TABLE side_a AS
                           SELECT to_jsonb(x) - 'repo' AS j FROM %1$I x WHERE x.repo = %2$L$q$, rel, a);
@@ -448,6 +456,8 @@ SQL
     printf '    ids of old commits: %s\n' "$(ids_read "$work/$name.$n")"
     MARKS=$(marks_read "$work/$name.$n")
     printf '    releases of old commits: %s (%s)\n' "$MARKS" "$(tr '\n' ';' <"$work/$name.$n.marks")"
+    EDGES=$(edges_read "$work/$name.$n")
+    printf '    old edges read: %s (%s)\n' "$EDGES" "$(tr '\n' ';' <"$work/$name.$n.edges")"
     sed 's/^/    server: /' "$work/$name.$n.msg"
     [ "$(counts_of "$work/$name.$n")" = "$(counts_of "$work/$fresh")" ] ||
         fail "step $n: fixes_load returned other counts for $name than for $fresh"
@@ -946,6 +956,9 @@ SQL
             [ $FULL = no ] || fail "make-history: daily refresh $seed reloaded in full"
             check "make-history: daily refresh $seed: the old commits' ids" "$(ids_read "$work/mh.$n")" "looked up"
             check "make-history: daily refresh $seed: the releases of the old commits" "$MARKS" stored
+            # with files too, only the old edges it needs: the medians merge the lifetimes
+            # of the edges that changed into the stored ones
+            check "make-history: daily refresh $seed: the old edges read, with files" "$EDGES" some
             # the per-group counts: only the groups it changes are written again, the stored
             # rows of the others kept (rows deleted: fewer than the rows before, and as many
             # as those inserted less the new groups)
