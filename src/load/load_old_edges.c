@@ -36,11 +36,13 @@
  * those counts read.  What the counts of the other releases and commits
  * read is stored, and does not change.
  *
- * Only a refresh of a database at 1.2 SQL (its indexes) without files (the
- * per-group counts compute their medians from every edge into a group) and
- * without stable_branches does this; and when the commits to read are more
- * than a quarter of the old ones (and 1024), or every release is counted
- * again, the rest is read too, as before.
+ * Only a refresh of a database at 1.2 SQL (its indexes) without
+ * stable_branches does this; with files, only when the per-group counts come
+ * from the stored ones (fixes_load_groups_by_difference(), decided by load.c
+ * before these reads: each group's stored lifetimes stand for the edges into
+ * it, and the commits of the edges that changed are read whole, as above).
+ * When the commits to read are more than a quarter of the old ones (and
+ * 1024), or every release is counted again, the rest is read too, as before.
  */
 #include "postgres.h"
 

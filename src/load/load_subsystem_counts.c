@@ -33,8 +33,14 @@
  * attributed again under another MAINTAINERS) computes only the groups it
  * changes from their stored counts (fixes_count_groups_delta(): the new
  * commits, and the commits of the edges that are new or resolve otherwise)
- * and replaces their rows; the stored rows of the others stay.  Otherwise
- * every row is written again.
+ * and replaces their rows; the stored rows of the others stay.  Each row
+ * keeps the lifetimes its median is over (column lifetimes: float8 days,
+ * ascending, in the server's byte order); the refresh drops those of the
+ * edges that changed as they were and adds them as they are
+ * (fixes_count_group_lifetimes()), so it reads no edge into a group but
+ * those that changed: fixes_load_groups_by_difference() tells load.c so
+ * before the old edges are read (load_old_edges.c).  Otherwise every row is
+ * written again, from every edge.
  */
 #include "postgres.h"
 
