@@ -816,7 +816,6 @@ group_edge(const FixesGroups *g, const FixesEdge *e, const FixesResolution *r)
 typedef struct ChangedCommit
 {
 	uint32		c;
-	bool		target;			/* the target of one (now or before) */
 	int32		in_now,
 				in_before,
 				out_now,
@@ -829,9 +828,7 @@ changed_commit_cmp(const void *a, const void *b)
 	const ChangedCommit *x = a;
 	const ChangedCommit *y = b;
 
-	if (x->c != y->c)
-		return x->c < y->c ? -1 : 1;
-	return (int) y->target - (int) x->target;	/* a target first, kept by the unique */
+	return x->c < y->c ? -1 : x->c > y->c;
 }
 
 /* commit c in v[0 .. n) (sorted, unique), or NULL */
@@ -890,9 +887,9 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 		}
 		v[nv++] = (ChangedCommit) {.c = e->fixing};
 		if (now)
-			v[nv++] = (ChangedCommit) {.c = e->now.target, .target = true};
+			v[nv++] = (ChangedCommit) {.c = e->now.target};
 		if (before)
-			v[nv++] = (ChangedCommit) {.c = e->before.target, .target = true};
+			v[nv++] = (ChangedCommit) {.c = e->before.target};
 	}
 	if (nv > 0)
 		qsort(v, nv, sizeof(ChangedCommit), changed_commit_cmp);
