@@ -347,9 +347,12 @@ paint_old(Paint *p, uint32_t at)
 	}
 }
 
-/* push the commit at (whose id is in p->seen) in state st; false if absent */
+/*
+ * push the commit at (whose id is in p->seen) in state st, first: before
+ * every commit (a head), else by its time; false if absent
+ */
 static bool
-paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, uint64_t *seq)
+paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, bool first, uint64_t *seq)
 {
 	git_oid		oid;
 	fixes_raw_commit raw;
@@ -364,7 +367,7 @@ paint_push(Repo *r, Paint *p, Heap *heap, uint32_t at, uint8_t st, uint64_t *seq
 	}
 	p->state[at] = st;
 	p->new_queued += st == NEW_QUEUED;
-	node.time = raw.committer.time;
+	node.time = first ? INT64_MAX : raw.committer.time;
 	node.seq = (*seq)++;
 	node.at = at;
 	heap_push(heap, &node);
@@ -517,7 +520,13 @@ send_list(Paint *p, size_t list_max)
  * than every new commit.  Where a commit is older than one of its parents
  * (clock skew), a commit of the previous load may be sent; the backend
  * holds it, and skips it.  A hidden commit that is not in the repository
- * any more hides nothing.
+ * any more hides nothing.  A single head (a refresh) is taken first, as git
+ * takes its heads, whatever its date: a head dated before the previous
+ * head (clock skew) waited in the heap until every old commit newer than it
+ * was read, most of the history (4.9 s and 600 MB at 1.3M commits for one
+ * commit dated 16 years early); it is the first new commit either way, so
+ * the order sent is the same.  Several heads (a stable scope) keep the
+ * order of their dates.
  */
 static void
 walk_hidden_pass(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,
@@ -544,14 +553,14 @@ walk_hidden_pass(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide
 			continue;
 		at = paint_add(&p, hide[i].id, &added);
 		if (added)
-			(void) paint_push(r, &p, &heap, at, OLD, &seq);
+			(void) paint_push(r, &p, &heap, at, OLD, false, &seq);
 	}
 	for (int h = 0; h < nheads; h++)
 	{
 		bool		added;
 		uint32_t	at = paint_add(&p, heads[h].id, &added);
 
-		if (added && !paint_push(r, &p, &heap, at, NEW_QUEUED, &seq))
+		if (added && !paint_push(r, &p, &heap, at, NEW_QUEUED, nheads == 1, &seq))
 			fail_missing_head(r, &heads[h]);
 	}
 
@@ -585,7 +594,7 @@ walk_hidden_pass(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide
 			parent_oid(r, &raw, i, &poid);
 			at = paint_add(&p, poid.id, &added);
 			if (added)
-				(void) paint_push(r, &p, &heap, at, old ? OLD : NEW_QUEUED, &seq);
+				(void) paint_push(r, &p, &heap, at, old ? OLD : NEW_QUEUED, false, &seq);
 			else if (old)
 				paint_old(&p, at);
 			if (!old)

@@ -6,7 +6,9 @@
 #     is skipped with a WARNING, or read, but never fails the load;
 #   - replace refs and info/grafts, which git log applies and fixes does not, give a WARNING;
 #   - a path of 10 kB and a symlink loop are errors with their own SQLSTATE, not XX000;
-#   - a refresh of a repository with 50,000 tags after one new commit equals a fresh load.
+#   - a refresh of a repository with 50,000 tags after one new commit equals a fresh load;
+#   - a refresh whose new head is dated long before the previous head (clock skew) reads none of
+#     the old history (the old commits' objects deleted: a walk into them would fail).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
@@ -125,6 +127,40 @@ say "SELECT releases FROM fixes_load('$work/tags.git', name => 'tags')" >/dev/nu
 fresh=$(say "SELECT md5(string_agg(format('%s %s %s', c.commit_id, c.release, c.subject), ',' ORDER BY c.commit_id))
                FROM fixes_commits c JOIN fixes_repositories r USING (repository_id) WHERE r.name = 'tags'")
 [ "$refreshed" = "$fresh" ] && echo "ok: the refresh equals a fresh load" || fail "refresh $refreshed != fresh $fresh"
+
+# --- clock skew at the head: a refresh reads none of the old history ----------------------------
+# 30 commits dated 2040, loaded; then the objects of the oldest 20 deleted, and a new head dated
+# 2017 on top. The refresh's walk takes the head first (as git does) and stops at the previous
+# head; a walk by date alone read every old commit newer than the new head (the whole history
+# here) and now fails on the missing ones.
+G init -q --bare "$work/skew.git"
+empty=$(git -C "$work/skew.git" hash-object -t tree -w /dev/null)
+parent=
+declare -a skew_ids
+for i in $(seq 1 30); do
+    t=$((2208988800 + i * 100))
+    c=$(GIT_COMMITTER_DATE="$t +0000" GIT_AUTHOR_DATE="$t +0000" \
+        G -C "$work/skew.git" commit-tree "$empty" ${parent:+-p "$parent"} -m "old $i")
+    skew_ids[$i]=$c
+    parent=$c
+done
+G -C "$work/skew.git" update-ref refs/heads/master "$parent"
+G -C "$work/skew.git" symbolic-ref HEAD refs/heads/master
+chmod -R a+rX "$work"
+say "SELECT commits FROM fixes_load('$work/skew.git', name => 'skew')" >/dev/null
+for i in $(seq 1 20); do
+    c=${skew_ids[$i]}
+    rm -f "$work/skew.git/objects/${c:0:2}/${c:2}"
+done
+c=$(GIT_COMMITTER_DATE="1500000000 +0000" GIT_AUTHOR_DATE="1500000000 +0000" \
+    G -C "$work/skew.git" commit-tree "$empty" -p "$parent" -m "new, dated 2017")
+G -C "$work/skew.git" update-ref refs/heads/master "$c"
+chmod -R a+rX "$work"
+out=$(say "SELECT commits FROM fixes_load('$work/skew.git', name => 'skew')")
+expect "a refresh whose head is dated 23 years before the previous one reads no old commit" "$out" '^31$'
+out=$(say "SELECT c.subject FROM fixes_commits c JOIN fixes_repositories r USING (repository_id)
+            WHERE r.name = 'skew' AND c.commit_id = '$c'")
+expect "the skewed head is loaded" "$out" '^new, dated 2017$'
 
 PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db"
 if [ "$failures" -ne 0 ]; then echo "FAIL ($failures)"; exit 1; fi
