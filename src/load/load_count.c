@@ -835,19 +835,9 @@ changed_commit_cmp(const void *a, const void *b)
 static ChangedCommit *
 changed_find(ChangedCommit *v, int64 n, uint32 c)
 {
-	int64		lo = 0,
-				hi = n;
+	ChangedCommit key = {.c = c};
 
-	while (lo < hi)
-	{
-		int64		mid = lo + (hi - lo) / 2;
-
-		if (v[mid].c < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo].c == c ? &v[lo] : NULL;
+	return bsearch(&key, v, n, sizeof(ChangedCommit), changed_commit_cmp);
 }
 
 /*
