@@ -18,10 +18,10 @@ MODULE_big = fixes
 BACKEND_DIRS = common parse db git util load sql
 OBJS       = $(patsubst %.c,%.o,$(sort $(foreach d,$(BACKEND_DIRS),$(wildcard src/$(d)/*.c))))
 # No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
-# the update scripts after it (1.0 -> 1.1 -> 1.2, fixes.control's
+# the update scripts after it (1.0 -> 1.1 -> 1.2 -> 1.3, fixes.control's
 # default_version), so no line of SQL is written twice; CREATE EXTENSION fixes
 # VERSION '1.0' or '1.1' stops on the way, and ALTER EXTENSION UPDATE goes on.
-DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql
+DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql fixes--1.2--1.3.sql
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat stable_cc backports cve

@@ -505,6 +505,13 @@ fixes_has_v12(const FixesLoad *ld)
 	return ld->has.version >= 12;
 }
 
+/* 1.3 or later */
+static inline bool
+fixes_has_v13(const FixesLoad *ld)
+{
+	return ld->has.version >= 13;
+}
+
 /* the hash by which subjects are compared before their text is */
 static inline uint64
 fixes_subject_hash(const char *s, Size len)

@@ -294,6 +294,7 @@ echo
 echo "== $new: the loads of 1.1 (stable branches, files)"
 load_v11 "$new" | tee -a "$work/new.loads" | sed 's/^/    /'
 upgrade_from 1.1
+upgrade_from 1.2
 
 if [ $rc != 0 ]; then
     echo "FAIL"
