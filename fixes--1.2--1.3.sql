@@ -261,6 +261,27 @@ $q$, pg_catalog.quote_ident(nsp), CASE WHEN one_fix THEN 'AND e.fixing_idx = $2'
                                    WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END)
 $fn$;
 
+-- fixes_per_stable_release gains release_rank (issue 42), at its end: the
+-- release's rank in fixes_releases, as in fixes_per_release and
+-- fixes_affected_releases, so that ORDER BY series, release_rank is version
+-- order (ORDER BY release put 1.48.10 before 1.48.2) and the rows join the
+-- other views by it
+CREATE OR REPLACE VIEW @extschema@.fixes_per_stable_release AS
+SELECT p.name AS repository,
+       r.series,
+       r.tag AS release,
+       r.released_at,
+       r.commits,
+       r.backports,
+       r.bugs_fixed,
+       r.regressions_introduced,
+       r.known_bugs,
+       r.release_rank
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE NOT r.mainline
+ ORDER BY p.name, r.series, r.release_rank;
+
 -- ---- end of issue 42 (smaller items) ----
 
 -- ---- issue 43: a refresh equals a cold load ----

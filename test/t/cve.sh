@@ -87,8 +87,10 @@ else
 fi
 # issue 42: series named like their first release (NetworkManager's 1.46.0, Open vSwitch's
 # v3.5.0): the wildcard is the series' version prefix (1.46.*, 3.5.*), never the name (1.46.0.*,
-# an empty range).  Copies of stable.git whose tags are renamed so (order kept: v1.1.1 becomes
-# 1.48.10, after 1.48.2 would be), checked against the oracle, and their wildcards listed.
+# an empty range).  Copies of stable.git whose tags are renamed so (order kept), checked against
+# the oracle, and their wildcards listed; fixes_per_stable_release's release_rank orders each
+# series as `git tag --sort=v:refname` does (1.46.2 before 1.46.10, which ORDER BY release
+# inverts).
 wildcards() {       # wildcards NAME: the distinct lessThanOrEqual wildcards of NAME's records
     psql_q -At -v name="$1" <<'SQL'
 SELECT string_agg(DISTINCT v->>'lessThanOrEqual', ' ' ORDER BY v->>'lessThanOrEqual')
@@ -102,7 +104,7 @@ if [ -d "$fixtures/stable.git" ]; then
     for style in nm ovs; do
         git clone -q --mirror "file://$fixtures/stable.git" "$work/$style.git"
         case $style in
-            nm)  map="v0.0.1:0.0.1 v0.9.1:1.44.1 v1.0:1.46.0 v1.0.1:1.46.1 v1.0.2:1.46.4 v1.1:1.48.0 v1.1.1:1.48.10 v2.0:1.50.0"
+            nm)  map="v0.0.1:0.0.1 v0.9.1:1.44.1 v1.0:1.46.0 v1.0.1:1.46.2 v1.0.2:1.46.10 v1.1:1.48.0 v1.1.1:1.48.1 v2.0:1.50.0"
                  want="1.46.* 1.48.*" ;;
             ovs) map="v0.0.1:v0.0.1 v0.9.1:v3.4.1 v1.0:v3.5.0 v1.0.1:v3.5.1 v1.0.2:v3.5.2 v1.1:v3.6.0 v1.1.1:v3.6.1 v2.0:v4.0.0"
                  want="3.5.* 3.6.*" ;;
@@ -120,6 +122,20 @@ if [ -d "$fixtures/stable.git" ]; then
             rc=1
         else
             echo "stable-$style: lessThanOrEqual wildcards $got: the series' version prefixes"
+        fi
+        got=$(psql_q -At -v name="stable-$style" <<'SQL'
+SELECT string_agg(release, ' ' ORDER BY series, release_rank) FROM fixes_per_stable_release
+ WHERE repository = :'name' AND series IS NOT NULL;
+SQL
+)
+        want=$(for b in $(git -C "$work/$style.git" tag --sort=v:refname --merged stable-1.0 --no-merged main) \
+                        $(git -C "$work/$style.git" tag --sort=v:refname --merged origin/stable-1.1 --no-merged main); do
+                   echo "$b"; done | paste -sd' ')
+        if [ "$got" != "$want" ]; then
+            echo "stable-$style: DIFF fixes_per_stable_release by release_rank: $got (git tag --sort=v:refname: $want)"
+            rc=1
+        else
+            echo "stable-$style: fixes_per_stable_release by series, release_rank: $got, as git tag --sort=v:refname"
         fi
     done
 fi
