@@ -282,6 +282,68 @@ SELECT p.name AS repository,
  WHERE NOT r.mainline
  ORDER BY p.name, r.series, r.release_rank;
 
+-- fixes_unresolved gains stable_commit, upstream_commit and upstream_method
+-- (issue 42), at its end: a mainline Fixes: line that names a commit of the
+-- stable scope (OVN's and NetworkManager's name a backport's id) is not
+-- resolved, because nothing of the mainline depends on the stable scope
+-- (a load with stable branches gives the mainline rows of a load without);
+-- the view says which stable commit the line names (the only one whose id
+-- starts with the abbrev) and, when that commit's resolved backport lines
+-- agree on one mainline commit, which (fixes_backports: by its line, its
+-- subject or an override), so that one INSERT into fixes_overrides resolves
+-- them (README, "Stable branches")
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw,
+       s.stable_commit,
+       s.upstream_commit,
+       s.upstream_method
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+  LEFT JOIN LATERAL (
+       -- the stable commits whose id starts with the abbrev: a range of the
+       -- index on commit_id (collation "C": ids and abbrevs are lower-case
+       -- hex), the other repositories' and the mainline's dropped after it
+       -- (OFFSET 0: never a scan of the repository's stable commits per line)
+       SELECT m.commit_id AS stable_commit, u.upstream_commit, u.upstream_method
+         FROM (SELECT pg_catalog.min(sc.commit_idx) AS commit_idx,
+                      pg_catalog.min(sc.commit_id) AS commit_id, pg_catalog.count(*) AS n
+                 FROM (SELECT x.repository_id, x.commit_idx, x.commit_id, x.mainline
+                         FROM @extschema@.fixes_commits x
+                        WHERE x.commit_id >= (e.abbrev COLLATE "C")
+                          AND x.commit_id < (e.abbrev || 'g' COLLATE "C")
+                       OFFSET 0) sc
+                WHERE sc.repository_id = e.repository_id AND NOT sc.mainline) m
+         LEFT JOIN LATERAL (
+              SELECT pg_catalog.min(uc.commit_id) AS upstream_commit,
+                     pg_catalog.min(b.method) AS upstream_method
+                FROM @extschema@.fixes_backports b
+                JOIN @extschema@.fixes_commits uc
+                  ON uc.repository_id = b.repository_id AND uc.commit_idx = b.upstream_idx
+               WHERE b.repository_id = e.repository_id AND b.commit_idx = m.commit_idx
+                 AND b.status = 'resolved'
+              HAVING pg_catalog.count(DISTINCT b.upstream_idx) = 1) u ON true
+        WHERE m.n = 1 AND e.status = 'not_found') s ON true
+ WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes' AND c.mainline
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+COMMENT ON COLUMN @extschema@.fixes_unresolved.stable_commit IS
+'a not_found line whose abbrev is the prefix of exactly one stable commit (with stable_branches): that commit';
+COMMENT ON COLUMN @extschema@.fixes_unresolved.upstream_commit IS
+'the mainline commit that stable_commit backports, when its resolved backport lines (fixes_backports) name one; a row of fixes_overrides with it resolves the line';
+COMMENT ON COLUMN @extschema@.fixes_unresolved.upstream_method IS
+'how fixes_backports found upstream_commit: id (the backport line), subject or override';
+
 -- ---- end of issue 42 (smaller items) ----
 
 -- ---- issue 43: a refresh equals a cold load ----
