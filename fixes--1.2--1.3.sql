@@ -11,6 +11,341 @@
 -- ---- issue 42: releases where the project tags them ----
 -- ---- end of issue 42 ----
 
+-- ---- issue 42 (smaller items) ----
+-- The CVE version wildcard (issue 42): a fixed series' entry by release is
+-- {version: the fixed release, lessThanOrEqual: "<prefix>.*"}, where the
+-- prefix is the series' version prefix, not its name: a series named like
+-- its first release ("1.46.0", "v3.5.0") gave "1.46.0.*", a range that holds
+-- none of its releases (1.46.4 read as affected).  The rule, in one place:
+-- the name without a leading v before a digit, without its trailing ".0"
+-- components past the second ("1.46.0" and "v1.46.0.0" are 1.46, "v6.1" is
+-- 6.1, "22.11" is 22.11, "1.0.0" is 1.0, "2.6.32" is 2.6.32, "1.2.3.0" is
+-- 1.2.3).
+CREATE FUNCTION @extschema@.fixes_series_prefix(series text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN v OPERATOR(pg_catalog.~) '^[^.]*\.[^.]*\.'
+            THEN pg_catalog.substring(v, '^[^.]*\.[^.]*')
+                 OPERATOR(pg_catalog.||) pg_catalog.regexp_replace(pg_catalog.substring(v, '^[^.]*\.[^.]*(\..*)$'), '(\.0)+$', '')
+            ELSE v END
+  FROM (SELECT pg_catalog.regexp_replace(series, '^[vV](?=[0-9])', '') AS v) s
+$fn$;
+
+COMMENT ON FUNCTION @extschema@.fixes_series_prefix(text) IS
+'the version prefix of a stable series (a mainline release''s tag): the name without a leading v before a digit and without trailing ".0" components past the second (1.46.0 -> 1.46, v3.5.0 -> 3.5, v6.1 -> 6.1, 2.6.32 -> 2.6.32); the CVE records'' lessThanOrEqual wildcard is it followed by ".*"';
+
+-- fixes_cve_affected_query as 1.2 wrote it (issue 32, fixes--1.1--1.2.sql,
+-- which explains it), but for the wildcard of a fixed series' entry
+CREATE OR REPLACE FUNCTION @extschema@.fixes_cve_affected_query(nsp name, one_fix boolean)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT pg_catalog.format($q$
+WITH rel AS (
+    -- every release, with its place in version order across the mainline
+    -- and the series (vkey)
+    SELECT r.release_rank, r.tag, r.mainline,
+           CASE WHEN r.mainline THEN r.release_rank::bigint << 32 | r.release_rank
+                ELSE b.release_rank::bigint << 32 | 2147483648 | r.release_rank END AS vkey,
+           pg_catalog.regexp_replace(r.tag, '^[vV](?=[0-9])', '') AS version
+      FROM %1$s.fixes_releases r
+      LEFT JOIN %1$s.fixes_releases b
+        ON NOT r.mainline AND b.repository_id = r.repository_id AND b.tag = r.series AND b.mainline
+     WHERE r.repository_id = $1 %4$s
+), pairs AS (
+    -- the distinct resolved mainline pairs (F fixes T), with F's first line
+    -- naming T
+    SELECT DISTINCT ON (e.fixing_commit, e.target_idx)
+           pg_catalog.dense_rank() OVER (ORDER BY e.fixing_commit) AS o,
+           e.fixing_idx, e.target_idx, e.line, e.fixing_commit, e.target_commit,
+           e.fixing_release, e.target_release
+      FROM %1$s.fixes_edges e
+     WHERE e.repository_id = $1 AND e.status = 'resolved' AND e.kind = 'fixes' %2$s
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+                          AND NOT c.mainline)
+       AND NOT EXISTS (SELECT FROM %1$s.fixes_commits c
+                        WHERE c.repository_id = e.repository_id AND c.commit_idx = e.target_idx
+                          AND NOT c.mainline)
+     ORDER BY e.fixing_commit, e.target_idx, e.line
+), ser AS (
+    -- the series rows that need more than the pair: those where the bug
+    -- came in with a stable release (a backport of T) or that are fixed.
+    -- The commit that brought the bug into the series: T when T is in the
+    -- series' mainline release, else the backport of T in the release it
+    -- came in with (the smallest id when that release holds several)
+    SELECT u.fixing_idx, u.o, u.line, u.series_rank, u.introduced_rank,
+           u.fixed_rank, u.fix_backport_idx,
+           CASE WHEN u.introduced_rank = u.series_rank THEN u.target_commit
+                ELSE (SELECT pg_catalog.min((SELECT bc.commit_id FROM %1$s.fixes_commits bc
+                                              WHERE bc.repository_id = b.repository_id
+                                                AND bc.commit_idx = b.commit_idx
+                                                AND bc.release = (SELECT i.tag FROM %1$s.fixes_releases i
+                                                                   WHERE i.repository_id = $1
+                                                                     AND i.release_rank = u.introduced_rank)))
+                        FROM %1$s.fixes_backports b
+                       WHERE b.repository_id = $1 AND b.upstream_idx = u.target_idx
+                         AND b.status = 'resolved') END
+               AS brought_by
+      FROM (SELECT p.fixing_idx, p.o, p.target_idx, p.line, p.target_commit,
+                   unnest(fa.series_ranks) AS series_rank, unnest(fa.introduced_ranks) AS introduced_rank,
+                   unnest(fa.fixed_ranks) AS fixed_rank, unnest(fa.fix_backport_idxs) AS fix_backport_idx
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+             WHERE NOT (fa.introduced_ranks = fa.series_ranks
+                        AND pg_catalog.cardinality(pg_catalog.array_positions(fa.fixed_ranks, NULL))
+                            = pg_catalog.cardinality(fa.fixed_ranks))) u
+     WHERE u.introduced_rank IS DISTINCT FROM u.series_rank OR u.fixed_rank IS NOT NULL
+), plain AS (
+    -- per pair, the first series of its plain rows (T in the series'
+    -- mainline release, not fixed there): every series of a row whose
+    -- elements are all plain, else those of its elements that are
+    SELECT m.fixing_idx, m.o, m.line, m.target_commit,
+           pg_catalog.min(m.series_rank) AS series_rank
+      FROM (SELECT p.fixing_idx, p.target_idx, p.o, p.line, p.target_commit,
+                   CASE WHEN fa.introduced_ranks = fa.series_ranks
+                             AND pg_catalog.cardinality(pg_catalog.array_positions(fa.fixed_ranks, NULL))
+                                 = pg_catalog.cardinality(fa.fixed_ranks)
+                        THEN (SELECT pg_catalog.min(x) FROM unnest(fa.series_ranks) x)
+                        ELSE (SELECT pg_catalog.min(u.series_rank)
+                                FROM (SELECT unnest(fa.series_ranks) AS series_rank,
+                                             unnest(fa.introduced_ranks) AS introduced_rank,
+                                             unnest(fa.fixed_ranks) AS fixed_rank) u
+                               WHERE u.introduced_rank = u.series_rank AND u.fixed_rank IS NULL) END
+                       AS series_rank
+              FROM pairs p
+              JOIN %1$s.fixes_affected_series fa
+                ON fa.repository_id = $1 AND fa.fixing_idx = p.fixing_idx AND fa.target_idx = p.target_idx
+            OFFSET 0) m
+     WHERE m.series_rank IS NOT NULL
+     GROUP BY m.fixing_idx, m.target_idx, m.o, m.line, m.target_commit
+), fixes AS (
+    -- per fix: its first release with the bug (first_key, NULL: it shipped
+    -- nowhere), from the places that shipped it (the mainline row's
+    -- introduced_in, each series row's), and the mainline release of its
+    -- earliest target (target_key)
+    SELECT a.fixing_idx, pg_catalog.min(a.o) AS o,
+           pg_catalog.min(a.fixing_release) AS fixing_release,
+           pg_catalog.min(a.place) AS first_key, pg_catalog.min(a.target_key) AS target_key
+      FROM (SELECT p.fixing_idx, p.o, p.fixing_release,
+                   CASE WHEN f.release_rank IS NULL OR f.release_rank > t.release_rank THEN t.vkey END AS place,
+                   t.vkey AS target_key
+              FROM pairs p
+              LEFT JOIN rel t ON t.tag = p.target_release AND t.mainline
+              LEFT JOIN rel f ON f.tag = p.fixing_release
+            UNION ALL
+            SELECT s.fixing_idx, NULL, NULL,
+                   CASE WHEN s.introduced_rank = s.series_rank
+                        THEN s.series_rank::bigint << 32 | s.series_rank
+                        ELSE s.series_rank::bigint << 32 | 2147483648 | s.introduced_rank END, NULL
+              FROM ser s
+            UNION ALL
+            SELECT l.fixing_idx, NULL, NULL, l.series_rank::bigint << 32 | l.series_rank, NULL
+              FROM plain l) a
+     GROUP BY a.fixing_idx
+), entries AS (
+    -- part 0, by commit (form 0: version v1, lessThan v2 or none): the
+    -- mainline pair of each target, then each series in version order;
+    -- part 1, by release: form 1 the first release with the bug, 2 "0" up
+    -- to it (or to the first target's release), 3 a fixed series (v1 up to
+    -- the series v2), 4 the mainline release with the fix
+    SELECT p.o, p.fixing_commit, 0 AS part, p.line::bigint AS k, 0 AS form,
+           p.target_commit AS v1, p.fixing_commit AS v2
+      FROM pairs p
+    UNION ALL
+    SELECT d.o, NULL, 0, d.k, 0, d.version,
+           COALESCE(fb.commit_id, (SELECT c.commit_id FROM %1$s.fixes_commits c
+                                    WHERE c.repository_id = $1 AND c.commit_idx = d.less_idx))
+      FROM (SELECT s.o,
+                   pg_catalog.min(4611686018427387904 | s.series_rank::bigint << 31 | s.line) AS k,
+                   s.brought_by AS version,
+                   CASE WHEN s.fixed_rank IS NOT NULL THEN s.fix_backport_idx END AS less_idx
+              FROM ser s
+             GROUP BY 1, 3, 4) d
+      -- the backport that fixed the series is a stable commit: the stable
+      -- commits in one pass (by the partial index) cost less than a look-up
+      -- each; the look-up stays for any other
+      LEFT JOIN %1$s.fixes_commits fb
+        ON fb.repository_id = $1 AND fb.commit_idx = d.less_idx AND NOT fb.mainline
+    UNION ALL
+    SELECT l.o, NULL, 0, 4611686018427387904 | l.series_rank::bigint << 31 | l.line, 0,
+           l.target_commit, NULL
+      FROM plain l
+    UNION ALL
+    SELECT f.o, NULL, 1, 0::bigint, 1, r.version, NULL
+      FROM fixes f JOIN rel r ON r.vkey = f.first_key
+    UNION ALL
+    SELECT f.o, NULL, 1, 1::bigint << 32, 2, r.version, NULL
+      FROM fixes f JOIN rel r ON r.vkey = COALESCE(f.first_key, f.target_key)
+    UNION ALL
+    SELECT s.o, NULL, 1, pg_catalog.min(2::bigint << 32 | s.series_rank), 3,
+           x.version, %1$s.fixes_series_prefix(b.tag) || '.*'
+      FROM (SELECT DISTINCT z.o, z.series_rank, z.fixed_rank
+              FROM ser z WHERE z.fixed_rank IS NOT NULL) s
+      JOIN rel x ON x.release_rank = s.fixed_rank
+      JOIN rel b ON b.release_rank = s.series_rank
+     GROUP BY s.o, x.version, b.tag
+    UNION ALL
+    SELECT f.o, NULL, 1, 3::bigint << 32, 4, r.version, NULL
+      FROM fixes f JOIN rel r ON r.tag = f.fixing_release AND r.mainline
+), files AS (
+    -- the paths each fix changed: %3$s
+), arrays AS (
+    -- the entries as JSON text (parsed once into jsonb below: a third
+    -- cheaper than building each entry as jsonb; ids are hex digits, names
+    -- go through to_json)
+    SELECT e.o, pg_catalog.min(e.fixing_commit) AS fixing_commit,
+           pg_catalog.string_agg(
+               '{"version": ' || COALESCE(pg_catalog.to_json(e.v1)::text, 'null')
+               || CASE WHEN e.v2 IS NULL THEN '' ELSE ', "lessThan": ' || pg_catalog.to_json(e.v2)::text END
+               || ', "status": "affected", "versionType": "git"}',
+               ', ' ORDER BY e.k) FILTER (WHERE e.part = 0) AS cv,
+           pg_catalog.string_agg(
+               '{"version": '
+               || CASE e.form
+                  WHEN 1 THEN pg_catalog.to_json(e.v1)::text || ', "status": "affected"}'
+                  WHEN 2 THEN '"0", "lessThan": ' || pg_catalog.to_json(e.v1)::text
+                              || ', "status": "unaffected", "versionType": "semver"}'
+                  WHEN 3 THEN pg_catalog.to_json(e.v1)::text || ', "lessThanOrEqual": '
+                              || pg_catalog.to_json(e.v2)::text
+                              || ', "status": "unaffected", "versionType": "semver"}'
+                  ELSE pg_catalog.to_json(e.v1)::text || ', "lessThanOrEqual": "*"'
+                       || ', "status": "unaffected", "versionType": "original_commit_for_fix"}' END,
+               ', ' ORDER BY e.k, e.v1 COLLATE "C", e.v2 COLLATE "C") FILTER (WHERE e.part = 1) AS rv
+      FROM entries e
+     GROUP BY e.o
+)
+SELECT a.fixing_commit,
+       ('[{' || h.head || '"defaultStatus": "unaffected", "versions": [' || a.cv || ']}, {'
+        || h.head || CASE WHEN a.rv IS NULL THEN '"defaultStatus": "unaffected"}]'
+                          ELSE '"defaultStatus": "affected", "versions": [' || a.rv || ']}]' END
+       )::jsonb
+  FROM arrays a
+  LEFT JOIN files fl ON fl.o = a.o
+ CROSS JOIN LATERAL (
+       SELECT '"vendor": ' || pg_catalog.to_json($3)::text || ', "product": '
+              || pg_catalog.to_json($4)::text || ', '
+              || CASE WHEN $5 IS NULL THEN ''
+                      ELSE '"repo": ' || pg_catalog.to_json($5)::text || ', ' END
+              || CASE WHEN fl.paths IS NULL THEN ''
+                      ELSE '"programFiles": ' || fl.paths::text || ', ' END AS head) h
+ ORDER BY a.o
+$q$, pg_catalog.quote_ident(nsp), CASE WHEN one_fix THEN 'AND e.fixing_idx = $2' ELSE '' END,
+       -- one fix: its rows by the index on fixes_commit_files; every fix: one
+       -- pass over the repository's rows (117,000 look-ups would cost more)
+       CASE WHEN NOT one_fix THEN $f$
+    SELECT x.o, pg_catalog.jsonb_agg(x.path ORDER BY x.path) AS paths
+      FROM (SELECT DISTINCT f.o, cf.path COLLATE "C" AS path
+              FROM fixes f
+              JOIN fixes_commit_files cf
+                ON cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) x
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)
+     GROUP BY x.o$f$
+       ELSE $f$
+    SELECT f.o,
+           (SELECT pg_catalog.jsonb_agg(DISTINCT cf.path COLLATE "C" ORDER BY cf.path COLLATE "C")
+              FROM fixes_commit_files cf
+             WHERE cf.repository_id = $1 AND cf.commit_idx = f.fixing_idx) AS paths
+      FROM fixes f
+     WHERE (SELECT r.files FROM fixes_repositories r WHERE r.repository_id = $1)$f$ END,
+       -- one fix: of the stable releases (thousands in a kernel-sized
+       -- history), only those its series rows name
+       CASE WHEN NOT one_fix THEN '' ELSE $f$
+       AND (r.mainline
+            OR r.release_rank IN (SELECT unnest(fa.introduced_ranks || fa.fixed_ranks)
+                                    FROM fixes_affected_series fa
+                                   WHERE fa.repository_id = $1 AND fa.fixing_idx = $2))$f$ END)
+$fn$;
+
+-- fixes_per_stable_release gains release_rank (issue 42), at its end: the
+-- release's rank in fixes_releases, as in fixes_per_release and
+-- fixes_affected_releases, so that ORDER BY series, release_rank is version
+-- order (ORDER BY release put 1.48.10 before 1.48.2) and the rows join the
+-- other views by it
+CREATE OR REPLACE VIEW @extschema@.fixes_per_stable_release AS
+SELECT p.name AS repository,
+       r.series,
+       r.tag AS release,
+       r.released_at,
+       r.commits,
+       r.backports,
+       r.bugs_fixed,
+       r.regressions_introduced,
+       r.known_bugs,
+       r.release_rank
+  FROM @extschema@.fixes_releases r
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = r.repository_id
+ WHERE NOT r.mainline
+ ORDER BY p.name, r.series, r.release_rank;
+
+-- fixes_unresolved gains stable_commit, upstream_commit and upstream_method
+-- (issue 42), at its end: a mainline Fixes: line that names a commit of the
+-- stable scope (OVN's and NetworkManager's name a backport's id) is not
+-- resolved, because nothing of the mainline depends on the stable scope
+-- (a load with stable branches gives the mainline rows of a load without);
+-- the view says which stable commit the line names (the only one whose id
+-- starts with the abbrev) and, when that commit's resolved backport lines
+-- agree on one mainline commit, which (fixes_backports: by its line, its
+-- subject or an override), so that one INSERT into fixes_overrides resolves
+-- them (README, "Stable branches")
+CREATE OR REPLACE VIEW @extschema@.fixes_unresolved AS
+SELECT p.name AS repository,
+       e.fixing_commit,
+       c.subject AS fixing_subject,
+       c.committed_at AS fixed_at,
+       e.line,
+       e.abbrev,
+       e.quoted_subject,
+       e.status,
+       e.candidates,
+       e.raw,
+       s.stable_commit,
+       s.upstream_commit,
+       s.upstream_method
+  FROM @extschema@.fixes_edges e
+  JOIN @extschema@.fixes_commits c
+    ON c.repository_id = e.repository_id AND c.commit_idx = e.fixing_idx
+  JOIN @extschema@.fixes_repositories p ON p.repository_id = e.repository_id
+  LEFT JOIN LATERAL (
+       -- the stable commits whose id starts with the abbrev: a range of the
+       -- index on commit_id (collation "C": ids and abbrevs are lower-case
+       -- hex), the other repositories' and the mainline's dropped after it
+       -- (OFFSET 0: never a scan of the repository's stable commits per line)
+       SELECT m.commit_id AS stable_commit, u.upstream_commit, u.upstream_method
+         FROM (SELECT pg_catalog.min(sc.commit_idx) AS commit_idx,
+                      pg_catalog.min(sc.commit_id) AS commit_id, pg_catalog.count(*) AS n
+                 FROM (SELECT x.repository_id, x.commit_idx, x.commit_id, x.mainline
+                         FROM @extschema@.fixes_commits x
+                        WHERE x.commit_id >= (e.abbrev COLLATE "C")
+                          AND x.commit_id < (e.abbrev || 'g' COLLATE "C")
+                       OFFSET 0) sc
+                WHERE sc.repository_id = e.repository_id AND NOT sc.mainline) m
+         LEFT JOIN LATERAL (
+              SELECT pg_catalog.min(uc.commit_id) AS upstream_commit,
+                     pg_catalog.min(b.method) AS upstream_method
+                FROM @extschema@.fixes_backports b
+                JOIN @extschema@.fixes_commits uc
+                  ON uc.repository_id = b.repository_id AND uc.commit_idx = b.upstream_idx
+               WHERE b.repository_id = e.repository_id AND b.commit_idx = m.commit_idx
+                 AND b.status = 'resolved'
+              HAVING pg_catalog.count(DISTINCT b.upstream_idx) = 1) u ON true
+        WHERE m.n = 1 AND e.status = 'not_found') s ON true
+ WHERE e.status IN ('ambiguous', 'not_found') AND e.kind = 'fixes' AND c.mainline
+ ORDER BY p.name, c.committed_at DESC, e.fixing_commit, e.line;
+
+COMMENT ON COLUMN @extschema@.fixes_unresolved.stable_commit IS
+'a not_found line whose abbrev is the prefix of exactly one stable commit (with stable_branches): that commit';
+COMMENT ON COLUMN @extschema@.fixes_unresolved.upstream_commit IS
+'the mainline commit that stable_commit backports, when its resolved backport lines (fixes_backports) name one; a row of fixes_overrides with it resolves the line';
+COMMENT ON COLUMN @extschema@.fixes_unresolved.upstream_method IS
+'how fixes_backports found upstream_commit: id (the backport line), subject or override';
+
+-- ---- end of issue 42 (smaller items) ----
+
 -- ---- issue 43: a refresh equals a cold load ----
 -- ---- end of issue 43 ----
 

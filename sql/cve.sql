@@ -205,3 +205,12 @@ SELECT count(*) AS arrays,
   FROM arrays;
 
 SELECT fixes_unload('cve_st'), fixes_unload('cve_rel');
+
+-- issue 42: the wildcard of a fixed series is its version prefix, not its
+-- name: a leading v before a digit and the trailing .0 components past the
+-- second go (a series named like its first release, 1.46.0 or v3.5.0, gave
+-- the empty ranges 1.46.0.* and 3.5.0.*)
+SELECT s AS series, fixes_series_prefix(s) || '.*' AS wildcard
+  FROM unnest(ARRAY['v6.1', '22.11', '1.46.0', 'v3.5.0', 'V1.0.0', 'v1.46.0.0', '2.0', '10.0.0',
+                    '2.6.32', 'v2.6.32', '1.2.3.0', '1.48.10', 'ovs-2.5.0', 'v10', 'debian/15-1']) s;
+SELECT fixes_series_prefix(NULL) IS NULL AS strict;

@@ -112,6 +112,12 @@ SELECT series, introduced_in, fixed_in, left(fix_backport, 12) AS fix_backport
 SELECT repository, series, release, released_at, commits, backports, bugs_fixed,
        regressions_introduced, known_bugs
   FROM fixes_per_stable_release WHERE repository = 'st';
+-- issue 42: release_rank, fixes_releases' rank (version order, also within
+-- a series, where ORDER BY release put 1.48.10 before 1.48.2)
+SELECT s.series, s.release, s.release_rank,
+       s.release_rank = (SELECT r.release_rank FROM fixes_releases r JOIN fixes_repositories p USING (repository_id)
+                          WHERE p.name = s.repository AND r.tag = s.release) AS as_fixes_releases
+  FROM fixes_per_stable_release s WHERE s.repository = 'st' ORDER BY s.series, s.release_rank;
 
 -- bad input: an invalid expression is an error and the load stays as it was
 SELECT count(*) FROM fixes_load(:'stable', name => 'st', stable_branches => '(unclosed');

@@ -21,7 +21,7 @@ PATH, and compares it with what the database holds for the repository loaded und
 The semantics (an independent statement of the specification):
   scope      commits reachable from HEAD;
   releases   tags peeled to a commit in scope whose name does not match
-             (rc|pre|alpha|beta)[0-9]*$ case-insensitively, in version order (digit runs
+             (rc|pre|alpha|beta|dev)[0-9]*$ case-insensitively, in version order (digit runs
              compare as numbers, other runs as strings, a name that runs out first sorts first);
   release    of a commit: the first release (in that order) whose commit is it or descends
              from it, i.e. `git rev-list <tag_i> --not <tag_1> .. <tag_i-1>`;
@@ -81,7 +81,7 @@ REVERT_RE = re.compile(r'^\s*This reverts commit\s+([0-9a-f]{7,40})(?![0-9a-f])'
 STABLE_CC_LINE_RE = re.compile(r'^[ \t\r\f\v]*cc:([^#\n]*)', re.IGNORECASE | re.ASCII | re.MULTILINE)
 STABLE_CC_ADDR_RE = re.compile(r"(?<![A-Za-z0-9.!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-])stable@[A-Za-z0-9]",
                                re.IGNORECASE | re.ASCII)
-PRERELEASE_RE = re.compile(r'(rc|pre|alpha|beta)[0-9]*$', re.IGNORECASE)
+PRERELEASE_RE = re.compile(r'(rc|pre|alpha|beta|dev)[0-9]*$', re.IGNORECASE)
 VERSION_RUN_RE = re.compile(r'[0-9]+|[^0-9]+')
 MAX_SHOWN = 10          # differences listed per kind
 

@@ -23,7 +23,7 @@ against git's command line, row for row:
   unreleased commit by REF's; a release whose tree lacks the file by the
   oldest release's that has it.  Releases and the release of a commit by the
   rule of test/crosscheck.py: tags peeled to a commit reachable from REF, not
-  matching (rc|pre|alpha|beta)[0-9]*$, in version order; a commit's release is
+  matching (rc|pre|alpha|beta|dev)[0-9]*$, in version order; a commit's release is
   the first whose `git rev-list <tag_i> --not <tag_1> .. <tag_i-1>` holds it.
   fixes_subsystems holds the names of the sections of every release's file
   and REF's.  --at-ref: every commit by REF's file (a database at 1.1 SQL).
@@ -188,7 +188,7 @@ def sections_of(sections, dirs, path):
     return {sections[i][0] for i, r in hits.items() if r == top}
 
 
-PRERELEASE_RE = re.compile(r"(rc|pre|alpha|beta)[0-9]*$", re.IGNORECASE)
+PRERELEASE_RE = re.compile(r"(rc|pre|alpha|beta|dev)[0-9]*$", re.IGNORECASE)
 VERSION_RUN_RE = re.compile(r"[0-9]+|[^0-9]+")
 
 

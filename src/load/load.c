@@ -120,6 +120,81 @@ default_name(const char *path)
 }
 
 /*
+ * A path as the default name reads it: no trailing '/', no trailing "/.git"
+ * component ("/home/me/linux/.git/" is "/home/me/linux").
+ */
+static char *
+path_key(const char *path)
+{
+	char	   *p = pstrdup(path);
+	size_t		len = strlen(p);
+
+	for (;;)
+	{
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0';
+		if (len > 5 && strcmp(p + len - 5, "/.git") == 0)
+			p[len -= 5] = '\0';
+		else
+			break;
+	}
+	return p;
+}
+
+/* Do two paths name one repository: the same text, or the same directory? */
+static bool
+same_repository_path(const char *a, const char *b)
+{
+	char	   *ka = path_key(a);
+	char	   *kb = path_key(b);
+	char	   *ra;
+	char	   *rb;
+	bool		same;
+
+	if (strcmp(ka, kb) == 0)
+		return true;
+	/* a symbolic link, "..": what the file system resolves (only when both exist) */
+	ra = realpath(ka, NULL);
+	rb = ra ? realpath(kb, NULL) : NULL;
+	same = ra != NULL && rb != NULL && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/*
+ * A load without a name takes the last component of its path (issue 42):
+ * two repositories whose paths end alike ("/mirror/a/repo", "/mirror/b/repo")
+ * get the same name, and the second load would replace the first one's rows
+ * as a rewritten history.  Refuse it, under the repository's lock: a name
+ * passed explicitly (a moved repository) and a reload of the same path load
+ * as before.
+ */
+static void
+check_default_name(FixesLoad *ld)
+{
+	char	   *sql = psprintf("SELECT path FROM %s.fixes_repositories WHERE name = $1", ld->schema);
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	char	   *stored;
+
+	args[0] = CStringGetTextDatum(ld->name);
+	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
+		return;
+	stored = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (stored == NULL || same_repository_path(stored, ld->path))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_DUPLICATE_OBJECT),
+			 errmsg("repository \"%s\" was loaded from \"%s\", not from \"%s\"",
+					ld->name, stored, ld->path),
+			 errdetail("Without a name, a load is named by the last component of its path, and loading \"%s\" under that name would replace the rows of the repository loaded from \"%s\".",
+					   ld->path, stored),
+			 errhint("Pass another name to load both, fixes_load(%s, name => '...'); or, if the repository moved, name => %s to load it in place of the old one.",
+					 quote_literal_cstr(ld->path), quote_literal_cstr(ld->name))));
+}
+
+/*
  * The id of the repository called name, its row created if needed; sets
  * ld->known when the row was there already.
  */
@@ -561,6 +636,8 @@ fixes_load(PG_FUNCTION_ARGS)
 	check_write_privileges();
 	old = MemoryContextSwitchTo(ld->cxt);
 	fixes_lock_repository(ld->name);
+	if (PG_ARGISNULL(3))
+		check_default_name(ld);
 	ld->repository_id = repository_id(ld);
 	fixes_decoder_init(&ld->decoder);
 	fixes_progress_start(&ld->progress, ld->name);

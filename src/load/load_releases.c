@@ -3,7 +3,7 @@
  *
  * A release is a tag whose commit is in scope and whose name matches the
  * release pattern (a PostgreSQL regular expression); without a pattern,
- * every tag but pre-releases, i.e. names matching (rc|pre|alpha|beta)[0-9]*$
+ * every tag but pre-releases, i.e. names matching (rc|pre|alpha|beta|dev)[0-9]*$
  * case-insensitively.  Releases are in version order (the tags already
  * are); the release of a commit is the first release whose commit is it or
  * has it as an ancestor (see release_marking.c).
@@ -20,7 +20,7 @@
 #include "load_state.h"
 #include "release_marking.h"
 
-#define PRERELEASE_PATTERN "(rc|pre|alpha|beta)[0-9]*$"
+#define PRERELEASE_PATTERN "(rc|pre|alpha|beta|dev)[0-9]*$"
 
 bool
 fixes_load_is_release(const FixesLoad *ld, const char *name)

@@ -6,11 +6,13 @@
 # commit's `affected` array equals the one test/cve-oracle.py computes from git's command line
 # (git log, rev-list, for-each-ref and the backport lines, through test/crosscheck.py), and
 # every array satisfies the CVE Record Format's rules for `affected` (the oracle's validator,
-# whose own self-test must catch eight broken arrays first); fixes_cve_affected for 25 fixing
+# whose own self-test must catch nine broken arrays first); fixes_cve_affected for 25 fixing
 # commits is byte for byte fixes_cve_affected_all's row, and fixes_commit_id of each one's
 # 12-digit abbreviation gives it back; fixes_affected_releases equals the expansion of
 # fixes_affected's rows into releases (the four-way join it replaces).
-# Repositories: ${FIXES_FIXTURES}/stable.git, and a 20000-commit make-history repository with
+# Issue 42: copies of stable.git whose series are named like their first release (1.46.0,
+# v3.5.0) give the series' version prefixes as wildcards (1.46.*, 3.5.*).
+# Repositories: ${FIXES_FIXTURES}/stable.git (and its two renamed copies), and a 20000-commit make-history repository with
 # --stable 3 (skipped when ../shared/bench/make-history is absent).  Own scratch database
 # fixes_t_cve, dropped again on success.
 # Exit 0 pass, 1 fail, 77 skip (neither repository available).
@@ -82,6 +84,60 @@ if [ -d "$fixtures/stable.git" ]; then
     check "$fixtures/stable.git" stable '^refs/(heads|remotes/origin)/stable-' || rc=1
 else
     echo "note: $fixtures/stable.git not found, not checked"
+fi
+# issue 42: series named like their first release (NetworkManager's 1.46.0, Open vSwitch's
+# v3.5.0): the wildcard is the series' version prefix (1.46.*, 3.5.*), never the name (1.46.0.*,
+# an empty range).  Copies of stable.git whose tags are renamed so (order kept), checked against
+# the oracle, and their wildcards listed; fixes_per_stable_release's release_rank orders each
+# series as `git tag --sort=v:refname` does (1.46.2 before 1.46.10, which ORDER BY release
+# inverts).
+wildcards() {       # wildcards NAME: the distinct lessThanOrEqual wildcards of NAME's records
+    psql_q -At -v name="$1" <<'SQL'
+SELECT string_agg(DISTINCT v->>'lessThanOrEqual', ' ' ORDER BY v->>'lessThanOrEqual')
+  FROM fixes_cve_affected_all(:'name') a, jsonb_array_elements(a.affected) e, jsonb_array_elements(e->'versions') v
+ WHERE v->>'lessThanOrEqual' <> '*';
+SQL
+}
+if [ -d "$fixtures/stable.git" ]; then
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    for style in nm ovs; do
+        git clone -q --mirror "file://$fixtures/stable.git" "$work/$style.git"
+        case $style in
+            nm)  map="v0.0.1:0.0.1 v0.9.1:1.44.1 v1.0:1.46.0 v1.0.1:1.46.2 v1.0.2:1.46.10 v1.1:1.48.0 v1.1.1:1.48.1 v2.0:1.50.0"
+                 want="1.46.* 1.48.*" ;;
+            ovs) map="v0.0.1:v0.0.1 v0.9.1:v3.4.1 v1.0:v3.5.0 v1.0.1:v3.5.1 v1.0.2:v3.5.2 v1.1:v3.6.0 v1.1.1:v3.6.1 v2.0:v4.0.0"
+                 want="3.5.* 3.6.*" ;;
+        esac
+        for m in $map; do
+            [ "${m%%:*}" = "${m#*:}" ] && continue
+            git -C "$work/$style.git" tag "${m#*:}" "${m%%:*}^{commit}"
+            git -C "$work/$style.git" tag -d "${m%%:*}" >/dev/null
+        done
+        chmod -R a+rX "$work"
+        check "$work/$style.git" "stable-$style" '^refs/(heads|remotes/origin)/stable-' || rc=1
+        got=$(wildcards "stable-$style")
+        if [ "$got" != "$want" ]; then
+            echo "stable-$style: DIFF lessThanOrEqual wildcards: $got (want the series' version prefixes: $want)"
+            rc=1
+        else
+            echo "stable-$style: lessThanOrEqual wildcards $got: the series' version prefixes"
+        fi
+        got=$(psql_q -At -v name="stable-$style" <<'SQL'
+SELECT string_agg(release, ' ' ORDER BY series, release_rank) FROM fixes_per_stable_release
+ WHERE repository = :'name' AND series IS NOT NULL;
+SQL
+)
+        want=$(for b in $(git -C "$work/$style.git" tag --sort=v:refname --merged stable-1.0 --no-merged main) \
+                        $(git -C "$work/$style.git" tag --sort=v:refname --merged origin/stable-1.1 --no-merged main); do
+                   echo "$b"; done | paste -sd' ')
+        if [ "$got" != "$want" ]; then
+            echo "stable-$style: DIFF fixes_per_stable_release by release_rank: $got (git tag --sort=v:refname: $want)"
+            rc=1
+        else
+            echo "stable-$style: fixes_per_stable_release by series, release_rank: $got, as git tag --sort=v:refname"
+        fi
+    done
 fi
 if [ -f "$mh" ]; then
     have=1
