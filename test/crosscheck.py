@@ -196,7 +196,7 @@ def resolve_edges(commits_msgs, ids, subject):
 class Expected:
     """Everything computed from git."""
 
-    def __init__(self, repo):
+    def __init__(self, repo, release_tags='ref'):
         t0 = time.monotonic()
         # one git log: id, subject (%s), raw body (%B), NUL between commits
         out = git(repo, 'log', '-z', '--encoding=UTF-8', '--format=%H%n%s%n%B', 'HEAD')
@@ -260,34 +260,43 @@ class Expected:
         self.tag_time = {}      # tag -> its date: the tagger's, else the commit's (git's creatordate)
         for t, line, when in zip(tags, peeled, created):
             f = line.split()
-            if len(f) == 2 and f[1] == 'commit' and f[0] in self.scope:
-                self.tag_time[t] = when if when is not None else self.ctime[f[0]]
+            if len(f) == 2 and f[1] == 'commit' and (f[0] in self.scope or release_tags == 'all'):
+                self.tag_time[t] = when if when is not None else self.ctime.get(f[0])
         self.dropped = collections.Counter()
         for t, line in zip(tags, peeled):
             f = line.split()
             if len(f) != 2 or f[1] != 'commit':
                 self.dropped['not a commit'] += 1
-            elif f[0] not in self.scope:
+            elif f[0] not in self.scope and release_tags != 'all':
                 self.dropped['not reachable from HEAD'] += 1
             elif PRERELEASE_RE.search(t):
                 self.dropped['pre-release'] += 1
             else:
                 self.tag_commit[t] = f[0]
-        self.releases = sorted(self.tag_commit, key=version_key)
-        self.rank = {r: i + 1 for i, r in enumerate(self.releases)}
+        candidates = sorted(self.tag_commit, key=version_key)
+        cand_commit = dict(self.tag_commit)
 
-        # release of each commit: git rev-list tag_i --not tag_1 .. tag_{i-1}
+        # release of each commit: git rev-list tag_i --not tag_1 .. tag_{i-1}, in the scope
+        # (release_tags 'all', issue 42: a tag off HEAD is a release when it is the first,
+        # in version order, to reach some commit of the scope: `git tag --contains`)
         self.release = dict.fromkeys(self.scope)    # commit -> release name or None
         self.release_commits = {}
-        for i, r in enumerate(self.releases):
-            args = ['rev-list', self.tag_commit[r]]
+        self.releases = []
+        for i, r in enumerate(candidates):
+            args = ['rev-list', cand_commit[r]]
             if i:
-                args += ['--not'] + [self.tag_commit[p] for p in self.releases[:i]]
-            members = git(repo, *args).decode('ascii').split()
+                args += ['--not'] + [cand_commit[p] for p in candidates[:i]]
+            members = [c for c in git(repo, *args).decode('ascii').split() if c in self.scope]
+            if self.tag_commit[r] not in self.scope and not members:
+                del self.tag_commit[r]
+                self.dropped['reaches no commit of the scope first'] += 1
+                continue
+            self.releases.append(r)
             self.release_commits[r] = len(members)
             for c in members:
                 assert self.release[c] is None, (c, r)
                 self.release[c] = r
+        self.rank = {r: i + 1 for i, r in enumerate(self.releases)}
 
         # subjects -> commits, for the subject-based resolution
         by_subject = collections.defaultdict(list)
@@ -751,11 +760,13 @@ def main():
     ap.add_argument('--dbname')
     ap.add_argument('--show', action='store_true', help='print the per-release table even when it agrees')
     ap.add_argument('--stable-branches', metavar='RE', help='the stable_branches the repository was loaded with')
+    ap.add_argument('--release-tags', choices=['ref', 'all'], default='ref',
+                    help='the release_tags the repository was loaded with (1.3, issue 42)')
     a = ap.parse_args()
     if a.dbname:
         os.environ['PGDATABASE'] = a.dbname
 
-    exp = Expected(a.repo)
+    exp = Expected(a.repo, a.release_tags)
     act = Actual(a.name, stable=a.stable_branches is not None)
     problems = []
 
