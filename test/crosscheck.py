@@ -494,15 +494,22 @@ class ExpectedStable:
         self.tag_commit = {}
         for t, line in zip(tags, peeled):
             f = line.split()
-            if len(f) == 2 and f[1] == 'commit' and f[0] in self.scope and not PRERELEASE_RE.search(t):
+            if (len(f) == 2 and f[1] == 'commit' and f[0] in self.scope and not PRERELEASE_RE.search(t)
+                    and t not in exp.rank):
                 self.tag_commit[t] = f[0]
         self.releases = sorted(self.tag_commit, key=version_key)
+        # release_tags 'all' (issue 42): a mainline release tagged on a stable commit (v2.0.0 on
+        # branch-2.0) releases the stable commits it reaches first, as the stable releases do
+        releasing = dict(self.tag_commit)
+        releasing.update({m: exp.tag_commit[m] for m in exp.releases if exp.tag_commit[m] in self.scope})
+        self.releasing = sorted(releasing, key=version_key)
         self.release = dict.fromkeys(self.scope)
         self.release_commits = {}
-        for i, r in enumerate(self.releases):
-            members = git(repo, 'rev-list', self.tag_commit[r], '--not', 'HEAD',
-                          *[self.tag_commit[p] for p in self.releases[:i]]).decode('ascii').split()
-            self.release_commits[r] = len(members)
+        for i, r in enumerate(self.releasing):
+            members = git(repo, 'rev-list', releasing[r], '--not', 'HEAD',
+                          *[releasing[p] for p in self.releasing[:i]]).decode('ascii').split()
+            if r in self.tag_commit:
+                self.release_commits[r] = len(members)
             for c in members:
                 assert self.release[c] is None, (c, r)
                 self.release[c] = r
@@ -515,7 +522,7 @@ class ExpectedStable:
             self.series[r] = max(cands, key=version_key) if cands else None
 
         # the series of each branch head, and its commits that no stable release has (queued)
-        stable_tags = [self.tag_commit[r] for r in self.releases]
+        stable_tags = [releasing[r] for r in self.releasing]
         self.queued = {}        # unreleased stable commit -> series of its (first) branch
         for h in heads:
             anc = set(git(repo, 'rev-list', h).decode('ascii').split())
@@ -574,7 +581,8 @@ class ExpectedStable:
             first = {}          # upstream -> (release, backport commit), the first in version order
             for c, _, st, up, _, _ in sorted(self.backports, key=lambda x: x[0]):
                 r = self.release[c]
-                if st != 'resolved' or r is None or self.series[r] != b:
+                # (release_tags 'all') a backport before the series' own release ships in it
+                if st != 'resolved' or r is None or (r if r in exp.rank else self.series[r]) != b:
                     continue
                 old = first.get(up)
                 if old is None or (pos(r), c) < (pos(old[0]), old[1]):
@@ -606,7 +614,7 @@ class ExpectedStable:
                         per[r]['known'] += 1
         backported = collections.Counter()
         for c in {c for c, _, st, _, _, _ in self.backports if st == 'resolved'}:
-            if self.release[c] is not None:
+            if self.release[c] is not None and self.release[c] in self.tag_commit:
                 backported[self.release[c]] += 1
         self.per_stable = {r: [self.series[r] or '', str(self.release_commits[r]), str(backported[r]),
                                str(per[r]['bugs_fixed']), str(per[r]['regressions']), str(per[r]['known'])]

@@ -95,6 +95,13 @@ typedef struct Stable
 	int			n;				/* stable releases: ranks nmain + 1 .. nmain + n */
 	int32	   *series;			/* by k = rank - nmain - 1: mainline rank, 0 = none */
 	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
+	/*
+	 * release_tags 'all': by stable commit (index less n_mainline), the
+	 * newest mainline release tagged on it (a release of the mainline whose
+	 * tag is on a release branch: v2.0.0 on branch-2.0), 0 for none; NULL
+	 * when there is none
+	 */
+	int32	   *main_at;
 } Stable;
 
 /* what the stable phase reads, and owns: its rows, edges and backport lines */
@@ -262,12 +269,17 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 	FixesGraph *g = ld->graph;
 	int			r = ld->nreleases;
 
+	bool	   *mainline_tag = palloc0(sizeof(bool) * Max(ld->ntags, 1));
+
 	st->nmain = ld->nreleases;
+	/* release_tags 'all': a tag of a stable commit may be a mainline release */
+	for (int q = 0; q < st->nmain; q++)
+		mainline_tag[ld->release_tag[q]] = true;
 	for (int t = 0; t < ld->ntags; t++)
 	{
 		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
 
-		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline || mainline_tag[t] ||
 			!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[r] = t;
@@ -275,6 +287,7 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 		ld->release_size[r] = 0;
 		r++;
 	}
+	pfree(mainline_tag);
 	st->n = r - st->nmain;
 	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (r + 1));
 	for (int k = st->nmain; k < r; k++)
@@ -293,18 +306,61 @@ mark_stable(FixesLoad *ld, Stable *st)
 	FixesGraph *g = ld->graph;
 	int32	   *tmp = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	/*
+	 * The releases that mark stable commits, in version order: the stable
+	 * ones and (release_tags 'all') the mainline releases tagged on a
+	 * stable commit, so that a backport merged on branch-2.0 before v2.0.0
+	 * ships in v2.0.0, the series' own release
+	 */
+	uint32	   *commit = palloc(sizeof(uint32) * (st->nmain + st->n + 1));
+	int32	   *rank = palloc(sizeof(int32) * (st->nmain + st->n + 1));
+	int			n = 0;
+	int			k = 0;
+
+	st->main_at = NULL;
+	for (int q = 0; q < st->nmain; q++)
+	{
+		uint32		idx;
+
+		if (ld->release_off_ref == NULL || !ld->release_off_ref[q])
+			continue;
+		idx = fixes_graph_lookup(g, &ld->tags[ld->release_tag[q]].commit);
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline)
+			continue;
+		if (st->main_at == NULL)
+			st->main_at = palloc0(sizeof(int32) * Max(g->n - ld->n_mainline, 1));
+		st->main_at[idx - ld->n_mainline] = Max(st->main_at[idx - ld->n_mainline], q + 1);
+		/* merged with the stable releases by tag position (version order) */
+		while (k < st->n && ld->release_tag[st->nmain + k] < ld->release_tag[q])
+		{
+			commit[n] = ld->release_commit[st->nmain + k];
+			rank[n++] = st->nmain + k + 1;
+			k++;
+		}
+		commit[n] = idx;
+		rank[n++] = q + 1;
+	}
+	for (; k < st->n; k++)
+	{
+		commit[n] = ld->release_commit[st->nmain + k];
+		rank[n++] = st->nmain + k + 1;
+	}
 
 	for (uint32 i = 0; i < ld->n_mainline; i++)
 		tmp[i] = -1;
-	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-						ld->release_commit + st->nmain, st->n, tmp, stack);
+	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, commit, n, tmp, stack);
 	ld->mark = repalloc_huge(ld->mark, sizeof(int32) * Max(g->n, 1));
 	for (uint32 i = ld->n_mainline; i < g->n; i++)
 	{
-		ld->mark[i] = tmp[i] > 0 ? st->nmain + tmp[i] : 0;
-		if (tmp[i] > 0)
-			ld->release_size[st->nmain + tmp[i] - 1]++;
+		int32		r = tmp[i] > 0 ? rank[tmp[i] - 1] : 0;
+
+		ld->mark[i] = r;
+		/* fixes_releases.commits of a mainline release counts mainline commits */
+		if (r > st->nmain)
+			ld->release_size[r - 1]++;
 	}
+	pfree(rank);
+	pfree(commit);
 	pfree(stack);
 	pfree(tmp);
 }
@@ -360,7 +416,12 @@ best_release_below(FixesLoad *ld, int nmainrel)
 	uint32	   *order = children_first(ld);
 
 	for (int r = 1; r <= nmainrel; r++)
+	{
+		/* a release tagged off the ref is no ancestor of a mainline commit */
+		if (ld->release_off_ref != NULL && ld->release_off_ref[r - 1])
+			continue;
 		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
+	}
 	/* parents first */
 	for (uint32 i = n; i-- > 0;)
 	{
@@ -380,8 +441,8 @@ best_release_below(FixesLoad *ld, int nmainrel)
  * stamp[] marks the commits met in this round.
  */
 static int32
-series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uint32 round,
-			 uint32 start)
+series_below(FixesLoad *ld, const Stable *st, const int32 *best, uint32 *stamp, uint32 *stack,
+			 uint32 round, uint32 start)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -390,6 +451,8 @@ series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uin
 
 	stack[top++] = start;
 	stamp[start] = round;
+	if (st->main_at != NULL && start >= nmain)
+		b = st->main_at[start - nmain];
 	while (top > 0)
 	{
 		uint32		c = stack[--top];
@@ -402,7 +465,12 @@ series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uin
 				continue;
 			stamp[q] = round;
 			if (q >= nmain)
+			{
 				stack[top++] = q;	/* stable: walk on */
+				/* release_tags 'all': a mainline release tagged on it */
+				if (st->main_at != NULL)
+					b = Max(b, st->main_at[q - nmain]);
+			}
 			else
 				b = Max(b, best[q]);	/* a fork point */
 		}
@@ -432,7 +500,7 @@ find_series(FixesLoad *ld, Stable *st)
 	for (int k = 0; k < st->n; k++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		st->series[k] = series_below(ld, best, stamp, stack, ++round,
+		st->series[k] = series_below(ld, st, best, stamp, stack, ++round,
 									 ld->release_commit[st->nmain + k]);
 	}
 	for (int h = 0; h < ld->stable->n; h++)
@@ -441,7 +509,7 @@ find_series(FixesLoad *ld, Stable *st)
 
 		CHECK_FOR_INTERRUPTS();
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
-			st->head_series[h] = series_below(ld, best, stamp, stack, ++round, idx);
+			st->head_series[h] = series_below(ld, st, best, stamp, stack, ++round, idx);
 	}
 	pfree(stack);
 	pfree(stamp);
@@ -746,6 +814,53 @@ affected_array(const AffectedRow *row, int a)
 											  INT4OID, sizeof(int32), true, TYPALIGN_INT));
 }
 
+/*
+ * The bit of a series whose mainline release is tagged off the ref
+ * (release_tags 'all'), at the mainline commits its tag reaches first
+ * from the stable scope: the fork points met walking down the stable
+ * scope from its tag (its branch is a stable one: the series has stable
+ * releases, which descend from it), from which the pass over the mainline
+ * carries it to their ancestors.
+ */
+static void
+series_fork_bits(FixesLoad *ld, int32 rank, uint64 *anc, int words, int bit)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		start = fixes_graph_lookup(g, &ld->tags[ld->release_tag[rank - 1]].commit);
+	uint32		nstable = g->n - nmain;
+	bool	   *seen;
+	uint32	   *stack;
+	uint32		top = 0;
+
+	if (start == FIXES_NO_IDX || start < nmain)
+		return;
+	seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	seen[start - nmain] = true;
+	stack[top++] = start;
+	while (top > 0)
+	{
+		uint32		c = stack[--top];
+
+		CHECK_FOR_INTERRUPTS();
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+		{
+			uint32		q = g->parents[p];
+
+			if (q < nmain)
+				anc[(Size) q * words + bit / 64] |= UINT64CONST(1) << (bit % 64);
+			else if (!seen[q - nmain])
+			{
+				seen[q - nmain] = true;
+				stack[top++] = q;
+			}
+		}
+	}
+	pfree(stack);
+	pfree(seen);
+}
+
 /* at most this much for the ancestry bits of one pass over the pairs */
 #define ANCESTRY_BYTES ((Size) 64 * 1024 * 1024)
 
@@ -800,7 +915,12 @@ write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackp
 	{
 		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
-		int			s = rank > 0 ? sl->of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
+		/*
+		 * a stable release, or (release_tags 'all') the series' own release,
+		 * which a backport merged before its tag ships in
+		 */
+		int			s = rank > st->nmain ? sl->of[rank - st->nmain - 1] :
+			rank > 0 ? sl->index[rank] : queued[bp->commit - ld->n_mainline];
 
 		if (bp->status != EDGE_RESOLVED || bp->superseded || s < 0)
 			continue;
@@ -850,7 +970,10 @@ write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackp
 		{
 			uint32		c = ld->release_commit[sl->rank[s] - 1];
 
-			anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
+			if (ld->release_off_ref != NULL && ld->release_off_ref[sl->rank[s] - 1])
+				series_fork_bits(ld, sl->rank[s], anc, words, s - s0);
+			else
+				anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
 		}
 		for (uint32 i = 0; i < nmain; i++)
 		{
