@@ -478,6 +478,116 @@ series_below(FixesLoad *ld, const Stable *st, const int32 *best, uint32 *stamp, 
 	return b;
 }
 
+/* at most this many commits walked to tell whether a series holds several branches */
+#define SERIES_CHECK_WORK ((int64) 50 * 1000 * 1000)
+
+/*
+ * What the series leave unsaid (issue 42), in a NOTICE each: stable releases
+ * that get no series (no mainline release is their ancestor: OVN's, whose
+ * releases are all on release branches, loaded with 'ref'), and a series
+ * whose stable releases sit on several branches (the newest of them, in
+ * version order, does not reach another: every Open vSwitch release in the
+ * series "v1.0.1" with 'ref').  The second walks the stable scope from the
+ * newest release of each series with two or more, at most SERIES_CHECK_WORK
+ * commits in all (then it is not checked, DEBUG1).
+ */
+static void
+say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32 round)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	int			none = 0;
+	int			first_none = -1;
+	int			mixed = 0;
+	int			mixed_series = 0;
+	int			mixed_a = -1;
+	int			mixed_b = -1;
+	int			nseries = 0;
+	int		   *newest = palloc(sizeof(int) * (st->nmain + 1));
+	const char *hint = ld->release_all ? NULL :
+		"When the project tags its releases on release branches (Open vSwitch's v3.5.0 on branch-3.5), load it with release_tags => 'all'.";
+
+	for (int b = 0; b <= st->nmain; b++)
+		newest[b] = -1;
+	for (int k = 0; k < st->n; k++)
+	{
+		if (st->series[k] == 0)
+		{
+			none++;
+			if (first_none < 0)
+				first_none = k;
+			continue;
+		}
+		/* stable ranks ascend in version order */
+		if (newest[st->series[k]] < 0)
+			nseries++;
+		newest[st->series[k]] = k;
+	}
+	if ((int64) nseries * (g->n - nmain) > SERIES_CHECK_WORK)
+		elog(DEBUG1, "fixes_load %s: whether a series holds several branches is not checked (%d series, %u stable commits)",
+			 ld->name, nseries, g->n - nmain);
+	else
+	{
+		for (int32 b = 1; b <= st->nmain; b++)
+		{
+			uint32		start;
+			uint32		top = 0;
+
+			if (newest[b] < 0)
+				continue;
+			CHECK_FOR_INTERRUPTS();
+			start = ld->release_commit[st->nmain + newest[b]];
+			stamp[start] = ++round;
+			stack[top++] = start;
+			while (top > 0)
+			{
+				uint32		c = stack[--top];
+
+				for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+				{
+					uint32		q = g->parents[p];
+
+					if (q < nmain || stamp[q] == round)
+						continue;
+					stamp[q] = round;
+					stack[top++] = q;
+				}
+			}
+			for (int k = 0; k < st->n; k++)
+				if (st->series[k] == b && stamp[ld->release_commit[st->nmain + k]] != round)
+				{
+					if (mixed_a < 0)
+					{
+						mixed_a = newest[b];
+						mixed_b = k;
+						mixed_series = b;
+					}
+					mixed++;
+					break;
+				}
+		}
+	}
+	if (none > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%d stable release of repository \"%s\" has no series",
+							   "%d stable releases of repository \"%s\" have no series",
+							   none, none, ld->name),
+				 errdetail("No mainline release is an ancestor of \"%s\": fixes_affected has no series rows for it, and no bug counts in it.",
+						   ld->tags[ld->release_tag[st->nmain + first_none]].name),
+				 hint ? errhint("%s", hint) : 0));
+	if (mixed > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%d series of repository \"%s\" holds the releases of several branches",
+							   "%d series of repository \"%s\" hold the releases of several branches",
+							   mixed, mixed, ld->name),
+				 errdetail("Series \"%s\" holds \"%s\" and \"%s\", which does not reach it: their rows of fixes_affected and counts mix the branches.",
+						   ld->tags[ld->release_tag[mixed_series - 1]].name,
+						   ld->tags[ld->release_tag[st->nmain + mixed_b]].name,
+						   ld->tags[ld->release_tag[st->nmain + mixed_a]].name),
+				 hint ? errhint("%s", hint) : 0));
+	pfree(newest);
+}
+
 /*
  * The series of each stable release (series_below its commit), and of each
  * stable branch head, for the queued backports (queued_series()).
@@ -511,6 +621,7 @@ find_series(FixesLoad *ld, Stable *st)
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
 			st->head_series[h] = series_below(ld, st, best, stamp, stack, ++round, idx);
 	}
+	say_series(ld, st, stamp, stack, round);
 	pfree(stack);
 	pfree(stamp);
 	pfree(best);

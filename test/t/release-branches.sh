@@ -134,6 +134,27 @@ got=$(psql_q -At -c "SELECT count(*) FROM fixes_affected a JOIN fixes_commits c
 [ "$got" = 0 ] && ok "a backport merged before v2.0.0 ships in v2.0.0: no series row" ||
     fail "$got series rows for a bug fixed before v2.0.0"
 
+# said when it matters: with 'ref', every stable release in the series v1.0.0, from two branches
+load "$ovs" ovs_st_ref ", stable_branches => '^refs/heads/branch-'"
+grep -q 'NOTICE:  1 series of repository "ovs_st_ref" holds the releases of several branches' "$work/ovs_st_ref.log" &&
+    ok "'ref' with stable branches: a series of several branches is said" ||
+    fail "no NOTICE of a series of several branches: $(cat "$work/ovs_st_ref.log")"
+grep -q "series" "$work/ovs_st.log" && fail "the 'all' load says something of its series: $(cat "$work/ovs_st.log")"
+# OVN: no release tag on main at all; with 'ref' no stable release has a series
+git clone -q --bare "$ovs" "$work/ovn.git"
+git -C "$work/ovn.git" tag -d v1.0.0 >/dev/null
+chmod -R a+rX "$work/ovn.git"
+load "$work/ovn.git" ovn_ref ", stable_branches => '^refs/heads/branch-'"
+grep -q 'NOTICE:  5 stable releases of repository "ovn_ref" have no series' "$work/ovn_ref.log" &&
+    ok "'ref' with no release tag on main: the stable releases without a series are said" ||
+    fail "no NOTICE of stable releases without a series: $(cat "$work/ovn_ref.log")"
+load "$work/ovn.git" ovn_all ", release_tags => 'all', stable_branches => '^refs/heads/branch-'"
+grep -q "series" "$work/ovn_all.log" && fail "ovn_all: $(cat "$work/ovn_all.log")"
+crosscheck "$work/ovn.git" ovn_all --release-tags all --stable-branches '^refs/heads/branch-' >/dev/null ||
+    fail "ovn_all: crosscheck"
+got=$(psql_q -At -c "SELECT count(*) FROM fixes_affected WHERE repository = 'ovn_all' AND series IS NOT NULL")
+[ "$got" -gt 0 ] && ok "ovn_all: $got series rows of fixes_affected" || fail "ovn_all: no series row"
+
 echo "== 3. the setting is remembered"
 load "$ovs" ovs_all
 grep -q "release tags" "$work/ovs_all.log" && fail "a reload without release_tags says it changed"
