@@ -72,6 +72,21 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
                  HEAD <stable tags>`, the series of the branch as of a stable tag) is queued:
                  fixed_in NULL, fix_backport that backport (the smallest id).
 
+With --release-tags all (1.3, issue 42: the repository was loaded with release_tags => 'all'),
+every tag peeled to a commit counts, wherever it sits:
+
+  releases   the tags peeled to a commit whose name is no pre-release, in version order; a tag
+             whose commit HEAD does not reach is a release only when it is the first, in that
+             order, to reach some commit of the scope (its rev-list below is not empty);
+  release    of a commit of the scope: the first release whose tag reaches it, i.e. `git
+             rev-list <tag_i> --not <tag_1> .. <tag_i-1>` restricted to the scope
+             (`git tag --contains`);
+  stable     the stable releases are the tags of stable commits that are no mainline release; a
+             mainline release tagged on a stable commit (v2.0.0 on branch-2.0) releases the
+             stable commits it reaches first, in version order with the stable releases, so that
+             a backport before it ships in it; the series is the newest mainline release in
+             `git rev-list <stable tag>`, as above.
+
 Exits 0 when everything agrees, 1 on any difference (printed), 2 on a usage or tool error.
 """
 import argparse, bisect, codecs, collections, hashlib, os, re, subprocess, sys, time

@@ -12,7 +12,9 @@
 #      -> release map, the buggiest commits: an oracle from git rev-list and for-each-ref);
 #      the 'ref' load fails that oracle (it can fail); with stable_branches, the stable scope
 #      row for row (series from the mainline releases on the branches, a backport before
-#      v2.0.0 ships in v2.0.0: no series row for its bug)
+#      v2.0.0 ships in v2.0.0: no series row for its bug) and the CVE records
+#      (test/cve-oracle.py); the NOTICEs of a 'ref' load with stable branches (a series of
+#      several branches; OVN-like, no tag on main: stable releases without a series)
 #   3. the setting is remembered (a reload without it keeps 'all'), a change is a NOTICE and
 #      gives the rows of a cold load, a bad value an ERROR that leaves the rows
 #   4. pkg.git: 'all' without a pattern gives the packaging tags the releases (as git says),
@@ -120,6 +122,8 @@ got=$(psql_q -At -c "SELECT string_agg(release || ':' || commits, ' ' ORDER BY r
 load "$ovs" ovs_st ", release_tags => 'all', stable_branches => '^refs/heads/branch-'"
 crosscheck "$ovs" ovs_st --release-tags all --stable-branches '^refs/heads/branch-' | tail -n 1 ||
     fail "ovs_st: crosscheck of the stable scope"
+PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$ovs" --name ovs_st --release-tags all \
+    --stable-branches '^refs/heads/branch-' | tail -n 1 || fail "ovs_st: the CVE records"
 got=$(psql_q -At -c "SELECT string_agg(tag || ':' || coalesce(series, '-'), ' ' ORDER BY release_rank)
                        FROM fixes_releases r JOIN fixes_repositories p USING (repository_id)
                       WHERE p.name = 'ovs_st' AND NOT mainline")
@@ -152,6 +156,8 @@ load "$work/ovn.git" ovn_all ", release_tags => 'all', stable_branches => '^refs
 grep -q "series" "$work/ovn_all.log" && fail "ovn_all: $(cat "$work/ovn_all.log")"
 crosscheck "$work/ovn.git" ovn_all --release-tags all --stable-branches '^refs/heads/branch-' >/dev/null ||
     fail "ovn_all: crosscheck"
+PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$work/ovn.git" --name ovn_all --release-tags all \
+    --stable-branches '^refs/heads/branch-' >/dev/null || fail "ovn_all: the CVE records"
 got=$(psql_q -At -c "SELECT count(*) FROM fixes_affected WHERE repository = 'ovn_all' AND series IS NOT NULL")
 [ "$got" -gt 0 ] && ok "ovn_all: $got series rows of fixes_affected" || fail "ovn_all: no series row"
 
