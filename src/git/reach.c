@@ -17,7 +17,7 @@
 
 void
 fixes_reach_entries(const char *path, const FixesOid *heads, uint32 nheads,
-					const FixesOid *known, uint32 nknown, FixesReachFn fn, void *arg)
+					const FixesOid *known, uint32 nknown, bool lenient, FixesReachFn fn, void *arg)
 {
 	FixesReader *volatile reader = NULL;
 
@@ -30,7 +30,9 @@ fixes_reach_entries(const char *path, const FixesOid *heads, uint32 nheads,
 		char		type;
 		int64		last = -1;
 
-		reader = fixes_reader_start_args("reach", path, NULL, 0, true);
+		const char *lenient_arg = "lenient";
+
+		reader = fixes_reader_start_args("reach", path, &lenient_arg, lenient ? 1 : 0, true);
 		wire_put_u32(count, nheads);
 		fixes_reader_write(reader, count, sizeof(count));
 		fixes_reader_write(reader, heads, (Size) nheads * sizeof(FixesOid));

@@ -14,7 +14,7 @@
 typedef void (*FixesReachFn) (void *arg, uint32 head, const FixesOid *ids, uint32 n);
 
 extern void fixes_reach_entries(const char *path, const FixesOid *heads, uint32 nheads,
-								const FixesOid *known, uint32 nknown,
+								const FixesOid *known, uint32 nknown, bool lenient,
 								FixesReachFn fn, void *arg);
 
 #endif							/* FIXES_REACH_H */

@@ -394,7 +394,7 @@ off_ref_entries(FixesLoad *ld, OffRef *o)
 	o->count = palloc0(sizeof(uint32) * o->nheads);
 	o->cap = 1024;
 	o->entries = palloc(sizeof(uint32) * o->cap);
-	fixes_reach_entries(ld->path, o->heads, (uint32) o->nheads, g->oids, g->n, take_entries, o);
+	fixes_reach_entries(ld->path, o->heads, (uint32) o->nheads, g->oids, g->n, false, take_entries, o);
 	if (o->unknown > 0)
 		elog(ERROR, "the reader of repository \"%s\" named %lld entry points the graph does not hold",
 			 ld->path, (long long) o->unknown);
@@ -430,7 +430,8 @@ fixes_load_find_releases(FixesLoad *ld)
 	if (off.nentries > 0)
 	{
 		ld->release_entry_start = palloc(sizeof(uint32) * (ld->ntags + 1));
-		ld->release_entries = palloc(sizeof(uint32) * off.nentries);
+		ld->release_entries = MemoryContextAllocHuge(CurrentMemoryContext,
+													 sizeof(uint32) * (off.nentries + ld->ntags));
 		ld->release_off_ref = palloc0(sizeof(bool) * Max(ld->ntags, 1));
 		ld->release_entry_start[0] = 0;
 	}
@@ -636,7 +637,7 @@ say_off_ref(FixesLoad *ld)
 	u.first_tag = -1;
 	u.seen = fixes_palloc_big(sizeof(bool) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	u.stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
-	fixes_reach_entries(ld->path, heads, (uint32) nheads, g->oids, g->n, count_unreleased, &u);
+	fixes_reach_entries(ld->path, heads, (uint32) nheads, g->oids, g->n, true, count_unreleased, &u);
 	if (u.count > 0)
 		ereport(NOTICE,
 				(errmsg("%lld of the %lld commits of repository \"%s\" are unreleased, but release tags that \"%s\" does not reach would release %lld of them",

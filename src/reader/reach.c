@@ -19,6 +19,10 @@
  * entry points are the known parents of the commits it marked: their total
  * is at most the number of parent links, whatever the number of heads.
  * One 'X' record per head that has entry points (several for a long list).
+ *
+ * "fixes-reader reach PATH lenient" (what a 'ref' load counts for its
+ * NOTICE, which must not fail a load that 1.2 made): a commit missing from
+ * the object database is taken as one without parents instead of an error.
  */
 #include "reader.h"
 
@@ -78,7 +82,7 @@ stack_push(uint32_t **stack, size_t *top, size_t *cap, uint32_t v)
 
 /* read every commit outside the history that a head reaches, once */
 static void
-discover(Repo *r, Outside *o, const FixesOid *heads, uint32_t nheads, OidSet *known)
+discover(Repo *r, Outside *o, const FixesOid *heads, uint32_t nheads, OidSet *known, bool lenient)
 {
 	uint32_t   *stack = NULL;
 	size_t		top = 0;
@@ -106,7 +110,8 @@ discover(Repo *r, Outside *o, const FixesOid *heads, uint32_t nheads, OidSet *kn
 		git_odb_object *obj;
 
 		memcpy(oid.id, o->seen->oids[at].id, GIT_OID_RAWSZ);
-		obj = walk_read_commit(r, &oid, &raw);
+		/* lenient (a 'ref' load's NOTICE): a commit that is not there has no parents */
+		obj = lenient && !git_odb_exists(r->odb, &oid) ? NULL : walk_read_commit(r, &oid, &raw);
 		room(o, at);
 		o->par_start[at] = (uint32_t) o->npars;
 		if (obj != NULL)
@@ -161,7 +166,7 @@ send_entries(Outside *o, uint32_t h, const uint32_t *list, size_t n)
 }
 
 void
-reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known)
+reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known, bool lenient)
 {
 	Outside		o = {0};
 	uint32_t   *mark;
@@ -175,7 +180,7 @@ reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known)
 
 	o.seen = oidset_new(0);
 	o.ents = oidset_new(0);
-	discover(r, &o, heads, nheads, known);
+	discover(r, &o, heads, nheads, known, lenient);
 	mark = calloc(o.seen->n > 0 ? o.seen->n : 1, sizeof(uint32_t));
 	stamp = calloc(o.ents->n > 0 ? o.ents->n : 1, sizeof(uint32_t));
 	if (mark == NULL || stamp == NULL)

@@ -124,7 +124,8 @@ struct fixes_raw_commit;
 extern git_odb_object *walk_read_commit(Repo *r, const git_oid *oid, struct fixes_raw_commit *raw);
 
 /* reach.c */
-extern void reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known);
+extern void reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known,
+						  bool lenient);
 
 /* files.c */
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,

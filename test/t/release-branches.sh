@@ -267,4 +267,29 @@ rb_tag "$ovs" v2.1.1 "$c3" 1320
 refresh_step "a tag that moves"
 chmod -R a+rX "$ovs"
 
+echo "== 7. a release tag whose history is damaged"
+# a commit whose parent is not in the repository (not a shallow clone), tagged off the ref:
+# the NOTICE of a 'ref' load must not fail the load; 'all' is an ERROR that names the commit
+git clone -q --bare "$pkg" "$work/broken.git"
+tree=$(git -C "$work/broken.git" mktree </dev/null)
+missing=0123456789abcdef0123456789abcdef01234567
+bad=$(printf 'tree %s\nparent %s\nauthor a <a@example.org> 1600000600 +0000\ncommitter c <c@example.org> 1600000600 +0000\n\nA commit whose parent is gone\n' \
+      "$tree" "$missing" | git -C "$work/broken.git" hash-object -t commit -w --stdin)
+git -C "$work/broken.git" tag v99 "$bad"
+git -C "$work/broken.git" update-ref -d refs/heads/debian
+git -C "$work/broken.git" tag -d v14 v15 >/dev/null
+chmod -R a+rX "$work/broken.git"
+if load "$work/broken.git" broken_ref; then
+    ok "'ref': loaded beside a release tag whose history is damaged"
+else
+    fail "'ref' fails on a damaged history off the ref: $(cat "$work/broken_ref.log")"
+fi
+if load "$work/broken.git" broken_all ", release_tags => 'all'"; then
+    fail "'all' loaded a release tag whose history is damaged"
+elif grep -q "ERROR:  could not read commit $missing" "$work/broken_all.log"; then
+    ok "'all': an ERROR naming the missing commit"
+else
+    fail "'all' on a damaged history: $(cat "$work/broken_all.log")"
+fi
+
 finish $rc
