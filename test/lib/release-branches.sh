@@ -110,3 +110,42 @@ Fixes: ${e:0:12} (\"Add providers\")" "$e")
     rb_tag "$d" debian/15-1 "$p2" 515
     chmod -R a+rX "$d"
 }
+
+# release_branches_copy SRC DST N [KEEP_TAGS]: a copy of the repository SRC (git clone --mirror
+# --shared: SRC is not changed) with N release branches in the Open vSwitch convention, cut
+# from HEAD's first-parent history at N evenly spaced points: branch-K gets "Prepare for
+# K.0.0" (tagged vK.0.0) and two backports by subject of later mainline commits (tagged vK.0.1
+# and vK.0.2).  Without KEEP_TAGS the copy's own tags are deleted first, so that the releases
+# are all off the ref.  Used by test/t/release-branches.sh and bench/release-tags.
+release_branches_copy() {
+    local src=$1 d=$2 nb=$3 keep=${4:-} n step k at prep b1 b2 subj1 subj2 tree fp
+    rm -rf "$d"
+    git clone -q --mirror --shared "$src" "$d"
+    [ -n "$keep" ] || git -C "$d" tag -l | xargs -r git -C "$d" tag -d >/dev/null
+    mapfile -t fp < <(git -C "$d" rev-list --first-parent --reverse HEAD)
+    n=${#fp[@]}
+    step=$((n / (nb + 1)))
+    for ((k = 1; k <= nb; k++)); do
+        at=${fp[$((k * step))]}
+        tree=$(git -C "$d" rev-parse "$at^{tree}")
+        subj1=$(git -C "$d" log -1 --format=%s "${fp[$((k * step + step / 3))]}")
+        subj2=$(git -C "$d" log -1 --format=%s "${fp[$((k * step + 2 * step / 3))]}")
+        prep=$(GIT_AUTHOR_NAME=r GIT_AUTHOR_EMAIL=r@example.org GIT_COMMITTER_NAME=r \
+            GIT_COMMITTER_EMAIL=r@example.org GIT_AUTHOR_DATE="$((1500000000 + k * 1000)) +0000" \
+            GIT_COMMITTER_DATE="$((1500000000 + k * 1000)) +0000" \
+            git -C "$d" commit-tree "$tree" -p "$at" -m "Prepare for $k.0.0")
+        b1=$(GIT_AUTHOR_NAME=r GIT_AUTHOR_EMAIL=r@example.org GIT_COMMITTER_NAME=r \
+            GIT_COMMITTER_EMAIL=r@example.org GIT_AUTHOR_DATE="$((1500000100 + k * 1000)) +0000" \
+            GIT_COMMITTER_DATE="$((1500000100 + k * 1000)) +0000" \
+            git -C "$d" commit-tree "$tree" -p "$prep" -m "$subj1")
+        b2=$(GIT_AUTHOR_NAME=r GIT_AUTHOR_EMAIL=r@example.org GIT_COMMITTER_NAME=r \
+            GIT_COMMITTER_EMAIL=r@example.org GIT_AUTHOR_DATE="$((1500000200 + k * 1000)) +0000" \
+            GIT_COMMITTER_DATE="$((1500000200 + k * 1000)) +0000" \
+            git -C "$d" commit-tree "$tree" -p "$b1" -m "$subj2")
+        git -C "$d" update-ref "refs/heads/branch-$k" "$b2"
+        git -C "$d" tag "v$k.0.0" "$prep"
+        git -C "$d" tag "v$k.0.1" "$b1"
+        git -C "$d" tag "v$k.0.2" "$b2"
+    done
+    chmod -R a+rX "$d"
+}

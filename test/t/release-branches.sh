@@ -20,9 +20,13 @@
 #   4. pkg.git: 'all' without a pattern gives the packaging tags the releases (as git says),
 #      which is why the default stays 'ref'; 'all' with release_pattern equals 'ref'
 #   5. the fixtures and a make-history repository whose release tags are all on the ref (or
-#      reach nothing first): fixes_per_release is the same with 'all'
+#      reach nothing first): fixes_per_release is the same with 'all' (make-history --stable 3:
+#      fixes_affected too); make-history copies with 8 release branches added by plain git,
+#      with and without its own tags, cross-checked with stable branches
 #   6. refresh: a new tag on a release branch, a new release branch and a moved tag each give
 #      the rows of a cold load
+#   7. a release tag whose parent is missing: a 'ref' load (whose NOTICE reads the tags off the
+#      ref leniently) succeeds, an 'all' load is an ERROR naming the commit
 # Own scratch database fixes_t_release_branches, dropped again on success.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -235,6 +239,39 @@ if [ -f "$mh" ]; then
     git -C "$mhcopy" branch -f main "$(git -C "$repo" rev-parse HEAD)"
     chmod -R a+rX "$mhcopy"
     same_per_release "$mhcopy" mh
+    # make-history with 8 release branches: its own tags kept (on the ref, and the vM.N.1 side
+    # branch), the new ones off it, with stable branches
+    release_branches_copy "$repo" "$work/mhb.git" 8 keep
+    git -C "$work/mhb.git" branch -f main "$(git -C "$repo" rev-parse HEAD)"
+    git -C "$work/mhb.git" symbolic-ref HEAD refs/heads/main
+    load "$work/mhb.git" mhb ", release_tags => 'all', stable_branches => '^refs/heads/branch-'"
+    crosscheck "$work/mhb.git" mhb --release-tags all --stable-branches '^refs/heads/branch-' | tail -n 1 ||
+        fail "make-history with release branches: crosscheck"
+    # and without its own tags: every release off the ref
+    release_branches_copy "$repo" "$work/mhc.git" 8
+    git -C "$work/mhc.git" branch -f main "$(git -C "$repo" rev-parse HEAD)"
+    git -C "$work/mhc.git" symbolic-ref HEAD refs/heads/main
+    load "$work/mhc.git" mhc ", release_tags => 'all', stable_branches => '^refs/heads/branch-'"
+    crosscheck "$work/mhc.git" mhc --release-tags all --stable-branches '^refs/heads/branch-' | tail -n 1 ||
+        fail "make-history with release branches, no tag on the ref: crosscheck"
+    # make-history --stable 3 (vM.N.y branches forked at their tags): 'all' changes nothing
+    srepo=$(make_history_repo 5000 3)
+    psql_q -c "SELECT repository FROM fixes_load('$srepo', name => 'mhs_r', stable_branches => '^refs/heads/v[0-9]+\.[0-9]+\.y\$')" >/dev/null 2>&1
+    psql_q -c "SELECT repository FROM fixes_load('$srepo', name => 'mhs_a', release_tags => 'all', stable_branches => '^refs/heads/v[0-9]+\.[0-9]+\.y\$')" >/dev/null 2>&1
+    crosscheck "$srepo" mhs_a --release-tags all --stable-branches '^refs/heads/v[0-9]+\.[0-9]+\.y$' >/dev/null ||
+        fail "make-history --stable 3 with 'all': crosscheck"
+    PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$srepo" --name mhs_a --release-tags all \
+        --stable-branches '^refs/heads/v[0-9]+\.[0-9]+\.y$' >/dev/null || fail "mhs_a: the CVE records"
+    got=$(psql_q -At -c "SELECT count(*) FROM (
+            ((SELECT (to_jsonb(a) - 'repository')::text FROM fixes_affected a WHERE repository = 'mhs_r')
+             EXCEPT ALL (SELECT (to_jsonb(a) - 'repository')::text FROM fixes_affected a WHERE repository = 'mhs_a'))
+            UNION ALL
+            ((SELECT (to_jsonb(a) - 'repository')::text FROM fixes_affected a WHERE repository = 'mhs_a')
+             EXCEPT ALL (SELECT (to_jsonb(a) - 'repository')::text FROM fixes_affected a WHERE repository = 'mhs_r'))) x")
+    [ "$got" = 0 ] && ok "make-history --stable 3: fixes_affected the same with 'all'" ||
+        fail "make-history --stable 3: fixes_affected differs with 'all' ($got rows)"
+    got=$(psql_q -At -c "SELECT count(*) FROM fixes_per_release WHERE repository = 'mhc'")
+    [ "$got" = 8 ] && ok "mhc: 8 mainline releases, all off the ref" || fail "mhc: $got mainline releases"
 else
     echo "note: $mh not found, make-history not checked"
 fi
