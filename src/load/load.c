@@ -316,10 +316,11 @@ read_previous_graph(FixesLoad *ld)
 {
 	/* without the ids of the old commits when load_ids.c can look them up */
 	/*
-	 * release_tags 'all' (1.3): every load that changes something is a full
-	 * one (load_releases.c), as is the first load after the setting changed
+	 * release_tags (1.3): the first load after the setting changed is a full
+	 * one; with 'all', so is a load that finds release tags off the ref
+	 * (read_repository(), fixes_load_release_tags_off_ref())
 	 */
-	if (ld->release_all || ld->release_all_changed)
+	if (ld->release_all_changed)
 	{
 		ld->incremental = false;
 		ld->edges_some = false;
@@ -438,6 +439,20 @@ read_repository(FixesLoad *ld)
 						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
 								ld->ref, ld->path),
 						 errdetail("The history was rewritten, or the reference now names another line of history.")));
+				fixes_walk_release(ld->walk);
+				ld->walk = NULL;
+				start_full_load(ld);
+				fixes_load_clear(ld);
+				fixes_load_read(ld);
+			}
+			/*
+			 * release_tags 'all' (1.3): a release tag off the ref makes the
+			 * releases of a full load (the entry points of its tag into the
+			 * whole history, load_releases.c); the refresh becomes one
+			 */
+			if (ld->incremental && ld->release_all && fixes_load_release_tags_off_ref(ld))
+			{
+				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->name);
 				fixes_walk_release(ld->walk);
 				ld->walk = NULL;
 				start_full_load(ld);

@@ -20,8 +20,9 @@
  * entry point only to the first tag that reaches it), so such a release
  * starts its marking at several commits.  A tag off the ref that is the
  * first to reach no commit (v3.5.1, after v3.5.0 on the same branch) is no
- * release of the mainline.  A load with 'all' that changes anything is a
- * full load.  With 'ref', a full load where most commits are unreleased and
+ * release of the mainline.  A refresh with 'all' that finds a release tag
+ * off the ref becomes a full load (load.c); one that finds none is a
+ * refresh as with 'ref'.  With 'ref', a full load where most commits are unreleased and
  * tags off the ref would release some says so in a NOTICE.
  */
 #include "postgres.h"
@@ -113,6 +114,25 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 				 errdetail("release_tags was '%s' and is now '%s'.", old_all ? "all" : "ref",
 						   ld->release_all ? "all" : "ref")));
 	}
+}
+
+/*
+ * After the walk: is a release tag's commit outside the graph (the ref does
+ * not reach it)?  On a refresh the graph holds the old commits of every
+ * release tag (load_ids.c looks them up) and the new commits.
+ */
+bool
+fixes_load_release_tags_off_ref(FixesLoad *ld)
+{
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		if ((t & 0xff) == 0xff)
+			CHECK_FOR_INTERRUPTS();
+		if (fixes_graph_lookup(ld->graph, &ld->tags[t].commit) == FIXES_NO_IDX &&
+			fixes_load_is_release(ld, ld->tags[t].name))
+			return true;
+	}
+	return false;
 }
 
 /* Fail early, before any reading, on a pattern that does not compile. */

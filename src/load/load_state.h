@@ -629,6 +629,7 @@ extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_find_releases(FixesLoad *ld);
 extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
+extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 

@@ -24,7 +24,9 @@
 #      fixes_affected too); make-history copies with 8 release branches added by plain git,
 #      with and without its own tags, cross-checked with stable branches
 #   6. refresh: a new tag on a release branch, a new release branch and a moved tag each give
-#      the rows of a cold load
+#      the rows of a cold load; with every release tag on the ref a refresh with 'all' stays a
+#      refresh (DEBUG1), one that meets a tag off the ref loads in full, and a release branch
+#      merged back is a refresh again, each equal to a cold load
 #   7. a release tag whose parent is missing: a 'ref' load (whose NOTICE reads the tags off the
 #      ref leniently) succeeds, an 'all' load is an ERROR naming the commit
 # Own scratch database fixes_t_release_branches, dropped again on success.
@@ -303,6 +305,67 @@ git -C "$ovs" tag -d v2.1.1 >/dev/null
 rb_tag "$ovs" v2.1.1 "$c3" 1320
 refresh_step "a tag that moves"
 chmod -R a+rX "$ovs"
+
+# a refresh with 'all' and every release tag on the ref stays a refresh; one that meets a tag
+# off the ref loads in full; a release branch merged back (its tag now on the ref, the previous
+# load's release off it) is a refresh again; each step equals a cold load
+grow=$work/grow.git
+git init -q --bare "$grow"
+ga=$(rb_commit "$grow" 100 "Add the core")
+gb=$(rb_commit "$grow" 200 "Add the parser" "$ga")
+gc=$(rb_commit "$grow" 300 "Fix the core
+
+Fixes: ${ga:0:12} (\"Add the core\")" "$gb")
+git -C "$grow" update-ref refs/heads/main "$gc"
+git -C "$grow" symbolic-ref HEAD refs/heads/main
+rb_tag "$grow" v1 "$gc" 310
+chmod -R a+rX "$grow"
+grow_step() {
+    local what=$1 how=$2 got
+    psql_q -c "SET client_min_messages = debug1" \
+        -c "SELECT 1 FROM fixes_load('$grow', 'main', name => 'grow_inc', release_tags => 'all')" >/dev/null 2>"$work/grow.log"
+    psql_q -c "SELECT fixes_unload('grow_cold')" >/dev/null
+    load "$grow" grow_cold ", release_tags => 'all'" >/dev/null
+    if grep -q "release tags off the ref: loading it in full" "$work/grow.log"; then got=full
+    elif grep -q "graph of the previous load read" "$work/grow.log"; then got=refresh
+    else got=full; fi
+    [ "$got" = "$how" ] && ok "$what: a $got" || fail "$what: a $got, expected a $how"
+    same_rows grow_inc grow_cold && ok "$what: the rows of a cold load" || fail "$what: differs from a cold load"
+    crosscheck "$grow" grow_inc --release-tags all >/dev/null || fail "$what: crosscheck"
+}
+grow_step "first load" full
+gd=$(rb_commit "$grow" 400 "Add the lexer" "$gc")
+ge=$(rb_commit "$grow" 500 "Fix the parser
+
+Fixes: ${gb:0:12} (\"Add the parser\")" "$gd")
+git -C "$grow" update-ref refs/heads/main "$ge"
+rb_tag "$grow" v2 "$ge" 510
+chmod -R a+rX "$grow"
+grow_step "commits and a tag on the ref" refresh
+# branch-3 is cut at gf, which no release has yet: v3.0.0, off the ref, releases it
+gf=$(rb_commit "$grow" 600 "Fix the lexer
+
+Fixes: ${gd:0:12} (\"Add the lexer\")" "$ge")
+gx=$(rb_commit "$grow" 650 "Prepare for 3.0.0" "$gf")
+gg=$(rb_commit "$grow" 660 "Add the optimizer" "$gf")
+git -C "$grow" update-ref refs/heads/branch-3 "$gx"
+git -C "$grow" update-ref refs/heads/main "$gg"
+rb_tag "$grow" v3.0.0 "$gx" 610
+chmod -R a+rX "$grow"
+grow_step "a release branch and its tag" full
+got=$(psql_q -At -c "SELECT string_agg(release || ':' || commits, ' ' ORDER BY release_rank) FROM fixes_per_release WHERE repository = 'grow_inc'")
+[ "$got" = "v1:3 v2:2 v3.0.0:1" ] && ok "v3.0.0 off the ref releases the branch point: $got" || fail "releases: $got"
+gm=$(rb_commit "$grow" 700 "Merge branch-3" "$gg" "$gx")
+git -C "$grow" update-ref refs/heads/main "$gm"
+chmod -R a+rX "$grow"
+grow_step "the release branch merged: its tag on the ref" refresh
+gh=$(rb_commit "$grow" 800 "Fix the optimizer
+
+Fixes: ${gg:0:12} (\"Add the optimizer\")" "$gm")
+git -C "$grow" update-ref refs/heads/main "$gh"
+rb_tag "$grow" v4 "$gh" 810
+chmod -R a+rX "$grow"
+grow_step "a new tag on the ref after it" refresh
 
 echo "== 7. a release tag whose history is damaged"
 # a commit whose parent is not in the repository (not a shallow clone), tagged off the ref:
