@@ -107,7 +107,7 @@ SELECT r.stable_branches,
        (SELECT count(*) FROM fixes_releases l
          WHERE l.repository_id = r.repository_id AND NOT l.mainline) AS stable_releases
   FROM fixes_repositories r WHERE r.name = 'scope';
-SELECT pg_get_function_arguments('fixes_load(text, text, text, text, text, boolean, text)'::regprocedure);
+SELECT pg_get_function_arguments('fixes_load(text, text, text, text, text, boolean, text, text)'::regprocedure);
 SELECT repository, commits FROM fixes_load(:'bp', name => 'scope', stable_branches => 'stable-');
 SELECT * FROM scope;
 SELECT repository, commits FROM fixes_load(:'bp', name => 'scope');

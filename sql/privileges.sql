@@ -31,7 +31,7 @@ RESET ROLE;
 -- a stray GRANT does not widen it: the C code checks the role again
 GRANT EXECUTE ON FUNCTION fixes_git_commits(text, text) TO regress_fixes_user;
 GRANT EXECUTE ON FUNCTION fixes_git_tags(text) TO regress_fixes_user;
-GRANT EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text) TO regress_fixes_user;
+GRANT EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text, text) TO regress_fixes_user;
 SET ROLE regress_fixes_user;
 SELECT count(*) FROM fixes_git_commits(:'basic');
 SELECT count(*) FROM fixes_git_tags(:'basic');
@@ -66,6 +66,6 @@ REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM regress_fixes_reader;
 
 REVOKE EXECUTE ON FUNCTION fixes_git_commits(text, text) FROM regress_fixes_user;
 REVOKE EXECUTE ON FUNCTION fixes_git_tags(text) FROM regress_fixes_user;
-REVOKE EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text) FROM regress_fixes_user;
+REVOKE EXECUTE ON FUNCTION fixes_load(text, text, text, text, text, boolean, text, text) FROM regress_fixes_user;
 DROP ROLE regress_fixes_user;
 DROP ROLE regress_fixes_reader;

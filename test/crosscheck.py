@@ -72,6 +72,21 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
                  HEAD <stable tags>`, the series of the branch as of a stable tag) is queued:
                  fixed_in NULL, fix_backport that backport (the smallest id).
 
+With --release-tags all (1.3, issue 42: the repository was loaded with release_tags => 'all'),
+every tag peeled to a commit counts, wherever it sits:
+
+  releases   the tags peeled to a commit whose name is no pre-release, in version order; a tag
+             whose commit HEAD does not reach is a release only when it is the first, in that
+             order, to reach some commit of the scope (its rev-list below is not empty);
+  release    of a commit of the scope: the first release whose tag reaches it, i.e. `git
+             rev-list <tag_i> --not <tag_1> .. <tag_i-1>` restricted to the scope
+             (`git tag --contains`);
+  stable     the stable releases are the tags of stable commits that are no mainline release; a
+             mainline release tagged on a stable commit (v2.0.0 on branch-2.0) releases the
+             stable commits it reaches first, in version order with the stable releases, so that
+             a backport before it ships in it; the series is the newest mainline release in
+             `git rev-list <stable tag>`, as above.
+
 Exits 0 when everything agrees, 1 on any difference (printed), 2 on a usage or tool error.
 """
 import argparse, bisect, codecs, collections, hashlib, os, re, subprocess, sys, time
@@ -196,7 +211,7 @@ def resolve_edges(commits_msgs, ids, subject):
 class Expected:
     """Everything computed from git."""
 
-    def __init__(self, repo):
+    def __init__(self, repo, release_tags='ref'):
         t0 = time.monotonic()
         # one git log: id, subject (%s), raw body (%B), NUL between commits
         out = git(repo, 'log', '-z', '--encoding=UTF-8', '--format=%H%n%s%n%B', 'HEAD')
@@ -260,34 +275,43 @@ class Expected:
         self.tag_time = {}      # tag -> its date: the tagger's, else the commit's (git's creatordate)
         for t, line, when in zip(tags, peeled, created):
             f = line.split()
-            if len(f) == 2 and f[1] == 'commit' and f[0] in self.scope:
-                self.tag_time[t] = when if when is not None else self.ctime[f[0]]
+            if len(f) == 2 and f[1] == 'commit' and (f[0] in self.scope or release_tags == 'all'):
+                self.tag_time[t] = when if when is not None else self.ctime.get(f[0])
         self.dropped = collections.Counter()
         for t, line in zip(tags, peeled):
             f = line.split()
             if len(f) != 2 or f[1] != 'commit':
                 self.dropped['not a commit'] += 1
-            elif f[0] not in self.scope:
+            elif f[0] not in self.scope and release_tags != 'all':
                 self.dropped['not reachable from HEAD'] += 1
             elif PRERELEASE_RE.search(t):
                 self.dropped['pre-release'] += 1
             else:
                 self.tag_commit[t] = f[0]
-        self.releases = sorted(self.tag_commit, key=version_key)
-        self.rank = {r: i + 1 for i, r in enumerate(self.releases)}
+        candidates = sorted(self.tag_commit, key=version_key)
+        cand_commit = dict(self.tag_commit)
 
-        # release of each commit: git rev-list tag_i --not tag_1 .. tag_{i-1}
+        # release of each commit: git rev-list tag_i --not tag_1 .. tag_{i-1}, in the scope
+        # (release_tags 'all', issue 42: a tag off HEAD is a release when it is the first,
+        # in version order, to reach some commit of the scope: `git tag --contains`)
         self.release = dict.fromkeys(self.scope)    # commit -> release name or None
         self.release_commits = {}
-        for i, r in enumerate(self.releases):
-            args = ['rev-list', self.tag_commit[r]]
+        self.releases = []
+        for i, r in enumerate(candidates):
+            args = ['rev-list', cand_commit[r]]
             if i:
-                args += ['--not'] + [self.tag_commit[p] for p in self.releases[:i]]
-            members = git(repo, *args).decode('ascii').split()
+                args += ['--not'] + [cand_commit[p] for p in candidates[:i]]
+            members = [c for c in git(repo, *args).decode('ascii').split() if c in self.scope]
+            if self.tag_commit[r] not in self.scope and not members:
+                del self.tag_commit[r]
+                self.dropped['reaches no commit of the scope first'] += 1
+                continue
+            self.releases.append(r)
             self.release_commits[r] = len(members)
             for c in members:
                 assert self.release[c] is None, (c, r)
                 self.release[c] = r
+        self.rank = {r: i + 1 for i, r in enumerate(self.releases)}
 
         # subjects -> commits, for the subject-based resolution
         by_subject = collections.defaultdict(list)
@@ -485,15 +509,22 @@ class ExpectedStable:
         self.tag_commit = {}
         for t, line in zip(tags, peeled):
             f = line.split()
-            if len(f) == 2 and f[1] == 'commit' and f[0] in self.scope and not PRERELEASE_RE.search(t):
+            if (len(f) == 2 and f[1] == 'commit' and f[0] in self.scope and not PRERELEASE_RE.search(t)
+                    and t not in exp.rank):
                 self.tag_commit[t] = f[0]
         self.releases = sorted(self.tag_commit, key=version_key)
+        # release_tags 'all' (issue 42): a mainline release tagged on a stable commit (v2.0.0 on
+        # branch-2.0) releases the stable commits it reaches first, as the stable releases do
+        releasing = dict(self.tag_commit)
+        releasing.update({m: exp.tag_commit[m] for m in exp.releases if exp.tag_commit[m] in self.scope})
+        self.releasing = sorted(releasing, key=version_key)
         self.release = dict.fromkeys(self.scope)
         self.release_commits = {}
-        for i, r in enumerate(self.releases):
-            members = git(repo, 'rev-list', self.tag_commit[r], '--not', 'HEAD',
-                          *[self.tag_commit[p] for p in self.releases[:i]]).decode('ascii').split()
-            self.release_commits[r] = len(members)
+        for i, r in enumerate(self.releasing):
+            members = git(repo, 'rev-list', releasing[r], '--not', 'HEAD',
+                          *[releasing[p] for p in self.releasing[:i]]).decode('ascii').split()
+            if r in self.tag_commit:
+                self.release_commits[r] = len(members)
             for c in members:
                 assert self.release[c] is None, (c, r)
                 self.release[c] = r
@@ -506,7 +537,7 @@ class ExpectedStable:
             self.series[r] = max(cands, key=version_key) if cands else None
 
         # the series of each branch head, and its commits that no stable release has (queued)
-        stable_tags = [self.tag_commit[r] for r in self.releases]
+        stable_tags = [releasing[r] for r in self.releasing]
         self.queued = {}        # unreleased stable commit -> series of its (first) branch
         for h in heads:
             anc = set(git(repo, 'rev-list', h).decode('ascii').split())
@@ -565,7 +596,8 @@ class ExpectedStable:
             first = {}          # upstream -> (release, backport commit), the first in version order
             for c, _, st, up, _, _ in sorted(self.backports, key=lambda x: x[0]):
                 r = self.release[c]
-                if st != 'resolved' or r is None or self.series[r] != b:
+                # (release_tags 'all') a backport before the series' own release ships in it
+                if st != 'resolved' or r is None or (r if r in exp.rank else self.series[r]) != b:
                     continue
                 old = first.get(up)
                 if old is None or (pos(r), c) < (pos(old[0]), old[1]):
@@ -597,7 +629,7 @@ class ExpectedStable:
                         per[r]['known'] += 1
         backported = collections.Counter()
         for c in {c for c, _, st, _, _, _ in self.backports if st == 'resolved'}:
-            if self.release[c] is not None:
+            if self.release[c] is not None and self.release[c] in self.tag_commit:
                 backported[self.release[c]] += 1
         self.per_stable = {r: [self.series[r] or '', str(self.release_commits[r]), str(backported[r]),
                                str(per[r]['bugs_fixed']), str(per[r]['regressions']), str(per[r]['known'])]
@@ -751,11 +783,13 @@ def main():
     ap.add_argument('--dbname')
     ap.add_argument('--show', action='store_true', help='print the per-release table even when it agrees')
     ap.add_argument('--stable-branches', metavar='RE', help='the stable_branches the repository was loaded with')
+    ap.add_argument('--release-tags', choices=['ref', 'all'], default='ref',
+                    help='the release_tags the repository was loaded with (1.3, issue 42)')
     a = ap.parse_args()
     if a.dbname:
         os.environ['PGDATABASE'] = a.dbname
 
-    exp = Expected(a.repo)
+    exp = Expected(a.repo, a.release_tags)
     act = Actual(a.name, stable=a.stable_branches is not None)
     problems = []
 

@@ -278,6 +278,21 @@ wire_decode_ask(const void *payload, size_t len, uint32_t *n)
 }
 
 int
+wire_decode_reach(const void *payload, size_t len, WireReach *out)
+{
+	WireCursor	c;
+
+	memset(out, 0, sizeof(*out));
+	cursor_init(&c, payload, len);
+	out->head = get_u32(&c);
+	out->n = get_u32(&c);
+	if (c.bad || (size_t) (c.end - c.p) / FIXES_OID_RAWSZ < out->n)
+		return -1;
+	out->ids = take(&c, (size_t) out->n * FIXES_OID_RAWSZ);
+	return finish(&c);
+}
+
+int
 wire_decode_list(const void *payload, size_t len, WireList *out)
 {
 	WireCursor	c;

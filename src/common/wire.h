@@ -45,6 +45,11 @@
  *                directory), then the content to the end of the payload
  *   'D' dir:     str path of a directory of the tree (fixes-reader blob
  *                sends every directory of the tree, for MAINTAINERS)
+ *   'X' reach:   u32 head, u32 n, n oid[20] (fixes-reader reach, issue 42):
+ *                commits of the history the backend holds that head (an
+ *                index into the heads it was given) is the first of them
+ *                to reach, through commits the backend does not hold
+ *                (its entry points); a head may have several records
  *   'M' message: u8 level ('W' warning, 'N' notice), char sqlstate[5],
  *                str message, str detail, str hint
  *   'E' error:   as 'M' with level 'E'; the last record of a failed run
@@ -75,6 +80,7 @@
 #define WIRE_FILES		'F'
 #define WIRE_BLOB		'O'
 #define WIRE_DIR		'D'
+#define WIRE_REACH		'X'
 #define WIRE_MESSAGE	'M'
 #define WIRE_ERROR		'E'
 #define WIRE_END		'Z'
@@ -183,6 +189,14 @@ typedef struct WireBlob
 	size_t		len;
 } WireBlob;
 
+/* 'X': ids holds n raw ids */
+typedef struct WireReach
+{
+	uint32_t	head;
+	uint32_t	n;
+	const unsigned char *ids;
+} WireReach;
+
 typedef struct WireMessage
 {
 	char		level;
@@ -207,6 +221,7 @@ extern int	wire_files_next(WireFiles *f, WireFileRow *row);	/* 0 at the end */
 extern int	wire_decode_blob(const void *payload, size_t len, WireBlob *out);
 extern int	wire_decode_name(const void *payload, size_t len, WireStr *out);
 extern int	wire_decode_ask(const void *payload, size_t len, uint32_t *n);
+extern int	wire_decode_reach(const void *payload, size_t len, WireReach *out);
 extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
 
 /* the payload length in a record header */

@@ -505,6 +505,7 @@ fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len)
 			case WIRE_FILES:
 			case WIRE_BLOB:
 			case WIRE_DIR:
+			case WIRE_REACH:
 				r->last_type = type;
 				r->last_payload = *payload;
 				r->last_len = *len;

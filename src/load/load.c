@@ -3,7 +3,7 @@
  *          files, maintainers): a repository into the tables
  *
  * The C function serves both SQL definitions: 1.0's four arguments, and
- * 1.1's seven (it reads its arguments by PG_NARGS(); load_files.c and
+ * 1.1's seven, 1.3's eight (it reads its arguments by PG_NARGS(); load_files.c and
  * load_stable.c write the tables of 1.1 only when they are there).
  *
  * One transaction: take the repository's lock, read the graph the previous
@@ -325,6 +325,9 @@ unchanged_since_last_load(FixesLoad *ld)
 	/* the subsystems are attributed again (load_files.c), e.g. after an update to 1.2 */
 	if (ld->reattribute)
 		return false;
+	/* release_tags changed, or its stored value was not valid */
+	if (ld->release_all_changed)
+		return false;
 	return head_unmoved(ld) && ld->tags_hash == ld->old_tags_hash;
 }
 
@@ -387,6 +390,18 @@ static void
 read_previous_graph(FixesLoad *ld)
 {
 	/* without the ids of the old commits when load_ids.c can look them up */
+	/*
+	 * release_tags (1.3): the first load after the setting changed is a full
+	 * one; with 'all', so is a load that finds release tags off the ref
+	 * (read_repository(), fixes_load_release_tags_off_ref())
+	 */
+	if (ld->release_all_changed)
+	{
+		ld->incremental = false;
+		ld->edges_some = false;
+		fixes_load_phase(ld, "no previous graph (release_tags)");
+		return;
+	}
 	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
 		fixes_load_read_old_releases(ld);
@@ -499,6 +514,20 @@ read_repository(FixesLoad *ld)
 						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
 								ld->ref, ld->path),
 						 errdetail("The history was rewritten, or the reference now names another line of history.")));
+				fixes_walk_release(ld->walk);
+				ld->walk = NULL;
+				start_full_load(ld);
+				fixes_load_clear(ld);
+				fixes_load_read(ld);
+			}
+			/*
+			 * release_tags 'all' (1.3): a release tag off the ref makes the
+			 * releases of a full load (the entry points of its tag into the
+			 * whole history, load_releases.c); the refresh becomes one
+			 */
+			if (ld->incremental && ld->release_all && fixes_load_release_tags_off_ref(ld))
+			{
+				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->name);
 				fixes_walk_release(ld->walk);
 				ld->walk = NULL;
 				start_full_load(ld);
@@ -656,6 +685,9 @@ fixes_load(PG_FUNCTION_ARGS)
 		fixes_load_settings(ld, false, false, false, NULL);
 	fixes_load_stable_setting(ld, stable_keep);
 	fixes_load_stable_check(ld);
+	/* 1.3: release_tags (NULL keeps the repository's setting) */
+	fixes_load_release_tags_setting(ld, PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
+									text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL);
 
 	read_repository(ld);
 	if (ld->unchanged)

@@ -1165,7 +1165,8 @@ fixes_count_backports(FixesLoad *ld, const FixesBackportList *bl, int nmain, int
 			counted[bp->commit - ld->n_mainline])
 			continue;
 		counted[bp->commit - ld->n_mainline] = true;
-		if (rank > 0)
+		/* release_tags 'all': a backport shipped in its series' own (mainline) release counts in none */
+		if (rank > nmain)
 			backports[rank - nmain - 1]++;
 	}
 	pfree(counted);
@@ -1256,7 +1257,7 @@ fixes_count_stable_row(FixesStableCounter *c, int s, int32 introduced, int32 fix
 	int			lo,
 				hi;
 
-	if (fixed > 0)
+	if (fixed > c->nmain)
 		c->bugs_fixed[fixed - c->nmain - 1]++;
 	if (introduced > c->nmain)
 		c->regressions[introduced - c->nmain - 1]++;

@@ -88,6 +88,9 @@ settings_hash(FixesLoad *ld)
 	h = hash_bytes_extended((const unsigned char *) (ld->stable_re ? ld->stable_re : ""),
 							ld->stable_re ? (int) strlen(ld->stable_re) : 0,
 							h + (ld->stable_re ? 1 : 2));
+	/* release_tags 'all' (1.3); 'ref' salts as before 1.3 */
+	if (ld->release_all)
+		h = hash_bytes_extended((const unsigned char *) "all", 3, h + 5);
 	return (uint64) fixes_overrides_hash(ld, (int64) h);
 }
 

@@ -7,6 +7,23 @@
  * case-insensitively.  Releases are in version order (the tags already
  * are); the release of a commit is the first release whose commit is it or
  * has it as an ancestor (see release_marking.c).
+ *
+ * release_tags (1.3, issue 42): with 'ref' (the default) the releases are
+ * the tags whose commit the ref reaches, as above.  With 'all', every tag
+ * the pattern takes counts, wherever it sits: a project that tags its
+ * releases on release branches (Open vSwitch's v3.5.0 on branch-3.5) has
+ * them off the ref.  A commit still belongs to the first release, in
+ * version order, whose tag reaches it (`git tag --contains`); what a tag off
+ * the ref reaches of the ref's history is what its entry points reach, the
+ * commits of the history that the commits outside it have as parents
+ * (reader/reach.c finds them, each outside commit read once, and gives each
+ * entry point only to the first tag that reaches it), so such a release
+ * starts its marking at several commits.  A tag off the ref that is the
+ * first to reach no commit (v3.5.1, after v3.5.0 on the same branch) is no
+ * release of the mainline.  A refresh with 'all' that finds a release tag
+ * off the ref becomes a full load (load.c); one that finds none is a
+ * refresh as with 'ref'.  With 'ref', a full load where most commits are unreleased and
+ * tags off the ref would release some says so in a NOTICE.
  */
 #include "postgres.h"
 
@@ -17,8 +34,13 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+
 #include "load_state.h"
+#include "reach.h"
 #include "release_marking.h"
+#include "spi_call.h"
 
 #define PRERELEASE_PATTERN "(rc|pre|alpha|beta|dev)[0-9]*$"
 
@@ -32,6 +54,85 @@ fixes_load_is_release(const FixesLoad *ld, const char *name)
 													CStringGetTextDatum(ld->pattern)));
 	return !DatumGetBool(DirectFunctionCall2Coll(texticregexeq, C_COLLATION_OID, tag,
 												 CStringGetTextDatum(PRERELEASE_PATTERN)));
+}
+
+/*
+ * release_tags: 'ref' or 'all', or NULL to keep the repository's setting
+ * ('ref' for a new one); remembered in fixes_repositories.release_tags like
+ * stable_branches, with a NOTICE when it changes.  A database before 1.3
+ * has neither the argument nor the column: 'ref'.  A stored value that is
+ * neither (a row an administrator wrote) is taken as 'ref', with a NOTICE,
+ * and the load is a full one.
+ */
+void
+fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
+{
+	char	   *old = NULL;
+	bool		old_all = false;
+
+	if (arg != NULL && strcmp(arg, "ref") != 0 && strcmp(arg, "all") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("release_tags must be 'ref' or 'all', not \"%s\"", arg),
+				 errhint("'ref': the tags the ref reaches are the releases; 'all': every release tag of the repository, for projects that tag their releases on release branches.")));
+	ld->release_all = false;
+	ld->release_all_changed = false;
+	if (!fixes_has_v13(ld))
+		return;
+	if (ld->known)
+	{
+		char	   *sql = psprintf("SELECT release_tags FROM %s.fixes_repositories "
+								   "WHERE repository_id = $1", ld->schema);
+		Oid			argtypes[1] = {INT4OID};
+		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
+		{
+			char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+			old = v ? MemoryContextStrdup(ld->cxt, v) : NULL;
+		}
+		SPI_freetuptable(SPI_tuptable);
+		if (old != NULL && strcmp(old, "all") == 0)
+			old_all = true;
+		else if (old == NULL || strcmp(old, "ref") != 0)
+		{
+			ereport(NOTICE,
+					(errmsg("the stored release_tags of repository \"%s\" is not valid: loading it in full with 'ref'",
+							ld->name),
+					 errdetail("fixes_repositories.release_tags holds \"%s\"; it must be 'ref' or 'all'.",
+							   old ? old : "NULL")));
+			ld->release_all_changed = true;
+		}
+	}
+	ld->release_all = arg != NULL ? strcmp(arg, "all") == 0 : old_all;
+	if (ld->known && old != NULL && !ld->release_all_changed && ld->release_all != old_all)
+	{
+		ld->release_all_changed = true;
+		ereport(NOTICE,
+				(errmsg("the release tags of repository \"%s\" change: loading it in full", ld->name),
+				 errdetail("release_tags was '%s' and is now '%s'.", old_all ? "all" : "ref",
+						   ld->release_all ? "all" : "ref")));
+	}
+}
+
+/*
+ * After the walk: is a release tag's commit outside the graph (the ref does
+ * not reach it)?  On a refresh the graph holds the old commits of every
+ * release tag (load_ids.c looks them up) and the new commits.
+ */
+bool
+fixes_load_release_tags_off_ref(FixesLoad *ld)
+{
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		if ((t & 0xff) == 0xff)
+			CHECK_FOR_INTERRUPTS();
+		if (fixes_graph_lookup(ld->graph, &ld->tags[t].commit) == FIXES_NO_IDX &&
+			fixes_load_is_release(ld, ld->tags[t].name))
+			return true;
+	}
+	return false;
 }
 
 /* Fail early, before any reading, on a pattern that does not compile. */
@@ -231,6 +332,96 @@ check_stored(FixesLoad *ld)
 	}
 }
 
+/* the entry points of the release tags off the ref (release_tags 'all') */
+typedef struct OffRef
+{
+	int		   *head_of;		/* by tag: its index among the heads, -1: none */
+	FixesOid   *heads;			/* the commits of the release tags off the ref */
+	int			nheads;
+	uint32	   *first;			/* by head: its entry points are */
+	uint32	   *count;			/* entries[first .. first + count) */
+	uint32	   *entries;		/* commit indexes, in the order of the heads */
+	int64		nentries;
+	int64		cap;
+	FixesGraph *graph;
+	int64		unknown;		/* ids sent that the graph does not hold */
+} OffRef;
+
+static void
+take_entries(void *arg, uint32 head, const FixesOid *ids, uint32 n)
+{
+	OffRef	   *o = arg;
+
+	if (o->count[head] == 0)
+		o->first[head] = (uint32) o->nentries;
+	else if (o->first[head] + o->count[head] != o->nentries)
+		elog(ERROR, "the entry points of a release tag came apart");
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		idx = fixes_graph_lookup(o->graph, &ids[i]);
+
+		if ((i & 0xffff) == 0xffff)
+			CHECK_FOR_INTERRUPTS();
+		if (idx == FIXES_NO_IDX)
+		{
+			o->unknown++;
+			continue;
+		}
+		if (o->nentries == o->cap)
+		{
+			o->cap = Max(o->cap * 2, 1024);
+			o->entries = repalloc_huge(o->entries, sizeof(uint32) * o->cap);
+		}
+		o->entries[o->nentries++] = idx;
+		o->count[head]++;
+	}
+}
+
+/*
+ * The release tags (those the pattern takes) whose commit the graph does
+ * not hold, in version order, and the entry points of each into the
+ * graph's history, from the reader (reach.c).  The graph holds every id (a
+ * full load).  Nothing is started when every release tag is on the ref.
+ */
+static void
+off_ref_entries(FixesLoad *ld, OffRef *o)
+{
+	FixesGraph *g = ld->graph;
+
+	o->graph = g;
+	o->head_of = palloc(sizeof(int) * Max(ld->ntags, 1));
+	o->heads = palloc(sizeof(FixesOid) * Max(ld->ntags, 1));
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		o->head_of[t] = -1;
+		if ((t & 0xff) == 0xff)
+			CHECK_FOR_INTERRUPTS();
+		if (fixes_graph_lookup(g, &ld->tags[t].commit) != FIXES_NO_IDX ||
+			!fixes_load_is_release(ld, ld->tags[t].name))
+			continue;
+		o->head_of[t] = o->nheads;
+		o->heads[o->nheads++] = ld->tags[t].commit;
+	}
+	if (o->nheads == 0 || g->n == 0)
+	{
+		o->head_of = NULL;
+		o->nheads = 0;
+		return;
+	}
+	if (g->sparse_below > 0)
+		elog(ERROR, "the graph of repository \"%s\" lacks ids to send", ld->path);
+	o->first = palloc0(sizeof(uint32) * o->nheads);
+	o->count = palloc0(sizeof(uint32) * o->nheads);
+	o->cap = 1024;
+	o->entries = palloc(sizeof(uint32) * o->cap);
+	fixes_reach_entries(ld->path, o->heads, (uint32) o->nheads, g->oids, g->n, false, take_entries, o);
+	if (o->unknown > 0)
+		elog(ERROR, "the reader of repository \"%s\" named %lld entry points the graph does not hold",
+			 ld->path, (long long) o->unknown);
+	elog(DEBUG1, "fixes_load %s: %d release tags off the ref, %lld entry points",
+		 ld->name, o->nheads, (long long) o->nentries);
+}
+
 /*
  * The releases: the tags in scope that the pattern takes, in version order.
  * On a refresh, whether they only add to the old ones
@@ -244,18 +435,53 @@ void
 fixes_load_find_releases(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
+	OffRef		off = {0};
 
 	ld->release_tag = palloc(sizeof(int) * Max(ld->ntags, 1));
 	ld->release_commit = palloc(sizeof(uint32) * Max(ld->ntags, 1));
 	ld->release_size = palloc0(sizeof(int64) * Max(ld->ntags, 1));
 	ld->nreleases = 0;
+	ld->release_entry_start = NULL;
+	ld->release_entries = NULL;
+	ld->release_off_ref = NULL;
+	/* 'all': where the release tags off the ref enter its history */
+	if (ld->release_all && !ld->incremental)
+		off_ref_entries(ld, &off);
+	if (off.nentries > 0)
+	{
+		ld->release_entry_start = palloc(sizeof(uint32) * (ld->ntags + 1));
+		ld->release_entries = MemoryContextAllocHuge(CurrentMemoryContext,
+													 sizeof(uint32) * (off.nentries + ld->ntags));
+		ld->release_off_ref = palloc0(sizeof(bool) * Max(ld->ntags, 1));
+		ld->release_entry_start[0] = 0;
+	}
 	for (int t = 0; t < ld->ntags; t++)
 	{
 		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+		int			h = off.head_of != NULL ? off.head_of[t] : -1;
 
-		if (idx == FIXES_NO_IDX || !fixes_load_is_release(ld, ld->tags[t].name))
+		if (idx == FIXES_NO_IDX && (h < 0 || off.count[h] == 0))
+			continue;
+		if (!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[ld->nreleases] = t;
+		if (ld->release_entry_start != NULL)
+		{
+			uint32		at = ld->release_entry_start[ld->nreleases];
+
+			if (idx != FIXES_NO_IDX)
+				ld->release_entries[at++] = idx;
+			else
+			{
+				memcpy(ld->release_entries + at, off.entries + off.first[h],
+					   sizeof(uint32) * off.count[h]);
+				at += off.count[h];
+				ld->release_off_ref[ld->nreleases] = true;
+				/* until the marking tells which of them it marks */
+				idx = off.entries[off.first[h]];
+			}
+			ld->release_entry_start[ld->nreleases + 1] = at;
+		}
 		ld->release_commit[ld->nreleases] = idx;
 		ld->nreleases++;
 	}
@@ -274,6 +500,174 @@ fixes_load_find_releases(FixesLoad *ld)
 			strcmp(ld->tags[ld->release_tag[r]].name, ld->old_releases[r].tag) != 0)
 			return;
 	ld->stored.appended = true;
+}
+
+/*
+ * release_tags 'all', after the marking: a release tag off the ref that
+ * marked no commit (another release reached all it reaches first) is no
+ * release of the mainline, and goes; the others keep their ranks in
+ * order.  release_commit of one off the ref becomes an entry point it
+ * marked.
+ */
+static void
+keep_first_reaching(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	int32	   *new_rank = palloc0(sizeof(int32) * (ld->nreleases + 1));
+	int			kept = 0;
+
+	for (int r = 0; r < ld->nreleases; r++)
+	{
+		if (!ld->release_off_ref[r])
+		{
+			new_rank[r + 1] = ++kept;
+			continue;
+		}
+		for (uint32 k = ld->release_entry_start[r]; k < ld->release_entry_start[r + 1]; k++)
+			if (ld->mark[ld->release_entries[k]] == r + 1)
+			{
+				ld->release_commit[r] = ld->release_entries[k];
+				new_rank[r + 1] = ++kept;
+				break;
+			}
+	}
+	if (kept < ld->nreleases)
+	{
+		for (uint32 i = 0; i < g->n; i++)
+		{
+			if ((i & 0xffff) == 0xffff)
+				CHECK_FOR_INTERRUPTS();
+			ld->mark[i] = new_rank[ld->mark[i]];
+		}
+		for (int r = 0; r < ld->nreleases; r++)
+		{
+			int			to = new_rank[r + 1] - 1;
+			uint32		from_start = ld->release_entry_start[r];
+			uint32		from_end = ld->release_entry_start[r + 1];
+
+			if (to < 0)
+				continue;
+			ld->release_tag[to] = ld->release_tag[r];
+			ld->release_commit[to] = ld->release_commit[r];
+			ld->release_size[to] = ld->release_size[r];
+			ld->release_off_ref[to] = ld->release_off_ref[r];
+			/* the entries move down with their release (to <= r) */
+			memmove(ld->release_entries + ld->release_entry_start[to], ld->release_entries + from_start,
+					sizeof(uint32) * (from_end - from_start));
+			ld->release_entry_start[to + 1] = ld->release_entry_start[to] + (from_end - from_start);
+		}
+		elog(DEBUG1, "fixes_load %s: %d release tags off the ref reach no commit first",
+			 ld->name, ld->nreleases - kept);
+		ld->nreleases = kept;
+		for (int r = 0; r < ld->nreleases; r++)
+			ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+	}
+	pfree(new_rank);
+}
+
+/* an unreleased commit reachable from an entry point (say_off_ref()) */
+typedef struct Unreleased
+{
+	FixesLoad  *ld;
+	bool	   *seen;
+	uint32	   *stack;
+	int64		count;
+	int			first_tag;		/* the first tag that releases some, -1: none */
+	uint32		head_tag_base;
+	int		   *tag_of_head;
+} Unreleased;
+
+static void
+count_unreleased(void *arg, uint32 head, const FixesOid *ids, uint32 n)
+{
+	Unreleased *u = arg;
+	FixesGraph *g = u->ld->graph;
+
+	for (uint32 i = 0; i < n; i++)
+	{
+		uint32		idx = fixes_graph_lookup(g, &ids[i]);
+		uint32		top = 0;
+
+		CHECK_FOR_INTERRUPTS();
+		if (idx == FIXES_NO_IDX || u->seen[idx] || u->ld->mark[idx] != 0)
+			continue;
+		if (u->first_tag < 0)
+			u->first_tag = u->tag_of_head[head];
+		u->seen[idx] = true;
+		u->stack[top++] = idx;
+		while (top > 0)
+		{
+			uint32		c = u->stack[--top];
+
+			u->count++;
+			if ((u->count & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+			{
+				uint32		q = g->parents[p];
+
+				/* the ancestors of a released commit are released */
+				if (!u->seen[q] && u->ld->mark[q] == 0)
+				{
+					u->seen[q] = true;
+					u->stack[top++] = q;
+				}
+			}
+		}
+	}
+}
+
+/*
+ * release_tags 'ref', a full load: when more than half of the commits are
+ * unreleased and release tags off the ref would release some of them, a
+ * NOTICE says how many, and how to count those tags (issue 42: Open
+ * vSwitch tags its releases on its release branches; 19,464 of 20,918
+ * commits were unreleased and nothing said why).
+ */
+static void
+say_off_ref(FixesLoad *ld)
+{
+	FixesGraph *g = ld->graph;
+	int64		unreleased = 0;
+	int			nheads = 0;
+	FixesOid   *heads;
+	Unreleased	u = {0};
+
+	if (g->n == 0 || g->sparse_below > 0)
+		return;
+	for (uint32 i = 0; i < g->n; i++)
+		unreleased += ld->mark[i] == 0;
+	if (unreleased * 2 <= (int64) g->n)
+		return;
+	heads = palloc(sizeof(FixesOid) * Max(ld->ntags, 1));
+	u.tag_of_head = palloc(sizeof(int) * Max(ld->ntags, 1));
+	for (int t = 0; t < ld->ntags; t++)
+	{
+		if ((t & 0xff) == 0xff)
+			CHECK_FOR_INTERRUPTS();
+		if (fixes_graph_lookup(g, &ld->tags[t].commit) != FIXES_NO_IDX ||
+			!fixes_load_is_release(ld, ld->tags[t].name))
+			continue;
+		u.tag_of_head[nheads] = t;
+		heads[nheads++] = ld->tags[t].commit;
+	}
+	if (nheads == 0)
+		return;
+	u.ld = ld;
+	u.first_tag = -1;
+	u.seen = fixes_palloc_big(sizeof(bool) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	u.stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
+	fixes_reach_entries(ld->path, heads, (uint32) nheads, g->oids, g->n, true, count_unreleased, &u);
+	if (u.count > 0)
+		ereport(NOTICE,
+				(errmsg("%lld of the %lld commits of repository \"%s\" are unreleased, but release tags that \"%s\" does not reach would release %lld of them",
+						(long long) unreleased, (long long) g->n, ld->path, ld->ref,
+						(long long) u.count),
+				 errdetail("%d release tags are off the ref, such as \"%s\": the project tags its releases on release branches.",
+						   nheads, ld->tags[u.first_tag].name),
+				 errhint("Load it with release_tags => 'all' to count every release tag of the repository.")));
+	pfree(u.stack);
+	pfree(u.seen);
 }
 
 /*
@@ -297,8 +691,17 @@ fixes_load_releases(FixesLoad *ld)
 		ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		if (ld->stored.appended)
 			memcpy(ld->mark, ld->stored.mark, sizeof(int32) * ld->n_old);
-		fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-							ld->release_commit, ld->nreleases, ld->mark, stack);
+		if (ld->release_entry_start != NULL)
+		{
+			/* release_tags 'all', a full load: releases off the ref */
+			Assert(!ld->incremental);
+			fixes_mark_releases_from(g->n, g->par_start, g->par_end, g->parents,
+									 ld->release_entries, ld->release_entry_start,
+									 ld->nreleases, ld->mark, stack);
+		}
+		else
+			fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
+								ld->release_commit, ld->nreleases, ld->mark, stack);
 		if (ld->incremental)
 			find_moved(ld, stack);
 	}
@@ -307,7 +710,11 @@ fixes_load_releases(FixesLoad *ld)
 	for (uint32 i = 0; i < g->n; i++)
 		if (ld->mark[i] > 0)
 			ld->release_size[ld->mark[i] - 1]++;
+	if (ld->release_entry_start != NULL)
+		keep_first_reaching(ld);
 	find_corrected(ld);
+	if (!ld->release_all && !ld->incremental)
+		say_off_ref(ld);
 
 	if (ld->nreleases == 0 && g->n > 0)
 		ereport(NOTICE,
@@ -352,6 +759,9 @@ fixes_tags_hash(FixesLoad *ld)
 		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].time,
 								sizeof(ld->tags[t].time), h);
 	}
+	/* release_tags 'all' (1.3): 'ref' hashes as before 1.3 */
+	if (ld->release_all)
+		h = hash_bytes_extended((const unsigned char *) "all", 3, h ^ 5);
 	/* and the stable scope: the expression and the branches it matches */
 	if (ld->stable_re != NULL)
 	{

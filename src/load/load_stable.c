@@ -95,6 +95,13 @@ typedef struct Stable
 	int			n;				/* stable releases: ranks nmain + 1 .. nmain + n */
 	int32	   *series;			/* by k = rank - nmain - 1: mainline rank, 0 = none */
 	int32	   *head_series;	/* by stable head: its series' mainline rank, 0 = none */
+	/*
+	 * release_tags 'all': by stable commit (index less n_mainline), the
+	 * newest mainline release tagged on it (a release of the mainline whose
+	 * tag is on a release branch: v2.0.0 on branch-2.0), 0 for none; NULL
+	 * when there is none
+	 */
+	int32	   *main_at;
 } Stable;
 
 /* what the stable phase reads, and owns: its rows, edges and backport lines */
@@ -262,12 +269,17 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 	FixesGraph *g = ld->graph;
 	int			r = ld->nreleases;
 
+	bool	   *mainline_tag = palloc0(sizeof(bool) * Max(ld->ntags, 1));
+
 	st->nmain = ld->nreleases;
+	/* release_tags 'all': a tag of a stable commit may be a mainline release */
+	for (int q = 0; q < st->nmain; q++)
+		mainline_tag[ld->release_tag[q]] = true;
 	for (int t = 0; t < ld->ntags; t++)
 	{
 		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
 
-		if (idx == FIXES_NO_IDX || idx < ld->n_mainline ||
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline || mainline_tag[t] ||
 			!fixes_load_is_release(ld, ld->tags[t].name))
 			continue;
 		ld->release_tag[r] = t;
@@ -275,6 +287,7 @@ find_stable_releases(FixesLoad *ld, Stable *st)
 		ld->release_size[r] = 0;
 		r++;
 	}
+	pfree(mainline_tag);
 	st->n = r - st->nmain;
 	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (r + 1));
 	for (int k = st->nmain; k < r; k++)
@@ -293,18 +306,61 @@ mark_stable(FixesLoad *ld, Stable *st)
 	FixesGraph *g = ld->graph;
 	int32	   *tmp = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	uint32	   *stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
+	/*
+	 * The releases that mark stable commits, in version order: the stable
+	 * ones and (release_tags 'all') the mainline releases tagged on a
+	 * stable commit, so that a backport merged on branch-2.0 before v2.0.0
+	 * ships in v2.0.0, the series' own release
+	 */
+	uint32	   *commit = palloc(sizeof(uint32) * (st->nmain + st->n + 1));
+	int32	   *rank = palloc(sizeof(int32) * (st->nmain + st->n + 1));
+	int			n = 0;
+	int			k = 0;
+
+	st->main_at = NULL;
+	for (int q = 0; q < st->nmain; q++)
+	{
+		uint32		idx;
+
+		if (ld->release_off_ref == NULL || !ld->release_off_ref[q])
+			continue;
+		idx = fixes_graph_lookup(g, &ld->tags[ld->release_tag[q]].commit);
+		if (idx == FIXES_NO_IDX || idx < ld->n_mainline)
+			continue;
+		if (st->main_at == NULL)
+			st->main_at = palloc0(sizeof(int32) * Max(g->n - ld->n_mainline, 1));
+		st->main_at[idx - ld->n_mainline] = Max(st->main_at[idx - ld->n_mainline], q + 1);
+		/* merged with the stable releases by tag position (version order) */
+		while (k < st->n && ld->release_tag[st->nmain + k] < ld->release_tag[q])
+		{
+			commit[n] = ld->release_commit[st->nmain + k];
+			rank[n++] = st->nmain + k + 1;
+			k++;
+		}
+		commit[n] = idx;
+		rank[n++] = q + 1;
+	}
+	for (; k < st->n; k++)
+	{
+		commit[n] = ld->release_commit[st->nmain + k];
+		rank[n++] = st->nmain + k + 1;
+	}
 
 	for (uint32 i = 0; i < ld->n_mainline; i++)
 		tmp[i] = -1;
-	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-						ld->release_commit + st->nmain, st->n, tmp, stack);
+	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, commit, n, tmp, stack);
 	ld->mark = repalloc_huge(ld->mark, sizeof(int32) * Max(g->n, 1));
 	for (uint32 i = ld->n_mainline; i < g->n; i++)
 	{
-		ld->mark[i] = tmp[i] > 0 ? st->nmain + tmp[i] : 0;
-		if (tmp[i] > 0)
-			ld->release_size[st->nmain + tmp[i] - 1]++;
+		int32		r = tmp[i] > 0 ? rank[tmp[i] - 1] : 0;
+
+		ld->mark[i] = r;
+		/* fixes_releases.commits of a mainline release counts mainline commits */
+		if (r > st->nmain)
+			ld->release_size[r - 1]++;
 	}
+	pfree(rank);
+	pfree(commit);
 	pfree(stack);
 	pfree(tmp);
 }
@@ -360,7 +416,12 @@ best_release_below(FixesLoad *ld, int nmainrel)
 	uint32	   *order = children_first(ld);
 
 	for (int r = 1; r <= nmainrel; r++)
+	{
+		/* a release tagged off the ref is no ancestor of a mainline commit */
+		if (ld->release_off_ref != NULL && ld->release_off_ref[r - 1])
+			continue;
 		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
+	}
 	/* parents first */
 	for (uint32 i = n; i-- > 0;)
 	{
@@ -380,8 +441,8 @@ best_release_below(FixesLoad *ld, int nmainrel)
  * stamp[] marks the commits met in this round.
  */
 static int32
-series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uint32 round,
-			 uint32 start)
+series_below(FixesLoad *ld, const Stable *st, const int32 *best, uint32 *stamp, uint32 *stack,
+			 uint32 round, uint32 start)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
@@ -390,6 +451,8 @@ series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uin
 
 	stack[top++] = start;
 	stamp[start] = round;
+	if (st->main_at != NULL && start >= nmain)
+		b = st->main_at[start - nmain];
 	while (top > 0)
 	{
 		uint32		c = stack[--top];
@@ -402,12 +465,127 @@ series_below(FixesLoad *ld, const int32 *best, uint32 *stamp, uint32 *stack, uin
 				continue;
 			stamp[q] = round;
 			if (q >= nmain)
+			{
 				stack[top++] = q;	/* stable: walk on */
+				/* release_tags 'all': a mainline release tagged on it */
+				if (st->main_at != NULL)
+					b = Max(b, st->main_at[q - nmain]);
+			}
 			else
 				b = Max(b, best[q]);	/* a fork point */
 		}
 	}
 	return b;
+}
+
+/* at most this many commits walked to tell whether a series holds several branches */
+#define SERIES_CHECK_WORK ((int64) 50 * 1000 * 1000)
+
+/*
+ * What the series leave unsaid (issue 42), in a NOTICE each: stable releases
+ * that get no series (no mainline release is their ancestor: OVN's, whose
+ * releases are all on release branches, loaded with 'ref'), and a series
+ * whose stable releases sit on several branches (the newest of them, in
+ * version order, does not reach another: every Open vSwitch release in the
+ * series "v1.0.1" with 'ref').  The second walks the stable scope from the
+ * newest release of each series with two or more, at most SERIES_CHECK_WORK
+ * commits in all (then it is not checked, DEBUG1).
+ */
+static void
+say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32 round)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	int			none = 0;
+	int			first_none = -1;
+	int			mixed = 0;
+	int			mixed_series = 0;
+	int			mixed_a = -1;
+	int			mixed_b = -1;
+	int			nseries = 0;
+	int		   *newest = palloc(sizeof(int) * (st->nmain + 1));
+	const char *hint = ld->release_all ? NULL :
+		"When the project tags its releases on release branches (Open vSwitch's v3.5.0 on branch-3.5), load it with release_tags => 'all'.";
+
+	for (int b = 0; b <= st->nmain; b++)
+		newest[b] = -1;
+	for (int k = 0; k < st->n; k++)
+	{
+		if (st->series[k] == 0)
+		{
+			none++;
+			if (first_none < 0)
+				first_none = k;
+			continue;
+		}
+		/* stable ranks ascend in version order */
+		if (newest[st->series[k]] < 0)
+			nseries++;
+		newest[st->series[k]] = k;
+	}
+	if ((int64) nseries * (g->n - nmain) > SERIES_CHECK_WORK)
+		elog(DEBUG1, "fixes_load %s: whether a series holds several branches is not checked (%d series, %u stable commits)",
+			 ld->name, nseries, g->n - nmain);
+	else
+	{
+		for (int32 b = 1; b <= st->nmain; b++)
+		{
+			uint32		start;
+			uint32		top = 0;
+
+			if (newest[b] < 0)
+				continue;
+			CHECK_FOR_INTERRUPTS();
+			start = ld->release_commit[st->nmain + newest[b]];
+			stamp[start] = ++round;
+			stack[top++] = start;
+			while (top > 0)
+			{
+				uint32		c = stack[--top];
+
+				for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+				{
+					uint32		q = g->parents[p];
+
+					if (q < nmain || stamp[q] == round)
+						continue;
+					stamp[q] = round;
+					stack[top++] = q;
+				}
+			}
+			for (int k = 0; k < st->n; k++)
+				if (st->series[k] == b && stamp[ld->release_commit[st->nmain + k]] != round)
+				{
+					if (mixed_a < 0)
+					{
+						mixed_a = newest[b];
+						mixed_b = k;
+						mixed_series = b;
+					}
+					mixed++;
+					break;
+				}
+		}
+	}
+	if (none > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%d stable release of repository \"%s\" has no series",
+							   "%d stable releases of repository \"%s\" have no series",
+							   none, none, ld->name),
+				 errdetail("No mainline release is an ancestor of \"%s\": fixes_affected has no series rows for it, and no bug counts in it.",
+						   ld->tags[ld->release_tag[st->nmain + first_none]].name),
+				 hint ? errhint("%s", hint) : 0));
+	if (mixed > 0)
+		ereport(NOTICE,
+				(errmsg_plural("%d series of repository \"%s\" holds the releases of several branches",
+							   "%d series of repository \"%s\" hold the releases of several branches",
+							   mixed, mixed, ld->name),
+				 errdetail("Series \"%s\" holds \"%s\" and \"%s\", which does not reach it: their rows of fixes_affected and counts mix the branches.",
+						   ld->tags[ld->release_tag[mixed_series - 1]].name,
+						   ld->tags[ld->release_tag[st->nmain + mixed_b]].name,
+						   ld->tags[ld->release_tag[st->nmain + mixed_a]].name),
+				 hint ? errhint("%s", hint) : 0));
+	pfree(newest);
 }
 
 /*
@@ -432,7 +610,7 @@ find_series(FixesLoad *ld, Stable *st)
 	for (int k = 0; k < st->n; k++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		st->series[k] = series_below(ld, best, stamp, stack, ++round,
+		st->series[k] = series_below(ld, st, best, stamp, stack, ++round,
 									 ld->release_commit[st->nmain + k]);
 	}
 	for (int h = 0; h < ld->stable->n; h++)
@@ -441,8 +619,9 @@ find_series(FixesLoad *ld, Stable *st)
 
 		CHECK_FOR_INTERRUPTS();
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
-			st->head_series[h] = series_below(ld, best, stamp, stack, ++round, idx);
+			st->head_series[h] = series_below(ld, st, best, stamp, stack, ++round, idx);
 	}
+	say_series(ld, st, stamp, stack, round);
 	pfree(stack);
 	pfree(stamp);
 	pfree(best);
@@ -746,6 +925,53 @@ affected_array(const AffectedRow *row, int a)
 											  INT4OID, sizeof(int32), true, TYPALIGN_INT));
 }
 
+/*
+ * The bit of a series whose mainline release is tagged off the ref
+ * (release_tags 'all'), at the mainline commits its tag reaches first
+ * from the stable scope: the fork points met walking down the stable
+ * scope from its tag (its branch is a stable one: the series has stable
+ * releases, which descend from it), from which the pass over the mainline
+ * carries it to their ancestors.
+ */
+static void
+series_fork_bits(FixesLoad *ld, int32 rank, uint64 *anc, int words, int bit)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nmain = ld->n_mainline;
+	uint32		start = fixes_graph_lookup(g, &ld->tags[ld->release_tag[rank - 1]].commit);
+	uint32		nstable = g->n - nmain;
+	bool	   *seen;
+	uint32	   *stack;
+	uint32		top = 0;
+
+	if (start == FIXES_NO_IDX || start < nmain)
+		return;
+	seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	stack = fixes_palloc_big(sizeof(uint32) * Max(nstable, 1), MCXT_ALLOC_HUGE);
+	seen[start - nmain] = true;
+	stack[top++] = start;
+	while (top > 0)
+	{
+		uint32		c = stack[--top];
+
+		CHECK_FOR_INTERRUPTS();
+		for (uint32 p = g->par_start[c]; p < g->par_end[c]; p++)
+		{
+			uint32		q = g->parents[p];
+
+			if (q < nmain)
+				anc[(Size) q * words + bit / 64] |= UINT64CONST(1) << (bit % 64);
+			else if (!seen[q - nmain])
+			{
+				seen[q - nmain] = true;
+				stack[top++] = q;
+			}
+		}
+	}
+	pfree(stack);
+	pfree(seen);
+}
+
 /* at most this much for the ancestry bits of one pass over the pairs */
 #define ANCESTRY_BYTES ((Size) 64 * 1024 * 1024)
 
@@ -800,7 +1026,12 @@ write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackp
 	{
 		FixesBackportLine *bp = &bl->lines[k];
 		int32		rank = ld->mark[bp->commit];
-		int			s = rank > 0 ? sl->of[rank - st->nmain - 1] : queued[bp->commit - ld->n_mainline];
+		/*
+		 * a stable release, or (release_tags 'all') the series' own release,
+		 * which a backport merged before its tag ships in
+		 */
+		int			s = rank > st->nmain ? sl->of[rank - st->nmain - 1] :
+			rank > 0 ? sl->index[rank] : queued[bp->commit - ld->n_mainline];
 
 		if (bp->status != EDGE_RESOLVED || bp->superseded || s < 0)
 			continue;
@@ -850,7 +1081,10 @@ write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackp
 		{
 			uint32		c = ld->release_commit[sl->rank[s] - 1];
 
-			anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
+			if (ld->release_off_ref != NULL && ld->release_off_ref[sl->rank[s] - 1])
+				series_fork_bits(ld, sl->rank[s], anc, words, s - s0);
+			else
+				anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
 		}
 		for (uint32 i = 0; i < nmain; i++)
 		{

@@ -274,7 +274,7 @@ typedef struct FixesFixedCommit
  */
 typedef struct FixesSchema
 {
-	int			version;		/* 10, 11 or 12 */
+	int			version;		/* 10, 11, 12 or 13 */
 } FixesSchema;
 
 /* a row of fixes_overrides for the repository being loaded */
@@ -315,6 +315,8 @@ typedef struct FixesLoad
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
 	char	   *stable_re;		/* stable_branches; NULL: none */
+	bool		release_all;	/* release_tags 'all' (1.3, load_releases.c) */
+	bool		release_all_changed;	/* not the previous load's: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	FixesSchema has;			/* the installed SQL version (load_schema.c) */
@@ -421,6 +423,17 @@ typedef struct FixesLoad
 	int64	   *release_size;	/* rank - 1 -> commits */
 	int			nreleases;
 	int32	   *mark;			/* by index: release rank, 0 = unreleased */
+	/*
+	 * release_tags 'all' (1.3): the releases whose tag the ref does not
+	 * reach start at their entry points, release_entries[release_entry_start
+	 * [rank - 1] .. release_entry_start[rank]) (commit indexes); those whose
+	 * tag it reaches at release_commit.  NULL when every release is on the
+	 * ref.  release_commit of a release off the ref is an entry point it
+	 * marks.
+	 */
+	uint32	   *release_entry_start;
+	uint32	   *release_entries;
+	bool	   *release_off_ref;	/* by rank - 1; NULL: none */
 	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
@@ -615,6 +628,8 @@ extern void fixes_load_stable_check(FixesLoad *ld);
 extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_find_releases(FixesLoad *ld);
+extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
+extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 

@@ -123,6 +123,9 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	}
 	if (fixes_has_v12(ld) && !ld->unchanged)
 		set_newest(ld, &u);
+	/* release_tags (1.3), remembered for the next load */
+	if (fixes_has_v13(ld))
+		set_text(&u, "release_tags", ld->release_all ? "all" : "ref");
 	/* the refs this load read (load_refs.c), for the next load to compare */
 	if (fixes_has_v12(ld))
 		set_col(&u, "refs_hash", TEXTOID,

@@ -28,6 +28,11 @@
  *                                 about 2 MB)
  *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
+ *   fixes-reader reach PATH [lenient]   the entry points into a history
+ *                                 of heads outside it (reach.c): the heads
+ *                                 on standard input, then the ids of the
+ *                                 history (each a u32 count and raw ids);
+ *                                 lenient: a missing commit has no parents
  *   fixes-reader blob PATH HEX FILE    the file FILE of commit HEX's tree
  *                                 and the tree's directories ('O', 'D')
  *   head and refresh take options after their arguments, in any order:
@@ -197,13 +202,15 @@ main(int argc, char **argv)
 		(strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0);
 	if (argc < 3 ||
 		(strcmp(argv[1], "tags") != 0 && strcmp(argv[1], "blob") != 0 &&
-		 strcmp(argv[1], "blobs") != 0 && !is_walk &&
+		 strcmp(argv[1], "blobs") != 0 && strcmp(argv[1], "reach") != 0 && !is_walk &&
 		 !is_refresh && argc != 4) ||
 		(is_walk && argc < 4) ||
 		(strcmp(argv[1], "blob") == 0 && argc != 5) ||
 		(strcmp(argv[1], "blobs") == 0 && argc < 5) ||
+		(strcmp(argv[1], "reach") == 0 && argc != 3 &&
+		 (argc != 4 || strcmp(argv[3], "lenient") != 0)) ||
 		(is_refresh && argc != 5 && argc != 6))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE, fixes-reader blobs PATH FILE HEX...");
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE, fixes-reader blobs PATH FILE HEX..., fixes-reader reach PATH [lenient]");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -326,6 +333,16 @@ main(int argc, char **argv)
 			}
 			walk_hidden(&r, &head, 1, &hide, 1, strcmp(mode, "refresh-files") == 0);
 		}
+	}
+	else if (strcmp(mode, "reach") == 0)
+	{
+		uint32_t	nheads;
+		FixesOid   *heads = in_ids(&nheads);
+		uint32_t	nknown;
+		FixesOid   *known_ids = in_ids(&nknown);
+
+		repo_open(&r, argv[2]);
+		reach_entries(&r, heads, nheads, oidset_with_base(known_ids, nknown), argc == 4);
 	}
 	else if (strcmp(mode, "blob") == 0)
 	{

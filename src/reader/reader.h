@@ -21,6 +21,9 @@
  *            (with files.c), and the order in which the walk's records and
  *            theirs are written
  *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
+ *   reach.c  the commits of a history that each of some heads is the
+ *            first to reach from outside it (release tags off the ref,
+ *            issue 42)
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
  *   refs.c   the hash of the refs that tags.c and branches.c read, and
@@ -115,6 +118,14 @@ extern void walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOi
 						uint32_t nhide, bool files);
 extern void walk_hidden_list(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
 							 uint32_t nhide, size_t list_max);
+
+/* the parsed commit oid (NULL: missing from a shallow clone) */
+struct fixes_raw_commit;
+extern git_odb_object *walk_read_commit(Repo *r, const git_oid *oid, struct fixes_raw_commit *raw);
+
+/* reach.c */
+extern void reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSet *known,
+						  bool lenient);
 
 /* files.c */
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,

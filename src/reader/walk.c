@@ -113,6 +113,13 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+/* read_commit() for reach.c */
+git_odb_object *
+walk_read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
+{
+	return read_commit(r, oid, raw);
+}
+
 /* the id of parent i of the commit raw; a malformed one ends the reader */
 static void
 parent_oid(Repo *r, const fixes_raw_commit *raw, int i, git_oid *out)

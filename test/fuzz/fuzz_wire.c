@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	len = size - 1;
 	p = malloc(len ? len : 1);	/* an exact copy: ASan sees any overread */
 	memcpy(p, data + 1, len);
-	switch (data[0] % 12)
+	switch (data[0] % 13)
 	{
 		case 0:
 			{
@@ -163,6 +163,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 				if (wire_decode_ask(p, len, &n) == 0)
 					REQUIRE(len == 4);
+				break;
+			}
+		case 11:
+			{
+				WireReach	x;
+
+				if (wire_decode_reach(p, len, &x) == 0)
+				{
+					REQUIRE(len == 8 + (size_t) x.n * FIXES_OID_RAWSZ);
+					REQUIRE(x.n == 0 || inside((const char *) x.ids, x.n * FIXES_OID_RAWSZ, p, len));
+				}
 				break;
 			}
 		default:

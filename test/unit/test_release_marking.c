@@ -355,6 +355,36 @@ static void test_random(unit_counts *u)
 		  "coverage: %ld marked, %ld unmarked, %ld preset", marked, unmarked, preset_kept);
 }
 
+/*
+ * Releases with several start commits (fixes_mark_releases_from(), release
+ * tags off the ref, issue 42), on the history above: release 1 starts at 2
+ * (v1.0 on the ref); release 2 at 4 and 3 (a tag off the ref whose branch
+ * merged both): it marks 3 and 4, not 2 nor its ancestors; release 3
+ * starts at 4 only (another tag of that branch), which release 2 marked:
+ * it marks nothing; release 4 starts at 7, marking 5, 6 and 7.
+ */
+static void test_from(unit_counts *u)
+{
+	graph		g = make_graph(8, history);
+	int32_t		mark[8] = {0};
+	uint32_t	stack[8];
+	const uint32_t starts[] = {2, 4, 3, 4, 7};
+	const uint32_t off[] = {0, 1, 3, 4, 5};
+	const int32_t want[8] = {1, 1, 1, 2, 2, 4, 4, 4};
+	/* and the same as fixes_mark_releases() with one start each */
+	const uint32_t one[] = {2, 6};
+	const uint32_t one_off[] = {0, 1, 2};
+	int32_t		a[8] = {0};
+	int32_t		b[8];
+
+	fixes_mark_releases_from(g.n, g.par_start, g.par_end, g.parents, starts, off, 4, mark, stack);
+	check_marks(u, "several starts", mark, want, 8);
+	fixes_mark_releases_from(g.n, g.par_start, g.par_end, g.parents, one, one_off, 2, a, stack);
+	run(&g, one, 2, NULL, b);
+	check_marks(u, "one start each", a, b, 8);
+	free_graph(&g);
+}
+
 int main(void)
 {
 	unit_counts u = {0, 0};
@@ -364,5 +394,6 @@ int main(void)
 	test_empty_graph(&u);
 	test_long_chain(&u);
 	test_random(&u);
+	test_from(&u);
 	return unit_report("test_release_marking", &u);
 }
