@@ -14,7 +14,6 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-db=postgres     # finish() drops nothing of ours: doc_examples.py drops its databases itself
 export PGTZ=UTC PGDATESTYLE=ISO,MDY
 need_fixture stable.git
 need_fixture ids.tsv
