@@ -66,7 +66,7 @@ fixes_per_stable_release; the checks above then cover the mainline rows only.
                  (`git rev-list --min-parents=2`) and none of whose lines resolved: the one
                  mainline commit, no merge, with the same `git log %s` (line 0, method subject);
   stable edges   as mainline edges, against the commits of both scopes;
-  fixes_affected and fixes_per_stable_release as README.md "## Stable branches" states them,
+  fixes_affected and fixes_per_stable_release as docs/stable-branches.md states them,
                  with ancestry from `git rev-list <series tag>`; a fix whose only backport in a
                  series is on a branch after its newest release (`git rev-list <branch> --not
                  HEAD <stable tags>`, the series of the branch as of a stable tag) is queued:

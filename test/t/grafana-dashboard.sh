@@ -24,7 +24,7 @@
 #                           README's block grafana-role-schema
 # and, as each role: fixes_load / fixes_git_commits / writing a table are refused. Also: the
 # provisioning examples in grafana/provisioning agree with the dashboard and the README, and
-# the top README's Grafana section shows the same role as grafana/README.md.
+# the manual's Grafana page (docs/grafana.md) shows the same role as grafana/README.md.
 #
 # FIXES_GRAFANA_DASHBOARD=FILE checks another dashboard file (e.g. an edited copy).
 # Exit 0 pass, 1 fail (databases and roles kept for inspection), 77 skip (no make-history).
@@ -177,13 +177,13 @@ else
 fi
 
 python3 "$helper" provisioning "$top/grafana" || rc=1
-# the top README's "## Grafana" section shows the same role as grafana/README.md's block
-top_block=$(awk '/^## Grafana/ { g = 1 } g && /^```sql/ { f = 1; next } f && /^```/ { exit } f' "$top/README.md")
-if [ "$top_block" != "$(python3 "$helper" role-sql "$readme" grafana-role grafana_fixes)" ]; then
-    echo "FAIL: the SQL block of README.md's Grafana section differs from grafana-role of $readme"
+# the manual's Grafana page (docs/grafana.md) shows the same role as grafana/README.md's block
+top_block=$(awk '/^# Grafana/ { g = 1 } g && /^```sql/ { f = 1; next } f && /^```/ { exit } f' "$top/docs/grafana.md")
+if [ -z "$top_block" ] || [ "$top_block" != "$(python3 "$helper" role-sql "$readme" grafana-role grafana_fixes)" ]; then
+    echo "FAIL: the SQL block of docs/grafana.md differs from grafana-role of $readme"
     rc=1
 else
-    echo "ok   README.md's Grafana section shows the grafana-role block"
+    echo "ok   docs/grafana.md shows the grafana-role block"
 fi
 
 for setup_args in "fixes_t_grafana public fixes_t_grafana_ro grafana-role" \

@@ -1,12 +1,12 @@
 #!/bin/bash
 # pg-cron.sh — fixes_load scheduled with pg_cron keeps a repository current (issue 15), with the
-# privileges the README's "Keeping the data current" names.
+# privileges docs/refresh.md ("Scheduling loads") names.
 #
 # A throw-away cluster of its own (scripts/sandbox with FIXES_SANDBOX under /tmp and a port from
 # ${FIXES_CRON_PORT:-54380} up; the shared sandbox is not touched), with
 # shared_preload_libraries = 'pg_cron' and cron.database_name = 'fixes_cron':
 #   1. CREATE EXTENSION fixes, pg_cron in fixes_cron; a role fixes_cron_loader (LOGIN, member of
-#      pg_read_server_files, the README's GRANTs on the tables, USAGE on schema cron);
+#      pg_read_server_files, docs/refresh.md's GRANTs on the tables, USAGE on schema cron);
 #   2. as that role: a first fixes_load of a clone of ${FIXES_FIXTURES}/releases.git, then
 #      cron.schedule('fixes-cron', '* * * * *', 'SELECT fixes_load(...)') (every minute:
 #      Debian's pg_cron 1.4 has no seconds);
@@ -85,7 +85,7 @@ as_loader() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" -U "$role" -At -F ' ' "$@";
 as_admin <<SQL
 CREATE EXTENSION fixes;
 CREATE EXTENSION pg_cron;
--- the README's role for scheduled loads
+-- docs/refresh.md's role for scheduled loads
 CREATE ROLE $role LOGIN;
 GRANT pg_read_server_files TO $role;
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $role;

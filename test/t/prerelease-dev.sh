@@ -2,7 +2,7 @@
 # prerelease-dev.sh — issue 42: NetworkManager's release tags.  Development snapshots
 # (`1.43.1-dev`) are pre-releases by default since 1.3 (the markers are
 # (rc|pre|alpha|beta|dev)[0-9]*$, case-insensitive); release candidates numbered like releases
-# (`1.43.90`) are not, and the README's release_pattern for NetworkManager
+# (`1.43.90`) are not, and docs/reference.md's release_pattern for NetworkManager
 # ('^[0-9]+\.[0-9]*[02468]\.[0-9]+$': even minors, no suffix) takes exactly the stable releases.
 #
 # On a repository made here with plain git (a line of commits with Fixes: lines, tags in
@@ -90,9 +90,9 @@ PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$repo" --name nm >"$wor
     cat "$work/cross"; echo "DIFF: crosscheck.py disagrees"; rc=1; }
 tail -n 1 "$work/cross"
 
-# 2. the README's pattern for NetworkManager
+# 2. docs/reference.md's pattern for NetworkManager
 load "$db" nm_pattern '^[0-9]+\.[0-9]*[02468]\.[0-9]+$'
-expect "releases with the README's pattern" "$(releases "$db" nm_pattern)" "1.42.0 1.44.0 1.46.0"
+expect "releases with docs/reference.md's pattern" "$(releases "$db" nm_pattern)" "1.42.0 1.44.0 1.46.0"
 
 # 3. a refresh over a 1.2 library's load (-dev tags were releases) equals a cold load
 load "$db" nm_old '.'

@@ -4,7 +4,7 @@
 # mainline depends on the stable scope; with stable_branches, fixes_unresolved says which stable
 # commit such a line names (stable_commit) and, from its backport (fixes_backports), the
 # mainline commit it backports (upstream_commit, upstream_method: id for a backport line,
-# subject for a subject-only backport), and the README's one INSERT into fixes_overrides then
+# subject for a subject-only backport), and docs/stable-branches.md's one INSERT into fixes_overrides then
 # resolves the lines (method override) at the next load.
 #
 # Repository made here with plain git: mainline m01..m09 (v1.0 at m03), branch stable-1.0 from
@@ -111,7 +111,7 @@ SQL
 )
 expect "mainline rows of the load with stable branches that differ from the load without" "$same" 0
 
-# the README's recipe: the upstreams into fixes_overrides, then a reload resolves the lines
+# docs/stable-branches.md's recipe: the upstreams into fixes_overrides, then a reload resolves the lines
 psql_q <<'SQL'
 INSERT INTO fixes_overrides (repository, fixing_commit, abbrev, target_commit, note)
 SELECT repository, fixing_commit, abbrev, upstream_commit, 'names stable commit ' || stable_commit
