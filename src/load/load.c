@@ -163,7 +163,8 @@ check_write_privileges(void)
 		"       AND d.objid = c.oid AND d.deptype = 'e' "
 		"  JOIN pg_catalog.pg_extension e ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
 		"       AND d.refobjid = e.oid AND e.extname = 'fixes' "
-		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides') "
+		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides', "
+		"                                                  'fixes_repository_id_range', 'fixes_shards') "
 		" ORDER BY c.relname";
 
 	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);
