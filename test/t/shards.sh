@@ -37,7 +37,8 @@
 #   7. a name two servers hold is refused at attach time (s2 detached, 'article' loaded on the
 #      coordinator, s2 attached again: an ERROR naming 'article'; then unloaded, attached);
 #   8. security: a role of the coordinator whose user mapping names a shard role without
-#      SELECT gets the shard's "permission denied" on the base tables;
+#      SELECT gets the shard's "permission denied" on the base tables; through a view granted
+#      to it, it reads as the view's owner (PostgreSQL's rule, documented);
 #   9. s2 frozen (SIGSTOP to its postmaster: connections are accepted by the kernel and never
 #      answered): a query of every repository fails within 5 s (connect_timeout 2) with an
 #      ERROR naming server "s2"; a query of one of s1's repository ids still answers; a load
@@ -133,7 +134,8 @@ for n in s1 s2; do
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS postgres_fdw;
 CREATE SERVER :"n" FOREIGN DATA WRAPPER postgres_fdw
-    OPTIONS (host :'h', port :'p', dbname 'fixes', connect_timeout '2', fetch_size '10000');
+    OPTIONS (host :'h', port :'p', dbname 'fixes', connect_timeout '2', fetch_size '10000',
+             parallel_commit 'true');
 CREATE USER MAPPING FOR postgres SERVER :"n" OPTIONS (user 'postgres');
 SQL
 done
@@ -362,6 +364,11 @@ SQL
 out=$(on coord -At -c "SET ROLE alice" -c "SELECT count(*) FROM fixes_commits" 2>&1 || true)
 grep -q 'permission denied for table fixes_commits' <<<"$out" &&
     ok "alice, mapped to a role of s2 without SELECT: $(grep ERROR <<<"$out" | head -1)" || fail "alice: $out"
+# a view runs as its owner, with the owner's user mapping (docs/shards.md says so)
+on coord -c "GRANT SELECT ON fixes_per_release TO alice"
+out=$(on coord -At -c "SET ROLE alice" -c "SELECT count(*) FROM fixes_per_release" 2>&1 || true)
+[ "$out" = "$(onq coord -c "SELECT count(*) FROM fixes_per_release")" ] &&
+    ok "through a view alice reads as the view's owner, with its mapping ($out rows)" || fail "alice's view: $out"
 
 echo "--- 9. a shard that does not answer, then a stopped shard"
 s2pid=$(head -1 "$work/s2/data/postmaster.pid")
