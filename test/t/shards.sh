@@ -45,7 +45,10 @@
 #      and a refresh on the coordinator succeed (the loader names its tables with ONLY and
 #      analyses no table with children: they never touch a shard), and an unload; the same with
 #      s2 stopped; s2 started again: every repository answers, nothing attached again;
-#  10. fixes_detach_shard(s1): the coordinator no longer holds s1's rows, and s1 is unchanged.
+#  10. what a later update script does to a coordinator: a column added to a base table there
+#      (in a transaction, rolled back) reaches the foreign children and fails while the shards
+#      lack it; added on the shards first, it is read from them (docs/shards.md, Upgrading);
+#  11. fixes_detach_shard(s1): the coordinator no longer holds s1's rows, and s1 is unchanged.
 # Exit 0 pass, 1 fail, 77 skip (no postgres_fdw, or a fixture missing).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -411,7 +414,21 @@ got=$(onq coord -c "SELECT count(DISTINCT repository) FROM fixes_per_release" 2>
     ok "s2 started again: every repository answered ($got), nothing attached again" ||
     fail "after s2 started again: $got"
 
-echo "--- 10. fixes_detach_shard"
+echo "--- 10. a later update that adds a column: the shards first, then the coordinator"
+probe="BEGIN; ALTER TABLE fixes_releases ADD COLUMN issue46_probe integer;
+SELECT count(*) FROM fixes_releases WHERE issue46_probe IS NULL; ROLLBACK;"
+out=$(onq coord -c "$probe" 2>&1 || true)
+grep -q 'column "issue46_probe" does not exist' <<<"$out" &&
+    ok "the coordinator first: its ALTER TABLE reaches the foreign children, the shards lack the column: $(grep ERROR <<<"$out")" ||
+    fail "the coordinator's new column before the shards': $out"
+for n in s1 s2; do on "$n" -c "ALTER TABLE fixes_releases ADD COLUMN issue46_probe integer"; done
+out=$(onq coord -c "$probe" 2>&1 || true)
+[ "$out" = "$(onq coord -c "SELECT count(*) FROM fixes_releases")" ] &&
+    ok "the shards first: the coordinator's new column is read from them ($out rows)" ||
+    fail "the coordinator's new column after the shards': $out"
+for n in s1 s2; do on "$n" -c "ALTER TABLE fixes_releases DROP COLUMN issue46_probe"; done
+
+echo "--- 11. fixes_detach_shard"
 before=$(onq s1 -c "SELECT count(*) FROM fixes_commits")
 [ "$(onq coord -c "SELECT fixes_detach_shard('s1')")" = t ] || fail "detach s1"
 got=$(onq coord -c "SELECT count(*) FROM fixes_repositories WHERE repository_id BETWEEN 1000000 AND 1999999")
