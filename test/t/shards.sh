@@ -48,7 +48,10 @@
 #  10. what a later update script does to a coordinator: a column added to a base table there
 #      (in a transaction, rolled back) reaches the foreign children and fails while the shards
 #      lack it; added on the shards first, it is read from them (docs/shards.md, Upgrading);
-#  11. fixes_detach_shard(s1): the coordinator no longer holds s1's rows, and s1 is unchanged.
+#  11. pg_dump -Fc of the coordinator, pg_restore --exit-on-error into a new database: a second
+#      coordinator of the same shards, with the same rows (its own and the shards') and
+#      fixes_shards;
+#  12. fixes_detach_shard(s1): the coordinator no longer holds s1's rows, and s1 is unchanged.
 # Exit 0 pass, 1 fail, 77 skip (no postgres_fdw, or a fixture missing).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
@@ -428,7 +431,26 @@ out=$(onq coord -c "$probe" 2>&1 || true)
     fail "the coordinator's new column after the shards': $out"
 for n in s1 s2; do on "$n" -c "ALTER TABLE fixes_releases DROP COLUMN issue46_probe"; done
 
-echo "--- 11. fixes_detach_shard"
+echo "--- 11. pg_dump of the coordinator, restored as a second coordinator of the same shards"
+psql -X -q -h "$work/coord" -p "${port[coord]}" -U postgres -d postgres -c 'CREATE DATABASE restored'
+if "$bindir/pg_dump" -Fc -h "$work/coord" -p "${port[coord]}" -U postgres -f "$work/coord.dump" fixes &&
+   "$bindir/pg_restore" --exit-on-error -h "$work/coord" -p "${port[coord]}" -U postgres -d restored \
+       "$work/coord.dump" 2>"$work/restore.err"; then
+    rows coord >"$work/rows-coord2"
+    psql -X -q -At -F $'\t' -h "$work/coord" -p "${port[coord]}" -U postgres -d restored -f "$lib/ext-rows.sql" |
+        grep -Pv '^(fixes_shards|fixes_repository_id_range)\t' >"$work/rows-restored"
+    got=$(psql -X -At -h "$work/coord" -p "${port[coord]}" -U postgres -d restored \
+              -c "SELECT string_agg(server || ':' || id_lo || '-' || id_hi, ' ' ORDER BY server) FROM fixes_shards")
+    if diff -q "$work/rows-coord2" "$work/rows-restored" >/dev/null && [ "$got" = "s1:1000000-1999999 s2:2000000-2999999" ]; then
+        ok "restored: the same $(wc -l <"$work/rows-restored") rows, shards $got"
+    else
+        fail "the restored coordinator differs: shards $got"; diff "$work/rows-coord2" "$work/rows-restored" | head -10
+    fi
+else
+    fail "pg_dump or pg_restore of the coordinator: $(cat "$work/restore.err")"
+fi
+
+echo "--- 12. fixes_detach_shard"
 before=$(onq s1 -c "SELECT count(*) FROM fixes_commits")
 [ "$(onq coord -c "SELECT fixes_detach_shard('s1')")" = t ] || fail "detach s1"
 got=$(onq coord -c "SELECT count(*) FROM fixes_repositories WHERE repository_id BETWEEN 1000000 AND 1999999")
