@@ -12,7 +12,8 @@
 #      an id in use;
 #   2. the coordinator: postgres_fdw, a server per shard (connect_timeout 2), a user mapping;
 #      s1 attached before it loads anything, s2 after its loads (nothing needs attaching again
-#      after a load);
+#      after a load); refused, leaving nothing behind: a server without a user mapping, a shard
+#      without a range, one whose range meets s1's, one at fixes 1.2;
 #   3. the shards load at the same time (two background psql): s1 releases.git, stable.git
 #      (stable branches), files.git (files and MAINTAINERS), releases.git at v1.1 as 'grow';
 #      s2 article.git, backports.git (stable branches) and make-history --stable 3 (5000
@@ -147,6 +148,35 @@ SQL
 done
 got=$(onq coord -c "SELECT fixes_attach_shard('s1')" 2>&1)
 [ "$got" = 0 ] && ok "s1 attached, empty" || fail "attach s1: $got"
+# what attach refuses: no user mapping, a shard without a range, one whose range meets
+# another's, another version of fixes (databases of s1 made for it)
+for d in norange atv12; do psql -X -q -h "$work/s1" -p "${port[s1]}" -U postgres -d postgres -c "CREATE DATABASE $d"; done
+psql -X -q -h "$work/s1" -p "${port[s1]}" -U postgres -d norange -c 'CREATE EXTENSION fixes'
+psql -X -q -h "$work/s1" -p "${port[s1]}" -U postgres -d atv12 -c "CREATE EXTENSION fixes VERSION '1.2'"
+on coord -v h="$work/s1" -v p="${port[s1]}" <<'SQL'
+CREATE SERVER nomap FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host :'h', port :'p', dbname 'fixes');
+CREATE SERVER norange FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host :'h', port :'p', dbname 'norange', connect_timeout '2');
+CREATE SERVER atv12 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host :'h', port :'p', dbname 'atv12', connect_timeout '2');
+CREATE USER MAPPING FOR postgres SERVER norange OPTIONS (user 'postgres');
+CREATE USER MAPPING FOR postgres SERVER atv12 OPTIONS (user 'postgres');
+SQL
+refused() {   # SERVER PATTERN WHAT
+    local out
+    if out=$(onq coord -c "SELECT fixes_attach_shard('$1')" 2>&1); then
+        fail "$3: attached ($out)"
+    elif grep -q "$2" <<<"$out"; then
+        ok "$3 refused: $(grep ERROR <<<"$out")"
+    else
+        fail "$3: $out"
+    fi
+}
+refused nomap 'no user mapping for role "postgres" on server "nomap"' "a server without a user mapping"
+refused norange 'server "norange" has no range of repository ids' "a shard without a range"
+psql -X -q -h "$work/s1" -p "${port[s1]}" -U postgres -d norange -c 'SELECT fixes_set_repository_id_range(1500000, 2500000)' >/dev/null
+refused norange 'the repository ids of server "norange" (1500000 to 2500000) meet those of shard "s1"' "a range meeting s1's"
+refused atv12 'server "atv12" has fixes 1.2, this server 1.3' "a shard at 1.2"
+[ "$(onq coord -c "SELECT count(*) FROM pg_namespace WHERE nspname IN ('fixes_shard_nomap', 'fixes_shard_norange', 'fixes_shard_atv12')")" = 0 ] &&
+    ok "a refused attach leaves nothing behind" || fail "a refused attach left its schema"
 
 echo "--- 3. loads: s1 and s2 at the same time, the coordinator's own, the one server's"
 load_s1() {
