@@ -66,7 +66,12 @@ COMMENT ON TABLE @extschema@.fixes_shards IS
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_repository_id_range', '');
 SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_shards', '');
 
-CREATE FUNCTION @extschema@.fixes_set_repository_id_range(lo integer, hi integer)
+-- renumber => true gives the repositories whose ids lie outside the range
+-- new ids from it, in the order of their old ids: each is an UPDATE of its
+-- rows in every table (a rewrite of them), under the lock its loads take.
+-- Two servers that loaded before 1.3 both gave ids from 1: one of them
+-- renumbers to become a shard of the other's coordinator.
+CREATE FUNCTION @extschema@.fixes_set_repository_id_range(lo integer, hi integer, renumber boolean DEFAULT false)
 RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
@@ -75,12 +80,20 @@ DECLARE
     nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
                    JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
                   WHERE e.extname = 'fixes');
+    ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'fixes');
     seq text;
     used_lo integer;
     used_hi integer;
+    inside integer;
+    outside integer;
     last bigint;
     called boolean;
     shard name;
+    rep record;
+    t record;
+    new_id integer;
+    cols text;
+    vals text;
 BEGIN
     -- the extension's schema when the function runs (issue 28); the SET
     -- clause takes the setting back when it returns
@@ -93,14 +106,27 @@ BEGIN
     -- a load that registers a repository inserts into fixes_repositories: it
     -- waits, and so does this function for a load under way
     LOCK TABLE ONLY fixes_repositories IN SHARE ROW EXCLUSIVE MODE;
-    SELECT pg_catalog.min(r.repository_id), pg_catalog.max(r.repository_id) INTO used_lo, used_hi
+    SELECT pg_catalog.min(r.repository_id), pg_catalog.max(r.repository_id),
+           pg_catalog.max(r.repository_id) FILTER (WHERE r.repository_id BETWEEN fixes_set_repository_id_range.lo
+                                                                           AND fixes_set_repository_id_range.hi),
+           pg_catalog.count(*) FILTER (WHERE r.repository_id NOT BETWEEN fixes_set_repository_id_range.lo
+                                                                      AND fixes_set_repository_id_range.hi)
+      INTO used_lo, used_hi, inside, outside
       FROM ONLY fixes_repositories r;
-    IF used_lo < lo OR used_hi > hi THEN
+    IF outside > 0 AND NOT renumber THEN
         RAISE EXCEPTION 'repositories with ids outside % to % are loaded on this server', lo, hi
               USING ERRCODE = 'object_in_use',
                     DETAIL = pg_catalog.format('The ids in use are %s to %s; loaded repositories keep their ids.',
                                                used_lo, used_hi),
-                    HINT = 'Choose a range that contains them.';
+                    HINT = 'Choose a range that contains them, or give them new ids from the range: renumber => true.';
+    END IF;
+    IF outside > 0 AND outside::bigint > hi::bigint - lo + 1
+                                         - (SELECT pg_catalog.count(*) FROM ONLY fixes_repositories x
+                                             WHERE x.repository_id BETWEEN fixes_set_repository_id_range.lo
+                                                                       AND fixes_set_repository_id_range.hi) THEN
+        RAISE EXCEPTION 'the range % to % is too small for the % repositories loaded on this server', lo, hi,
+                        (SELECT pg_catalog.count(*) FROM ONLY fixes_repositories)
+              USING ERRCODE = 'invalid_parameter_value';
     END IF;
     SELECT s.server INTO shard FROM fixes_shards s
      WHERE s.id_lo <= fixes_set_repository_id_range.hi AND s.id_hi >= fixes_set_repository_id_range.lo
@@ -114,25 +140,67 @@ BEGIN
     EXECUTE pg_catalog.format('SELECT last_value, is_called FROM %s', seq) INTO last, called;
     EXECUTE pg_catalog.format('ALTER TABLE %I.fixes_repositories ALTER COLUMN repository_id '
                               'SET MINVALUE %s SET MAXVALUE %s SET START WITH %s RESTART WITH %s', nsp, lo, hi, lo, lo);
-    -- the next id: past the ids in use, and past the ids the sequence gave
-    -- already when they lie in the range (an unloaded repository's id is not
-    -- given again)
+    -- the next id: past the ids in use in the range, and past the ids the
+    -- sequence gave already when they lie in it (an unloaded repository's id
+    -- is not given again)
     IF called AND last BETWEEN lo AND hi THEN
-        used_hi := GREATEST(used_hi, last::integer);
+        inside := GREATEST(inside, last::integer);
     END IF;
-    IF used_hi IS NOT NULL THEN
-        PERFORM pg_catalog.setval(seq, used_hi, true);
+    IF inside IS NOT NULL THEN
+        PERFORM pg_catalog.setval(seq, inside, true);
     END IF;
-    INSERT INTO fixes_repository_id_range AS r (lo, hi)
+    IF outside > 0 THEN
+        -- the columns of fixes_repositories, the id given anew
+        SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum),
+               pg_catalog.string_agg(CASE WHEN a.attname = 'repository_id' THEN '$1'
+                                          ELSE 'd.' || pg_catalog.quote_ident(a.attname) END, ', ' ORDER BY a.attnum)
+          INTO cols, vals
+          FROM pg_catalog.pg_attribute a
+         WHERE a.attrelid = pg_catalog.format('%I.fixes_repositories', nsp)::pg_catalog.regclass
+           AND a.attnum > 0 AND NOT a.attisdropped;
+        FOR rep IN SELECT x.repository_id, x.name FROM ONLY fixes_repositories x
+                  WHERE x.repository_id NOT BETWEEN fixes_set_repository_id_range.lo AND fixes_set_repository_id_range.hi
+                  ORDER BY x.repository_id
+        LOOP
+            -- the lock of fixes_load() and fixes_unload() on the repository
+            PERFORM pg_catalog.pg_advisory_xact_lock(1718188133, pg_catalog.hashtext(rep.name));
+            new_id := pg_catalog.nextval(seq);
+            FOR t IN
+                SELECT c.relname
+                  FROM pg_catalog.pg_depend d
+                  JOIN pg_catalog.pg_class c ON c.oid = d.objid
+                 WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+                   AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+                   AND d.refobjid = ext AND d.deptype = 'e'
+                   AND c.relkind = 'r' AND c.relname <> 'fixes_repositories'
+                   AND EXISTS (SELECT FROM pg_catalog.pg_attribute a
+                                WHERE a.attrelid = c.oid AND a.attname = 'repository_id'
+                                  AND a.attnum > 0 AND NOT a.attisdropped)
+                 ORDER BY c.relname
+            LOOP
+                EXECUTE pg_catalog.format('UPDATE ONLY %I.%I SET repository_id = $1 WHERE repository_id = $2',
+                                          nsp, t.relname)
+                  USING new_id, rep.repository_id;
+            END LOOP;
+            -- an identity column GENERATED ALWAYS takes no UPDATE: the row
+            -- goes and comes back with its new id
+            EXECUTE pg_catalog.format('WITH d AS (DELETE FROM ONLY %1$I.fixes_repositories WHERE repository_id = $2 RETURNING *) '
+                                      'INSERT INTO %1$I.fixes_repositories (%2$s) OVERRIDING SYSTEM VALUE SELECT %3$s FROM d',
+                                      nsp, cols, vals)
+              USING new_id, rep.repository_id;
+            RAISE NOTICE 'repository "%": id % is now %', rep.name, rep.repository_id, new_id;
+        END LOOP;
+    END IF;
+    INSERT INTO fixes_repository_id_range AS x (lo, hi)
     VALUES (fixes_set_repository_id_range.lo, fixes_set_repository_id_range.hi)
     ON CONFLICT (singleton) DO UPDATE SET lo = excluded.lo, hi = excluded.hi;
 END
 $$;
 
-COMMENT ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer) IS
-'set the range of repository ids (lo to hi, both included) that this server gives to new repositories, so that the ids of shards never meet; the repositories loaded already keep their ids and must lie in it';
+COMMENT ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer, boolean) IS
+'set the range of repository ids (lo to hi, both included) that this server gives to new repositories, so that the ids of shards never meet; the repositories loaded already keep their ids, which must lie in it, unless renumber => true gives those outside new ids from it (their rows rewritten)';
 
-REVOKE ALL ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer, boolean) FROM PUBLIC;
 
 CREATE FUNCTION @extschema@.fixes_attach_shard(server name, remote_schema name DEFAULT NULL)
 RETURNS bigint

@@ -9,7 +9,8 @@
 #   1. each runs CREATE EXTENSION fixes and takes a range of repository ids
 #      (fixes_set_repository_id_range: coord 1-999999, s1 1000000-1999999, s2 2000000-...); a
 #      range that meets a shard's is refused on the coordinator, and so is one that leaves out
-#      an id in use;
+#      an id in use; a database that loaded (and reloaded) before it had a range is renumbered
+#      into one (renumber => true): the same rows; a reload or refresh draws no id;
 #   2. the coordinator: postgres_fdw, a server per shard (connect_timeout 2), a user mapping;
 #      s1 attached before it loads anything, s2 after its loads (nothing needs attaching again
 #      after a load); refused, leaving nothing behind: a server without a user mapping, a shard
@@ -172,7 +173,24 @@ refused() {   # SERVER PATTERN WHAT
 }
 refused nomap 'no user mapping for role "postgres" on server "nomap"' "a server without a user mapping"
 refused norange 'server "norange" has no range of repository ids' "a shard without a range"
-psql -X -q -h "$work/s1" -p "${port[s1]}" -U postgres -d norange -c 'SELECT fixes_set_repository_id_range(1500000, 2500000)' >/dev/null
+# a server that loaded before it had a range (two repositories, one reloaded) renumbers them
+# into one: the same rows, and a reload draws no id
+nr() { psql -X -q -v ON_ERROR_STOP=1 -h "$work/s1" -p "${port[s1]}" -U postgres -d norange "$@"; }
+nr -At -c "SET client_min_messages = warning" -c "SELECT FROM fixes_load('$fixtures/releases.git', name => 'releases')" \
+    -c "SELECT FROM fixes_load('$fixtures/basic.git', name => 'basic')" \
+    -c "SELECT FROM fixes_load('$fixtures/releases.git', name => 'releases')" >/dev/null
+nr -At -F $'\t' -f "$lib/ext-rows.sql" >"$work/rows-norange-before"
+out=$(nr -At -c 'SELECT fixes_set_repository_id_range(1500000, 2500000)' 2>&1 || true)
+grep -q 'repositories with ids outside 1500000 to 2500000 are loaded on this server' <<<"$out" &&
+    ok "ids in use outside the range refused: $(grep -E 'DETAIL|HINT' <<<"$out" | tr '\n' ' ')" || fail "range without renumber: $out"
+nr -At -c 'SET client_min_messages = warning' -c 'SELECT fixes_set_repository_id_range(1500000, 2500000, renumber => true)' >/dev/null
+nr -At -F $'\t' -f "$lib/ext-rows.sql" | grep -v '^fixes_repository_id_range	' >"$work/rows-norange-after"
+got=$(nr -At -c "SELECT string_agg(name || ':' || repository_id, ' ' ORDER BY repository_id) FROM fixes_repositories")
+if [ "$got" = "releases:1500000 basic:1500001" ] && diff -q "$work/rows-norange-before" "$work/rows-norange-after" >/dev/null; then
+    ok "renumber => true: $got, every row the same ($(wc -l <"$work/rows-norange-after") rows)"
+else
+    fail "renumber: $got"; diff "$work/rows-norange-before" "$work/rows-norange-after" | head -5
+fi
 refused norange 'the repository ids of server "norange" (1500000 to 2500000) meet those of shard "s1"' "a range meeting s1's"
 refused atv12 'server "atv12" has fixes 1.2, this server 1.3' "a shard at 1.2"
 [ "$(onq coord -c "SELECT count(*) FROM pg_namespace WHERE nspname IN ('fixes_shard_nomap', 'fixes_shard_norange', 'fixes_shard_atv12')")" = 0 ] &&
@@ -293,6 +311,9 @@ new=$(onq s1 -c "$count_sql")
 echo "    s1: $old commits before, $new after ($(tr '\n' ' ' <"$work/refresh.out")); coordinator during the refresh: $during"
 echo "    coordinator session: $(tr '\n' ' ' <"$work/reader.out")"
 [ "$old" != "$new" ] || fail "the refresh added no commit"
+got=$(onq s1 -c "SELECT last_value FROM fixes_repositories_repository_id_seq")
+[ "$got" = 1000003 ] && ok "the refresh drew no id from s1's range (the last given: $got)" ||
+    fail "s1's sequence after the refresh: $got, not 1000003 (a reload drew an id)"
 [ "$during" = "$old" ] && ok "an uncommitted refresh is not seen" || fail "during the refresh: $during, not $old"
 if [ "$(cat "$work/reader.out")" = "first|$old
 same transaction|$old
