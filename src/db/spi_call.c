@@ -117,7 +117,7 @@ fixes_spi_delete_rows(const char *schema, const char *table, int32 repository_id
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(repository_id)};
 
-	return fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1", schema, table),
+	return fixes_spi_execute(psprintf("DELETE FROM ONLY %s.%s WHERE repository_id = $1", schema, table),
 							 1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
 
@@ -174,7 +174,7 @@ fixes_spi_prepare_row_id_update(const char *schema, const char *table, const cha
 								int nargs, Oid *types)
 {
 	Assert(nargs >= 2 && types[0] == INT4OID && types[1] == TIDARRAYOID);
-	return fixes_spi_prepare_generic(psprintf("UPDATE %s.%s SET %s WHERE ctid = ANY ($2) AND $1 IS NOT NULL",
+	return fixes_spi_prepare_generic(psprintf("UPDATE ONLY %s.%s SET %s WHERE ctid = ANY ($2) AND $1 IS NOT NULL",
 											  schema, table, set),
 									 nargs, types);
 }

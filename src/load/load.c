@@ -201,6 +201,8 @@ check_default_name(FixesLoad *ld)
 static int32
 repository_id(FixesLoad *ld)
 {
+	char	   *find = psprintf("SELECT repository_id FROM ONLY %s.fixes_repositories WHERE name = $1",
+								ld->schema);
 	char	   *sql = psprintf("INSERT INTO %s.fixes_repositories AS r (name, path, ref, loaded_at) "
 							   "VALUES ($1, $2, $3, now()) "
 							   "ON CONFLICT (name) DO UPDATE SET name = r.name "
@@ -213,6 +215,23 @@ repository_id(FixesLoad *ld)
 	args[0] = CStringGetTextDatum(ld->name);
 	args[1] = CStringGetTextDatum(ld->path);
 	args[2] = CStringGetTextDatum(ld->ref);
+
+	/*
+	 * A load of a known name finds its row (the repository's lock is held:
+	 * no other load or unload of it runs), so that it draws no number from
+	 * the sequence of ids: INSERT ... ON CONFLICT draws one each time, and a
+	 * server's range of ids (issue 46) would run out by refreshes.
+	 */
+	if (fixes_spi_execute(find, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
+	{
+		Datum		id = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+		{
+			ld->known = true;
+			return DatumGetInt32(id);
+		}
+	}
 	if (fixes_spi_execute(sql, 3, argtypes, args, NULL, 1, SPI_OK_INSERT_RETURNING) != 1)
 		elog(ERROR, "could not register repository \"%s\"", ld->name);
 	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
@@ -238,7 +257,8 @@ check_write_privileges(void)
 		"       AND d.objid = c.oid AND d.deptype = 'e' "
 		"  JOIN pg_catalog.pg_extension e ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
 		"       AND d.refobjid = e.oid AND e.extname = 'fixes' "
-		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides') "
+		" WHERE c.relkind = 'r' AND c.relname NOT IN ('fixes_overrides', 'fixes_backport_overrides', "
+		"                                                  'fixes_repository_id_range', 'fixes_shards') "
 		" ORDER BY c.relname";
 
 	fixes_spi_execute(sql, 0, NULL, NULL, NULL, 0, SPI_OK_SELECT);

@@ -25,6 +25,13 @@
  *
  * Only the tables' owner may analyse them; a load by another role (the
  * README's pg_cron role) leaves the statistics to autovacuum, as before.
+ *
+ * A table with child tables (a coordinator's, whose children are the
+ * foreign tables of its shards, issue 46) is left to autovacuum too: an
+ * ANALYZE of it samples every child as well (PostgreSQL 15 has no ANALYZE
+ * ONLY), which would reach into the shards, and a load on the coordinator
+ * never touches a shard (every statement of the loader names its tables
+ * with ONLY for the same reason).
  */
 #include "postgres.h"
 
@@ -68,7 +75,7 @@ fixes_load_analyze(FixesLoad *ld)
 						  " AND d.objid = c.oid AND d.deptype = 'e' "
 						  " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass "
 						  "JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'fixes' "
-						  "WHERE c.relnamespace = $1 AND c.relkind = 'r' "
+						  "WHERE c.relnamespace = $1 AND c.relkind = 'r' AND NOT c.relhassubclass "
 						  "  AND pg_catalog.pg_has_role(c.relowner, 'USAGE') "
 						  "  AND pg_catalog.pg_stat_get_xact_tuples_inserted(c.oid) "
 						  "    + pg_catalog.pg_stat_get_xact_tuples_updated(c.oid) "

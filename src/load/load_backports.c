@@ -45,7 +45,7 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 	ld->nbp_overrides = 0;
 	if (!fixes_has_v12(ld))
 		return;
-	sql = psprintf("SELECT stable_commit, upstream_commit FROM %s.fixes_backport_overrides "
+	sql = psprintf("SELECT stable_commit, upstream_commit FROM ONLY %s.fixes_backport_overrides "
 				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
 	args[0] = CStringGetTextDatum(ld->name);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -238,7 +238,7 @@ fetch_subjects(FixesLoad *ld, const uint32 *idx, int64 n)
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32), true,
 											  TYPALIGN_INT));
-	sql = psprintf("SELECT commit_idx, subject FROM %s.fixes_commits "
+	sql = psprintf("SELECT commit_idx, subject FROM ONLY %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = ANY ($2)", ld->schema);
 	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	old = MemoryContextSwitchTo(ld->cxt);

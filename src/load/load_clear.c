@@ -21,7 +21,7 @@
 static void
 delete_where(FixesLoad *ld, const char *table, const char *cond, int64 from)
 {
-	char	   *sql = psprintf("DELETE FROM %s.%s WHERE repository_id = $1%s",
+	char	   *sql = psprintf("DELETE FROM ONLY %s.%s WHERE repository_id = $1%s",
 							   ld->schema, table, cond);
 	Oid			argtypes[2] = {INT4OID, INT8OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int64GetDatum(from)};

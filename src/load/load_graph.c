@@ -355,7 +355,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 		return false;
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
-				   "FROM %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
+				   "FROM ONLY %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
 				   ld->has.version >= 12 ? ", stable_cc, releases" : "", ld->schema);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
@@ -422,7 +422,7 @@ fixes_load_read_parents_rest(FixesLoad *ld)
 		return;
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = fixes_spi_int4_array(chunks, n);
-	fixes_spi_execute(psprintf("SELECT chunk, commits, parent_counts, parents FROM %s.fixes_graph "
+	fixes_spi_execute(psprintf("SELECT chunk, commits, parent_counts, parents FROM ONLY %s.fixes_graph "
 							   "WHERE repository_id = $1 AND chunk = ANY ($2) ORDER BY chunk",
 							   ld->schema),
 					  2, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -474,7 +474,7 @@ read_graph_column(FixesLoad *ld, const char *col, Size width, int32 lo_row, int3
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = Int32GetDatum(lo_row);
 	args[2] = Int32GetDatum(hi_row);
-	fixes_spi_execute(psprintf("SELECT chunk, commits, %s FROM %s.fixes_graph "
+	fixes_spi_execute(psprintf("SELECT chunk, commits, %s FROM ONLY %s.fixes_graph "
 							   "WHERE repository_id = $1 AND chunk >= $2 AND chunk < $3 ORDER BY chunk",
 							   col, ld->schema),
 					  3, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -684,7 +684,7 @@ write_moved_releases(FixesLoad *ld, int32 first)
 			continue;
 		}
 		if (plan == NULL)
-			plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_graph SET releases = $3 "
+			plan = fixes_spi_prepare(psprintf("UPDATE ONLY %s.fixes_graph SET releases = $3 "
 											  "WHERE repository_id = $1 AND chunk = $2",
 											  ld->schema), 3, types);
 		args[0] = Int32GetDatum(ld->repository_id);
@@ -754,7 +754,7 @@ fixes_load_write_graph(FixesLoad *ld)
 	}
 	del_args[0] = Int32GetDatum(ld->repository_id);
 	del_args[1] = Int32GetDatum(first);
-	sql = psprintf("DELETE FROM %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
+	sql = psprintf("DELETE FROM ONLY %s.fixes_graph WHERE repository_id = $1 AND chunk >= $2",
 				   ld->schema);
 	fixes_spi_execute(sql, 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
 

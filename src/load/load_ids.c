@@ -165,7 +165,7 @@ probe_ids(FixesLoad *ld, const FixesGraph *set)
 	 */
 	fixes_spi_execute(psprintf("SELECT c.commit_idx, c.commit_id, c.repository_id "
 							   "FROM unnest($1) AS u(id) CROSS JOIN LATERAL "
-							   "(SELECT commit_idx, commit_id, repository_id FROM %s.fixes_commits "
+							   "(SELECT commit_idx, commit_id, repository_id FROM ONLY %s.fixes_commits "
 							   "WHERE commit_id = u.id OFFSET 0) AS c",
 							   ld->schema),
 					  1, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -263,7 +263,7 @@ fetch_ids(FixesLoad *ld, const uint32 *idx, int64 n)
 		args[1] = PointerGetDatum(construct_array(elems, (int) m, INT4OID, sizeof(int32), true, TYPALIGN_INT));
 		fixes_spi_execute(psprintf("SELECT c.commit_idx, c.commit_id, c.repository_id "
 								   "FROM (SELECT DISTINCT idx FROM unnest($2) AS u(idx)) u CROSS JOIN LATERAL "
-								   "(SELECT commit_idx, commit_id, repository_id FROM %s.fixes_commits "
+								   "(SELECT commit_idx, commit_id, repository_id FROM ONLY %s.fixes_commits "
 								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 								   ld->schema),
 						  2, argtypes, args, NULL, 0, SPI_OK_SELECT);

@@ -521,7 +521,7 @@ receive_file(FixesLoad *ld, FixesSubsystems *ss, FixesReader *reader, bool stric
 static void
 read_stored_names(FixesLoad *ld, FixesSubsystems *ss)
 {
-	char	   *sql = psprintf("SELECT subsystem_id, name FROM %s.fixes_subsystems "
+	char	   *sql = psprintf("SELECT subsystem_id, name FROM ONLY %s.fixes_subsystems "
 							   "WHERE repository_id = $1 ORDER BY subsystem_id", ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
@@ -891,7 +891,7 @@ read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 	args[0] = Int32GetDatum(ld->repository_id);
 	if (ids == NULL)
 	{
-		sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+		sql = psprintf("SELECT commit_idx, path FROM ONLY %s.fixes_commit_files "
 					   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx",
 					   ld->schema);
 		argtypes[1] = INT4OID;
@@ -899,7 +899,7 @@ read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 	}
 	else
 	{
-		sql = psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+		sql = psprintf("SELECT commit_idx, path FROM ONLY %s.fixes_commit_files "
 					   "WHERE repository_id = $1 AND commit_idx = ANY ($2) ORDER BY commit_idx",
 					   ld->schema);
 		args[1] = fixes_spi_int4_array(ids, n);
@@ -1168,7 +1168,7 @@ fixes_load_write_files(FixesLoad *ld)
 
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = fixes_spi_int4_array(changed, nchanged);
-		(void) fixes_spi_execute(psprintf("DELETE FROM %s.fixes_commit_subsystems "
+		(void) fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_commit_subsystems "
 										  "WHERE repository_id = $1 AND commit_idx = ANY ($2)",
 										  ld->schema),
 								 2, argtypes, args, NULL, 0, SPI_OK_DELETE);

@@ -162,7 +162,7 @@ add_fixing_of_targets(FixesLoad *ld, CommitSet *s, const FixesIdxRange *ranges, 
 	/* one range scan of fixes_edges_target_idx_idx each, whatever the statistics say */
 	add_rows(ld, s,
 			 psprintf("SELECT e.fixing_idx FROM unnest($2, $3) AS u(lo, hi) CROSS JOIN LATERAL "
-					  "(SELECT fixing_idx FROM %s.fixes_edges WHERE repository_id = $1 "
+					  "(SELECT fixing_idx FROM ONLY %s.fixes_edges WHERE repository_id = $1 "
 					  "AND target_idx BETWEEN u.lo AND u.hi OFFSET 0) AS e", ld->schema),
 			 3, types, args);
 	pfree(lo);
@@ -187,18 +187,18 @@ add_unsettled(FixesLoad *ld, CommitSet *s, Datum new_ids)
 
 	add_rows(ld, s,
 			 psprintf("SELECT e.fixing_idx FROM unnest($3) AS u(id) CROSS JOIN LATERAL "
-					  "(SELECT fixing_idx, abbrev FROM %1$s.fixes_edges "
+					  "(SELECT fixing_idx, abbrev FROM ONLY %1$s.fixes_edges "
 					  "WHERE repository_id = $1 AND " UNSETTLED " "
 					  "AND abbrev >= (left(u.id, 6) COLLATE \"C\") AND abbrev <= (u.id COLLATE \"C\") "
 					  "OFFSET 0) AS e "
 					  "WHERE left(u.id, length(e.abbrev)) = (e.abbrev COLLATE \"C\") "
 					  "UNION ALL "
-					  "SELECT e.fixing_idx FROM %1$s.fixes_commits c CROSS JOIN LATERAL "
-					  "(SELECT fixing_idx, repository_id FROM %1$s.fixes_edges "
+					  "SELECT e.fixing_idx FROM ONLY %1$s.fixes_commits c CROSS JOIN LATERAL "
+					  "(SELECT fixing_idx, repository_id FROM ONLY %1$s.fixes_edges "
 					  "WHERE quoted_subject = c.subject AND " UNSETTLED " OFFSET 0) AS e "
 					  "WHERE c.repository_id = $1 AND c.commit_idx >= $2 AND e.repository_id = $1 "
 					  "UNION ALL "
-					  "SELECT fixing_idx FROM %1$s.fixes_edges WHERE repository_id = $1 "
+					  "SELECT fixing_idx FROM ONLY %1$s.fixes_edges WHERE repository_id = $1 "
 					  "AND (status = 'ignored' OR method = 'override')",
 					  ld->schema),
 			 3, types, args);
@@ -218,7 +218,7 @@ add_prefixes_of_new(FixesLoad *ld, CommitSet *s, Datum new_ids)
 	/* the rows of other repositories are dropped after the probe (load_resolve.c) */
 	add_rows(ld, s,
 			 psprintf("SELECT e.fixing_idx FROM unnest($2) AS u(id) CROSS JOIN LATERAL "
-					  "(SELECT fixing_idx, abbrev, repository_id FROM %s.fixes_edges "
+					  "(SELECT fixing_idx, abbrev, repository_id FROM ONLY %s.fixes_edges "
 					  "WHERE target_commit >= (left(u.id, 6) COLLATE \"C\") "
 					  "AND target_commit < (left(u.id, 6) || 'g' COLLATE \"C\") OFFSET 0) AS e "
 					  "WHERE e.repository_id = $1 "

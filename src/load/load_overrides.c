@@ -47,7 +47,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 	ld->noverrides = 0;
 	if (!fixes_has_v11(ld))
 		return;
-	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM %s.fixes_overrides "
+	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM ONLY %s.fixes_overrides "
 				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);
 	args[0] = CStringGetTextDatum(ld->name);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);

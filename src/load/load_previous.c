@@ -56,7 +56,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	if (!ld->known)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
-				   "FROM %s.fixes_repositories WHERE repository_id = $1",
+				   "FROM ONLY %s.fixes_repositories WHERE repository_id = $1",
 				   fixes_has_v11(ld) ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
 				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
@@ -100,7 +100,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	ld->old_newest_set = false;
 	if (!ld->known || ld->has.version < 12)
 		return;
-	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM %s.fixes_repositories "
+	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema),
 						  1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -155,7 +155,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	initStringInfo(&cols);
 	for (int c = 0; counts && c < fixes_release_nstat_columns; c++)
 		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
-	sql = psprintf("SELECT tag, commit_idx, commit_id%s FROM %s.fixes_releases "
+	sql = psprintf("SELECT tag, commit_idx, commit_id%s FROM ONLY %s.fixes_releases "
 				   "WHERE repository_id = $1%s ORDER BY release_rank",
 				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
 

@@ -56,7 +56,7 @@ fixes_load_answer_tags(FixesLoad *ld, FixesReader *r)
 static bool
 read_old_refs_hash(FixesLoad *ld)
 {
-	char	   *sql = psprintf("SELECT refs_hash FROM %s.fixes_repositories WHERE repository_id = $1",
+	char	   *sql = psprintf("SELECT refs_hash FROM ONLY %s.fixes_repositories WHERE repository_id = $1",
 							   ld->schema);
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};

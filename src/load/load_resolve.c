@@ -239,7 +239,7 @@ probe_candidates(FixesLoad *ld, const FixesEdgeSet *es, Candidates *c)
 	args[0] = PointerGetDatum(construct_array(abbrevs, n, TEXTOID, -1, false, TYPALIGN_INT));
 	args[1] = PointerGetDatum(construct_array(edges, n, INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	sql = psprintf("SELECT u.k, c.commit_idx, c.repository_id FROM unnest($1, $2) AS u(a, k) "
-				   "CROSS JOIN LATERAL (SELECT commit_idx, repository_id FROM %s.fixes_commits "
+				   "CROSS JOIN LATERAL (SELECT commit_idx, repository_id FROM ONLY %s.fixes_commits "
 				   "WHERE commit_id >= (u.a COLLATE \"C\") AND commit_id < (u.a || 'g' COLLATE \"C\") "
 				   "OFFSET 0) AS c ORDER BY u.k, c.commit_idx",
 				   ld->schema);
@@ -451,7 +451,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 	 * of the repository, and a join may put fixes_commits outside.
 	 */
 	sql = psprintf("SELECT c.commit_idx, c.subject FROM unnest($2) AS u(idx) CROSS JOIN LATERAL "
-				   "(SELECT commit_idx, subject FROM %s.fixes_commits "
+				   "(SELECT commit_idx, subject FROM ONLY %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 				   ld->schema);
 	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);

@@ -141,7 +141,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 
 	if (ld->known && fixes_has_v11(ld))
 	{
-		char	   *sql = psprintf("SELECT stable_branches FROM %s.fixes_repositories "
+		char	   *sql = psprintf("SELECT stable_branches FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
 
 		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)

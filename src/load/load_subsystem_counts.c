@@ -297,7 +297,7 @@ read_dictionary(FixesLoad *ld, FixesPrefixes *px)
 	uint64		rows;
 	MemoryContext cxt = CurrentMemoryContext;
 
-	rows = fixes_spi_execute(psprintf("SELECT depth, prefix, prefix_id FROM %s.fixes_path_prefix_counts "
+	rows = fixes_spi_execute(psprintf("SELECT depth, prefix, prefix_id FROM ONLY %s.fixes_path_prefix_counts "
 									  "WHERE repository_id = $1 ORDER BY prefix_id", ld->schema),
 							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	for (uint64 r = 0; r < rows; r++)
@@ -389,7 +389,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 	o->nids = 0;
 	o->counts = fixes_palloc_big(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
 	rows = fixes_spi_execute(psprintf("SELECT first_commit, format, commits, counts, ids "
-									  "FROM %s.fixes_commit_groups "
+									  "FROM ONLY %s.fixes_commit_groups "
 									  "WHERE repository_id = $1 AND kind = $2 ORDER BY first_commit",
 									  ld->schema),
 							 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -507,9 +507,9 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 {
 	FixesPrefixes *px = ld->prefixes;
 	char	   *sql = prefix
-		? psprintf("SELECT commit_idx, path FROM %s.fixes_commit_files "
+		? psprintf("SELECT commit_idx, path FROM ONLY %s.fixes_commit_files "
 				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema)
-		: psprintf("SELECT commit_idx, subsystem_id - 1 FROM %s.fixes_commit_subsystems "
+		: psprintf("SELECT commit_idx, subsystem_id - 1 FROM ONLY %s.fixes_commit_subsystems "
 				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema);
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
@@ -589,7 +589,7 @@ delete_groups(FixesLoad *ld, const char *kind)
 	Oid			argtypes[2] = {INT4OID, TEXTOID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), CStringGetTextDatum(kind)};
 
-	fixes_spi_execute(psprintf("DELETE FROM %s.fixes_commit_groups WHERE repository_id = $1 AND kind = $2",
+	fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_commit_groups WHERE repository_id = $1 AND kind = $2",
 							   ld->schema),
 					  2, argtypes, args, NULL, 0, SPI_OK_DELETE);
 }
@@ -640,7 +640,7 @@ read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 b
 	st->n = -1;
 	st->all_lifetimes = false;
 	rows = fixes_spi_execute(psprintf("SELECT %s, commits, fixing_commits, buggy_commits, bugs_introduced, "
-									  "bugs_fixed, median_lifetime_days, lifetimes FROM %s.%s "
+									  "bugs_fixed, median_lifetime_days, lifetimes FROM ONLY %s.%s "
 									  "WHERE repository_id = $1 ORDER BY %s",
 									  id_col, ld->schema, table, id_col),
 							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -746,7 +746,7 @@ delete_group_rows(FixesLoad *ld, const char *table, const char *id_col, int32 ba
 	{
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = PointerGetDatum(construct_array(d, n, INT4OID, 4, true, TYPALIGN_INT));
-		fixes_spi_execute(psprintf("DELETE FROM %s.%s WHERE repository_id = $1 AND %s = ANY ($2)",
+		fixes_spi_execute(psprintf("DELETE FROM ONLY %s.%s WHERE repository_id = $1 AND %s = ANY ($2)",
 								   ld->schema, table, id_col),
 						  2, argtypes, args, NULL, 0, SPI_OK_DELETE);
 	}

@@ -119,7 +119,7 @@ apply_changes(FixesLoad *ld, FixesTrailerKeys *k, HTAB *changes)
 		Oid			argtypes[1] = {INT4OID};
 		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-		fixes_spi_execute(psprintf("DELETE FROM %s.fixes_release_trailers "
+		fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_release_trailers "
 								   "WHERE repository_id = $1 AND commits <= 0", ld->schema),
 						  1, argtypes, args, NULL, 0, SPI_OK_DELETE);
 	}

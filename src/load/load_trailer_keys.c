@@ -209,7 +209,7 @@ fixes_trailer_keys_read_dictionary(FixesLoad *ld)
 	bool		isnull;
 	Datum		d;
 
-	if (fixes_spi_execute(psprintf("SELECT format, keys FROM %s.fixes_trailer_keys "
+	if (fixes_spi_execute(psprintf("SELECT format, keys FROM ONLY %s.fixes_trailer_keys "
 								   "WHERE repository_id = $1 AND chunk = -1", ld->schema),
 						  1, argtypes, args, NULL, 0, SPI_OK_SELECT) != 1)
 		return;
@@ -267,7 +267,7 @@ fixes_trailer_keys_read(FixesLoad *ld, const bool *want, bool new_commits)
 		return true;
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = PointerGetDatum(construct_array(elems, nneed, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-	rows = fixes_spi_execute(psprintf("SELECT chunk, format, commits, counts, ids FROM %s.fixes_trailer_keys "
+	rows = fixes_spi_execute(psprintf("SELECT chunk, format, commits, counts, ids FROM ONLY %s.fixes_trailer_keys "
 									  "WHERE repository_id = $1 AND chunk = ANY ($2) ORDER BY chunk",
 									  ld->schema),
 							 2, argtypes, args, NULL, 0, SPI_OK_SELECT);
@@ -324,7 +324,7 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 	SPIPlanPtr	plan;
 	uint32		n = ld->graph->n;
 
-	fixes_spi_execute(psprintf("DELETE FROM %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk >= $2",
+	fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk >= $2",
 							   ld->schema), 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
 	plan = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, "
 									  "counts, ids) VALUES ($1, $2, %d, $3, $4, $5)", ld->schema, KEYS_FORMAT),
@@ -376,7 +376,7 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 			names[i] = CStringGetTextDatum(k->names[i]);
 		dargs[0] = Int32GetDatum(ld->repository_id);
 		dargs[1] = PointerGetDatum(construct_array(names, (int) k->nnames, TEXTOID, -1, false, TYPALIGN_INT));
-		fixes_spi_execute(psprintf("DELETE FROM %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk = -1",
+		fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk = -1",
 								   ld->schema), 1, dtypes, dargs, NULL, 0, SPI_OK_DELETE);
 		fixes_spi_execute(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, keys) "
 								   "VALUES ($1, -1, %d, 0, $2)", ld->schema, KEYS_FORMAT),
@@ -411,7 +411,7 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 			elems[n_want++] = Int32GetDatum((int32) i);
 	args[0] = Int32GetDatum(ld->repository_id);
 	args[1] = PointerGetDatum(construct_array(elems, (int) n_want, INT4OID, sizeof(int32), true, TYPALIGN_INT));
-	sql = psprintf("SELECT commit_idx, key FROM %s.fixes_trailers "
+	sql = psprintf("SELECT commit_idx, key FROM ONLY %s.fixes_trailers "
 				   "WHERE repository_id = $1 AND commit_idx = ANY ($2) ORDER BY commit_idx, position",
 				   ld->schema);
 	portal = fixes_spi_cursor_open(sql, 2, argtypes, args);

@@ -68,7 +68,7 @@ probe_row_ids(FixesLoad *ld, const uint32 *list, int64 n, ItemPointerData *tids)
 	args[1] = PointerGetDatum(construct_array(elems, (int) n, INT4OID, sizeof(int32),
 											  true, TYPALIGN_INT));
 	if (fixes_spi_execute(psprintf("SELECT c.commit_idx, c.ctid FROM unnest($2) WITH ORDINALITY AS u(idx, n) "
-								   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM %s.fixes_commits "
+								   "CROSS JOIN LATERAL (SELECT commit_idx, ctid FROM ONLY %s.fixes_commits "
 								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
 								   "ORDER BY u.n", ld->schema),
 						  2, types, args, NULL, 0, SPI_OK_SELECT) != (uint64) n)

@@ -242,7 +242,7 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 			continue;
 		}
 		if (plan == NULL)
-			plan = fixes_spi_prepare(psprintf("UPDATE %s.fixes_edges SET status = $4, method = $5, "
+			plan = fixes_spi_prepare(psprintf("UPDATE ONLY %s.fixes_edges SET status = $4, method = $5, "
 											  "target_idx = $6, candidates = $7, target_commit = $8, "
 											  "fixing_release = $9, target_release = $10%s "
 											  "WHERE repository_id = $1 AND fixing_idx = $2 AND line = $3",
@@ -317,7 +317,7 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 	args[1] = fixes_spi_int4_array(ids, n);
 	/* one probe per distinct id, whatever the statistics say (as fetch_subjects) */
 	sql = psprintf("SELECT c.commit_idx, c.committed_at FROM (SELECT DISTINCT idx FROM unnest($2) AS u(idx)) u "
-				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM %s.fixes_commits "
+				   "CROSS JOIN LATERAL (SELECT commit_idx, committed_at FROM ONLY %s.fixes_commits "
 				   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c",
 				   ld->schema);
 	fixes_spi_execute(sql, 2, argtypes, args, NULL, 0, SPI_OK_SELECT);

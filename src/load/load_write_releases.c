@@ -297,7 +297,7 @@ update_affected(FixesLoad *ld)
 			values[1] = Int32GetDatum((int32) t);
 			memset(nulls, ' ', 2);
 			if (delete == NULL)
-				delete = fixes_spi_prepare(psprintf("DELETE FROM %s.fixes_fixed_commits "
+				delete = fixes_spi_prepare(psprintf("DELETE FROM ONLY %s.fixes_fixed_commits "
 											  "WHERE repository_id = $1 AND commit_idx = $2", nsp), 2, types);
 			fixes_spi_execute_plan(delete, values, nulls, SPI_OK_DELETE);
 		}

@@ -132,7 +132,7 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 				ld->refs_hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs_hash)) : (Datum) 0,
 				!ld->refs_hash_set);
 
-	fixes_spi_execute(psprintf("UPDATE %s.fixes_repositories SET loaded_at = now(), %s "
+	fixes_spi_execute(psprintf("UPDATE ONLY %s.fixes_repositories SET loaded_at = now(), %s "
 							   "WHERE repository_id = $1", ld->schema, u.set.data),
 					  u.n, u.types, u.values, u.nulls, 0, SPI_OK_UPDATE);
 }

@@ -38,7 +38,7 @@ PG_FUNCTION_INFO_V1(fixes_unload);
 static int32
 delete_repository(const char *schema, text *name)
 {
-	char	   *sql = psprintf("DELETE FROM %s.fixes_repositories WHERE name = $1 "
+	char	   *sql = psprintf("DELETE FROM ONLY %s.fixes_repositories WHERE name = $1 "
 							   "RETURNING repository_id", schema);
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1] = {PointerGetDatum(name)};
