@@ -34,9 +34,10 @@
  * descends as usual otherwise.  It caches that leaf for trees of height 2
  * or more only, and not again after a split; the rightmost leaf is handed
  * to it here for every tree, found again after each split (an index whose
- * entries do not come in key order is left alone after two misses).  Only
- * a hint: what goes where is still btree's decision, under its locks, so
- * the rows and the index are the same as without it.
+ * entries do not come in key order is left alone for a while after three
+ * misses in a row).  Only a hint: what goes where is still btree's
+ * decision, under its locks, so the rows and the index are the same as
+ * without it.
  */
 #include "postgres.h"
 
@@ -139,6 +140,7 @@ fixes_bulk_begin(Oid relid)
 		b->rightmost[i].block = InvalidBlockNumber;
 		b->rightmost[i].misses = 0;
 		b->rightmost[i].pause = 0;
+		b->rightmost[i].hinted = false;
 	}
 	b->bis = GetBulkInsertState();
 	b->cid = GetCurrentCommandId(true);
@@ -232,6 +234,7 @@ hint_rightmost(FixesBulk *b, int i)
 	Relation	ind = b->rri->ri_IndexRelationDescs[i];
 	FixesRightmost *r = &b->rightmost[i];
 
+	r->hinted = false;
 	if (ind->rd_rel->relam != BTREE_AM_OID)
 		return;
 	if (r->pause > 0)
@@ -240,9 +243,16 @@ hint_rightmost(FixesBulk *b, int i)
 		return;
 	}
 	if (r->block == InvalidBlockNumber)
+	{
 		r->block = find_rightmost_leaf(ind);
-	if (r->block != InvalidBlockNumber)
-		RelationSetTargetBlock(ind, r->block);
+		if (r->block == InvalidBlockNumber)
+		{
+			r->pause = 64;		/* an empty or one-page tree: look again later */
+			return;
+		}
+	}
+	RelationSetTargetBlock(ind, r->block);
+	r->hinted = true;
 }
 
 /*
@@ -257,7 +267,7 @@ hinted_rightmost(FixesBulk *b, int i)
 	FixesRightmost *r = &b->rightmost[i];
 	BlockNumber block;
 
-	if (ind->rd_rel->relam != BTREE_AM_OID || r->pause > 0)
+	if (!r->hinted)
 		return;
 	block = RelationGetTargetBlock(ind);
 	if (block != InvalidBlockNumber)
@@ -267,11 +277,11 @@ hinted_rightmost(FixesBulk *b, int i)
 		return;
 	}
 	r->block = InvalidBlockNumber;	/* found again before the next entry */
-	if (++r->misses >= 2)
+	if (++r->misses >= 3)
 	{
 		/* not in key order at the right end: try again much later */
 		r->misses = 0;
-		r->pause = 1000;
+		r->pause = 256;
 	}
 }
 
@@ -304,9 +314,10 @@ insert_sorted(FixesBulk *b)
 		TupleDesc	desc = RelationGetDescr(b->sorted_index[k]);
 		IndexTuple	itup;
 		int64		n = 0;
-		int			pos = b->rri->ri_NumIndices + k;	/* its place in rri's arrays */
+		int			pos = b->rri->ri_NumIndices;	/* its place in rri's arrays */
 
-		Assert(b->rri->ri_IndexRelationDescs[pos] == b->sorted_index[k]);
+		while (b->rri->ri_IndexRelationDescs[pos] != b->sorted_index[k])
+			pos++;
 		tuplesort_performsort(b->sort[k]);
 		while ((itup = tuplesort_getindextuple(b->sort[k], true)) != NULL)
 		{

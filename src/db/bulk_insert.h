@@ -19,6 +19,7 @@ typedef struct FixesRightmost
 	BlockNumber block;			/* InvalidBlockNumber: not known */
 	int			misses;			/* hints refused in a row */
 	int			pause;			/* entries to go before hinting again */
+	bool		hinted;			/* the entry being inserted was given the block */
 } FixesRightmost;
 
 typedef struct FixesBulk
