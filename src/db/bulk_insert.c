@@ -235,7 +235,8 @@ hint_rightmost(FixesBulk *b, int i)
 	FixesRightmost *r = &b->rightmost[i];
 
 	r->hinted = false;
-	if (ind->rd_rel->relam != BTREE_AM_OID)
+	/* an index being built (CREATE INDEX CONCURRENTLY) may have no page yet */
+	if (ind->rd_rel->relam != BTREE_AM_OID || !b->rri->ri_IndexRelationInfo[i]->ii_ReadyForInserts)
 		return;
 	if (r->pause > 0)
 	{
