@@ -303,16 +303,16 @@ sort_entries(FixesBulk *b)
 		}
 }
 
-/* insert each sorted index's entries in key order */
+/*
+ * insert each sorted index's entries in key order: the tuples the sort
+ * holds, formed from the rows' values as btinsert() would form them, go
+ * to btree as they are
+ */
 static void
 insert_sorted(FixesBulk *b)
 {
-	Datum		values[INDEX_MAX_KEYS];
-	bool		isnull[INDEX_MAX_KEYS];
-
 	for (int k = 0; k < b->nsorted; k++)
 	{
-		TupleDesc	desc = RelationGetDescr(b->sorted_index[k]);
 		IndexTuple	itup;
 		int64		n = 0;
 		int			pos = b->rri->ri_NumIndices;	/* its place in rri's arrays */
@@ -324,10 +324,8 @@ insert_sorted(FixesBulk *b)
 		{
 			if ((++n & 0xfff) == 0)
 				CHECK_FOR_INTERRUPTS();
-			index_deform_tuple(itup, desc, values, isnull);
 			hint_rightmost(b, pos);
-			(void) index_insert(b->sorted_index[k], values, isnull, &itup->t_tid, b->rel,
-								UNIQUE_CHECK_NO, false, b->sorted_info[k]);
+			(void) _bt_doinsert(b->sorted_index[k], itup, UNIQUE_CHECK_NO, false, b->rel);
 			hinted_rightmost(b, pos);
 		}
 		tuplesort_end(b->sort[k]);
