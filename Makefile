@@ -25,7 +25,7 @@ DATA       = fixes--1.0.sql fixes--1.0--1.1.sql fixes--1.1--1.2.sql fixes--1.2--
 PGFILEDESC = "fixes - Fixes: trailers of git histories as tables and views"
 
 REGRESS      = readers parse_fixes errors privileges load bad_input lookups unload stable files article trailers overrides article_compat stable_cc backports cve
-ISOLATION    = load_concurrency
+ISOLATION    = load_concurrency load_cic
 FIXES_FIXTURES ?= /tmp/fixes-fixtures
 export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))
 REGRESS_OPTS   = --launcher=$(CURDIR)/test/lib/regress-launcher

@@ -25,12 +25,26 @@
  * random leaf page of the commit-id index each).  Such a batch goes to a
  * new page, and the next batch to another one; the table's other batches
  * do not look for free space (they would take the room kept).
+ *
+ * Entries that arrive in key order at the right end of a btree (the
+ * (repository_id, ...) keys of a new repository, the sorted commit ids of
+ * a first load) each need no descent from the root: btree's own fastpath
+ * takes a cached rightmost leaf, checks under the page's lock that it is
+ * still the rightmost leaf, that the key goes there and that it fits, and
+ * descends as usual otherwise.  It caches that leaf for trees of height 2
+ * or more only, and not again after a split; the rightmost leaf is handed
+ * to it here for every tree, found again after each split (an index whose
+ * entries do not come in key order is left alone for a while after three
+ * misses in a row).  Only a hint: what goes where is still btree's
+ * decision, under its locks, so the rows and the index are the same as
+ * without it.
  */
 #include "postgres.h"
 
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/genam.h"
+#include "access/nbtree.h"
 #include "access/xact.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
@@ -120,6 +134,14 @@ fixes_bulk_begin(Oid relid)
 	b->rri = makeNode(ResultRelInfo);
 	InitResultRelInfo(b->rri, b->rel, 1, NULL, 0);
 	ExecOpenIndices(b->rri, false);
+	b->rightmost = palloc(sizeof(FixesRightmost) * Max(b->rri->ri_NumIndices, 1));
+	for (int i = 0; i < b->rri->ri_NumIndices; i++)
+	{
+		b->rightmost[i].block = InvalidBlockNumber;
+		b->rightmost[i].misses = 0;
+		b->rightmost[i].pause = 0;
+		b->rightmost[i].hinted = false;
+	}
 	b->bis = GetBulkInsertState();
 	b->cid = GetCurrentCommandId(true);
 	prepare_constraints(b);
@@ -187,6 +209,83 @@ fixes_bulk_sort_index(FixesBulk *b, const char *name)
 	}
 }
 
+/* the rightmost leaf of btree index ind, or InvalidBlockNumber (a one-page tree) */
+static BlockNumber
+find_rightmost_leaf(Relation ind)
+{
+	Buffer		buf = _bt_get_endpoint(ind, 0, true, NULL);
+	BlockNumber block = InvalidBlockNumber;
+
+	if (BufferIsValid(buf))
+	{
+		BTPageOpaque opaque = BTPageGetOpaque(BufferGetPage(buf));
+
+		if (P_ISLEAF(opaque) && P_RIGHTMOST(opaque) && !P_ISROOT(opaque) && !P_IGNORE(opaque))
+			block = BufferGetBlockNumber(buf);
+		_bt_relbuf(ind, buf);
+	}
+	return block;
+}
+
+/* before an entry goes into the i-th index: where btree's fastpath may put it */
+static inline void
+hint_rightmost(FixesBulk *b, int i)
+{
+	Relation	ind = b->rri->ri_IndexRelationDescs[i];
+	FixesRightmost *r = &b->rightmost[i];
+
+	r->hinted = false;
+	/* an index being built (CREATE INDEX CONCURRENTLY) may have no page yet */
+	if (ind->rd_rel->relam != BTREE_AM_OID || !b->rri->ri_IndexRelationInfo[i]->ii_ReadyForInserts)
+		return;
+	if (r->pause > 0)
+	{
+		r->pause--;
+		return;
+	}
+	if (r->block == InvalidBlockNumber)
+	{
+		r->block = find_rightmost_leaf(ind);
+		if (r->block == InvalidBlockNumber)
+		{
+			r->pause = 64;		/* an empty or one-page tree: look again later */
+			return;
+		}
+	}
+	RelationSetTargetBlock(ind, r->block);
+	r->hinted = true;
+}
+
+/*
+ * After it: the fastpath keeps the block when it took it (and btree sets
+ * it after an insert on the rightmost leaf of a tall tree); else the entry
+ * went elsewhere (not the last key, or the leaf was full and split).
+ */
+static inline void
+hinted_rightmost(FixesBulk *b, int i)
+{
+	Relation	ind = b->rri->ri_IndexRelationDescs[i];
+	FixesRightmost *r = &b->rightmost[i];
+	BlockNumber block;
+
+	if (!r->hinted)
+		return;
+	block = RelationGetTargetBlock(ind);
+	if (block != InvalidBlockNumber)
+	{
+		r->block = block;
+		r->misses = 0;
+		return;
+	}
+	r->block = InvalidBlockNumber;	/* found again before the next entry */
+	if (++r->misses >= 3)
+	{
+		/* not in key order at the right end: try again much later */
+		r->misses = 0;
+		r->pause = 256;
+	}
+}
+
 /* the sorted indexes' entries of the rows just written */
 static void
 sort_entries(FixesBulk *b)
@@ -204,27 +303,30 @@ sort_entries(FixesBulk *b)
 		}
 }
 
-/* insert each sorted index's entries in key order */
+/*
+ * insert each sorted index's entries in key order: the tuples the sort
+ * holds, formed from the rows' values as btinsert() would form them, go
+ * to btree as they are
+ */
 static void
 insert_sorted(FixesBulk *b)
 {
-	Datum		values[INDEX_MAX_KEYS];
-	bool		isnull[INDEX_MAX_KEYS];
-
 	for (int k = 0; k < b->nsorted; k++)
 	{
-		TupleDesc	desc = RelationGetDescr(b->sorted_index[k]);
 		IndexTuple	itup;
 		int64		n = 0;
+		int			pos = b->rri->ri_NumIndices;	/* its place in rri's arrays */
 
+		while (b->rri->ri_IndexRelationDescs[pos] != b->sorted_index[k])
+			pos++;
 		tuplesort_performsort(b->sort[k]);
 		while ((itup = tuplesort_getindextuple(b->sort[k], true)) != NULL)
 		{
 			if ((++n & 0xfff) == 0)
 				CHECK_FOR_INTERRUPTS();
-			index_deform_tuple(itup, desc, values, isnull);
-			(void) index_insert(b->sorted_index[k], values, isnull, &itup->t_tid, b->rel,
-								UNIQUE_CHECK_NO, false, b->sorted_info[k]);
+			hint_rightmost(b, pos);
+			(void) _bt_doinsert(b->sorted_index[k], itup, UNIQUE_CHECK_NO, false, b->rel);
+			hinted_rightmost(b, pos);
 		}
 		tuplesort_end(b->sort[k]);
 	}
@@ -267,13 +369,19 @@ flush(FixesBulk *b)
 		fresh_page(b);			/* for whatever comes next */
 	if (b->rri->ri_NumIndices > 0)
 	{
+		int			nind = b->rri->ri_NumIndices;
+
 		for (int i = 0; i < b->nused; i++)
 		{
 			List	   *recheck;
 
 			ResetPerTupleExprContext(b->estate);
+			for (int k = 0; k < nind; k++)
+				hint_rightmost(b, k);
 			recheck = ExecInsertIndexTuples(b->rri, b->slots[i], b->estate,
 											false, false, NULL, NIL);
+			for (int k = 0; k < nind; k++)
+				hinted_rightmost(b, k);
 			list_free(recheck);
 		}
 	}

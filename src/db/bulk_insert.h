@@ -13,6 +13,15 @@
 #define FIXES_BULK_MAX_BYTES 65536
 #define FIXES_BULK_MAX_SORTED 4
 
+/* the rightmost leaf of a btree index, for entries that arrive in key order */
+typedef struct FixesRightmost
+{
+	BlockNumber block;			/* InvalidBlockNumber: not known */
+	int			misses;			/* hints refused in a row */
+	int			pause;			/* entries to go before hinting again */
+	bool		hinted;			/* the entry being inserted was given the block */
+} FixesRightmost;
+
 typedef struct FixesBulk
 {
 	Relation	rel;
@@ -35,6 +44,8 @@ typedef struct FixesBulk
 	Relation	sorted_index[FIXES_BULK_MAX_SORTED];
 	struct IndexInfo *sorted_info[FIXES_BULK_MAX_SORTED];
 	struct Tuplesortstate *sort[FIXES_BULK_MAX_SORTED];
+	/* per index, as rri's arrays (those filled at the end included) */
+	FixesRightmost *rightmost;
 	/* the table's constraints, checked on every row queued (fixes_bulk_begin) */
 	int			nnotnull;
 	AttrNumber *notnull;		/* 0-based positions of the NOT NULL columns */

@@ -21,6 +21,7 @@
 typedef struct Node
 {
 	git_odb_object *obj;
+	fixes_raw_commit raw;		/* walk_history(): obj parsed (pointers into it) */
 	int64_t		time;
 	uint64_t	seq;
 	uint32_t	at;				/* walk_hidden(): index in its set */
@@ -222,11 +223,11 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 
 		if (oidset_contains(known, head->id))
 			continue;
-		node.obj = read_commit(r, head, &raw);
+		node.obj = read_commit(r, head, &node.raw);
 		if (node.obj == NULL)
 			fail_missing_head(r, head);
 		oidset_add(known, head->id);
-		node.time = raw.committer.time;
+		node.time = node.raw.committer.time;
 		node.seq = seq++;
 		heap_push(&heap, &node);
 	}
@@ -236,27 +237,25 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 		Node		cur = heap_pop(&heap);
 		unsigned char *present;
 
-		if (fixes_raw_commit_parse(git_odb_object_data(cur.obj), git_odb_object_size(cur.obj), &raw) != 0)
-			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
+		raw = cur.raw;			/* parsed once, when it was read */
 		present = record_begin(&b, cur.obj, &raw);
 		for (int i = 0; i < raw.nparents; i++)
 		{
 			git_oid		poid;
-			fixes_raw_commit praw;
 			Node		pnode;
 
 			parent_oid(r, &raw, i, &poid);
 			present[i] = 1;
 			if (oidset_contains(known, poid.id))
 				continue;
-			pnode.obj = read_commit(r, &poid, &praw);
+			pnode.obj = read_commit(r, &poid, &pnode.raw);
 			if (pnode.obj == NULL)
 			{
 				present[i] = 0;	/* beyond the shallow boundary */
 				continue;
 			}
 			oidset_add(known, poid.id);
-			pnode.time = praw.committer.time;
+			pnode.time = pnode.raw.committer.time;
 			pnode.seq = seq++;
 			heap_push(&heap, &pnode);
 		}
