@@ -69,28 +69,5 @@ fixes_mark_releases(uint32_t n,
 					int32_t *mark, uint32_t *stack)
 {
 	for (int32_t r = 1; r <= nreleases; r++)
-	{
-		uint32_t	top = 0;
-		uint32_t	root = release_commit[r - 1];
-
-		if (root >= n || mark[root] != 0)
-			continue;
-		mark[root] = r;
-		stack[top++] = root;
-		while (top > 0)
-		{
-			uint32_t	c = stack[--top];
-
-			for (uint32_t p = par_start[c]; p < par_end[c]; p++)
-			{
-				uint32_t	q = parents[p];
-
-				if (mark[q] == 0)
-				{
-					mark[q] = r;
-					stack[top++] = q;
-				}
-			}
-		}
-	}
+		mark_from(n, par_start, par_end, parents, release_commit[r - 1], r, mark, stack);
 }
