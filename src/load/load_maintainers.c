@@ -983,6 +983,17 @@ new_released(FixesLoad *ld)
 }
 
 /*
+ * A release that the previous load did not have: its sections are listed
+ * (fixes_subsystems) even when it holds no commit (a new tag on a commit
+ * that an older release holds), as a full load lists them
+ */
+static bool
+new_release(FixesLoad *ld)
+{
+	return ld->nreleases > ld->n_old_releases;
+}
+
+/*
  * A refresh that may keep the attributions of the old commits, before the
  * releases' files are read: false when every commit must be attributed
  * again.  A previous release is gone (a section name may be in use no
@@ -1014,6 +1025,12 @@ wanted_releases(FixesLoad *ld)
 {
 	bool	   *want = palloc0(sizeof(bool) * (ld->nreleases + 1));
 
+	/* the new releases (can_keep(): the old ones are all there, at the same ranks or not) */
+	for (int r = 1; r <= ld->nreleases; r++)
+		want[r] = true;
+	for (int r = 1; r <= ld->n_old_releases; r++)
+		if (ld->old_to_new_rank[r] > 0)
+			want[ld->old_to_new_rank[r]] = false;
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
 	{
 		if ((i & 0xffff) == 0)
@@ -1116,8 +1133,11 @@ fixes_load_write_files(FixesLoad *ld)
 		ss->rank_read[r] = r == 0 || ld->has.version < 12;
 	}
 	full = !ld->incremental || ld->reattribute;
+	/* no release left of the previous ones: every commit is the ref's now */
+	if (ld->has.version >= 12 && ld->incremental && ld->nreleases == 0 && ld->n_old_releases > 0)
+		full = true;
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
-		(full || ld->nmoved > 0 || new_released(ld)))
+		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld)))
 	{
 		bool	   *want = NULL;
 

@@ -117,7 +117,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
  * lifetime is NULL when there is none (NaN).
  */
 static bool
-old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
+old_counts(FixesLoad *ld, HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 {
 	for (int c = 0; c < fixes_release_nstat_columns; c++)
 	{
@@ -127,11 +127,13 @@ old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 		char	   *field = (char *) st + col->offset;
 
 		if (col->days)
-			*(double *) field = isnull ? NAN : DatumGetFloat8(d);
+			*(double *) field = isnull ? NAN :
+				fixes_load_stored_float(ld, DatumGetFloat8(d), "fixes_releases", col->name);
 		else if (isnull)
 			return false;
-		else
-			*(int64 *) field = DatumGetInt64(d);
+		else if ((*(int64 *) field = DatumGetInt64(d)) < 0)
+			fixes_load_stored_bad(ld, "fixes_releases", "%s of a release is " INT64_FORMAT ".",
+								  col->name, *(int64 *) field);
 	}
 	return true;
 }
@@ -168,13 +170,25 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		bool		isnull;
 
-		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-		ld->old_releases[i].commit =
-			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "A release has no tag.");
+		ld->old_releases[i].tag = TextDatumGetCString(d);
+		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+		/* an index into the graph (read before this) */
+		ld->old_releases[i].commit = isnull ? FIXES_NO_IDX :
+			fixes_load_stored_idx(ld, DatumGetInt32(d), ld->n_old, "fixes_releases", "commit_idx");
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_idx.",
+								  ld->old_releases[i].tag);
+		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull);
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_id.",
+								  ld->old_releases[i].tag);
 		ld->old_releases[i].id_valid =
-			fixes_oid_parse_full(&ld->old_releases[i].id,
-								 TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull)));
-		if (ld->old_stats != NULL && !old_counts(tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
+			fixes_oid_parse_full(&ld->old_releases[i].id, TextDatumGetCString(d));
+		if (ld->old_stats != NULL && !old_counts(ld, tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
 			ld->old_stats = NULL;	/* not all there: the counts are computed again */
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -189,25 +203,23 @@ text_is(Datum d, const char *s)
 }
 
 static uint8
-status_code(Datum d)
+status_code(FixesLoad *ld, Datum d, bool isnull)
 {
-	for (uint8 c = 0; c < lengthof(fixes_edge_status_names); c++)
+	for (uint8 c = 0; !isnull && c < lengthof(fixes_edge_status_names); c++)
 		if (text_is(d, fixes_edge_status_names[c]))
 			return c;
-	elog(ERROR, "unknown edge status in fixes_edges");
-	return EDGE_NOT_FOUND;		/* keep compiler quiet */
+	fixes_load_stored_bad(ld, "fixes_edges", "An edge has an unknown status.");
 }
 
 static uint8
-method_code(Datum d, bool isnull)
+method_code(FixesLoad *ld, Datum d, bool isnull)
 {
 	if (isnull)
 		return METHOD_NONE;
 	for (uint8 c = METHOD_HASH; c < lengthof(fixes_edge_method_names); c++)
 		if (text_is(d, fixes_edge_method_names[c]))
 			return c;
-	elog(ERROR, "unknown edge method in fixes_edges");
-	return METHOD_NONE;			/* keep compiler quiet */
+	fixes_load_stored_bad(ld, "fixes_edges", "An edge has an unknown method.");
 }
 
 /* the 0-based positions of the columns of fixes_edges a refresh reads back */
@@ -236,8 +248,14 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 
 	e->old = true;
 	e->tid = *tid;
-	e->fixing = (uint32) DatumGetInt32(v[c->fixing_idx]);
+	/* stored state is input: indexes into the graph read back (src/README.md) */
+	if (isnull[c->fixing_idx] || isnull[c->line] || isnull[c->abbrev] || isnull[c->candidates])
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has a NULL fixing_idx, line, abbrev or candidates.");
+	e->fixing = fixes_load_stored_idx(ld, DatumGetInt32(v[c->fixing_idx]), ld->n_old,
+									  "fixes_edges", "fixing_idx");
 	e->line = DatumGetInt32(v[c->line]);
+	if (e->line < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has line %d.", e->line);
 	t = DatumGetTextPP(v[c->abbrev]);
 	e->abbrev_len = (uint8) Min(VARSIZE_ANY_EXHDR(t), 40);
 	e->abbrev_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->abbrev_len);
@@ -247,10 +265,22 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 		e->subj_len = VARSIZE_ANY_EXHDR(t);
 		e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
 	}
-	e->before.status = status_code(v[c->status]);
-	e->before.method = method_code(v[c->method], isnull[c->method]);
-	e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX : (uint32) DatumGetInt32(v[c->target_idx]);
+	e->before.status = status_code(ld, v[c->status], isnull[c->status]);
+	e->before.method = method_code(ld, v[c->method], isnull[c->method]);
+	/* a resolved edge has a target among the old commits, another none */
+	if (e->before.status == EDGE_RESOLVED)
+		e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX :
+			fixes_load_stored_idx(ld, DatumGetInt32(v[c->target_idx]), ld->n_old,
+								  "fixes_edges", "target_idx");
+	else
+		e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX : PG_UINT32_MAX - 1;
+	if ((e->before.status == EDGE_RESOLVED) != (e->before.target != FIXES_NO_IDX))
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge of commit %u is %s with%s a target_idx.",
+							  e->fixing, fixes_edge_status_names[e->before.status],
+							  e->before.status == EDGE_RESOLVED ? "out" : "");
 	e->before.candidates = DatumGetInt32(v[c->candidates]);
+	if (e->before.candidates < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has %d candidates.", e->before.candidates);
 	e->now = e->before;			/* until resolved again */
 	e->fixed_at_null = isnull[c->fixed_at];
 	e->fixed_at = e->fixed_at_null ? 0 : DatumGetTimestampTz(v[c->fixed_at]);
