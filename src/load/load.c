@@ -315,7 +315,10 @@ read_previous_graph(FixesLoad *ld)
 	/* without the ids of the old commits when load_ids.c can look them up */
 	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
+	{
+		fixes_load_check_stored_keys(ld);
 		fixes_load_read_old_releases(ld);
+	}
 	/* only the old edges it needs, after the walk (load_old_edges.c) */
 	ld->edges_some = fixes_load_old_edges_some(ld);
 	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
@@ -615,7 +618,7 @@ run_load_checked(FixesLoad *ld, MemoryContext callcxt)
 				 errmsg("the stored state of repository \"%s\" does not read back: loading it in full",
 						ld->name),
 				 errdetail("%s%s%s", edata->message,
-						   edata->detail ? " " : "", edata->detail ? edata->detail : ""),
+						   edata->detail ? ": " : "", edata->detail ? edata->detail : ""),
 				 errhint("A role that may write the tables of extension fixes changed them, or they are damaged.")));
 		FreeErrorData(edata);
 		again = copy_arguments(ld, callcxt);

@@ -531,9 +531,10 @@ read_stored_names(FixesLoad *ld, FixesSubsystems *ss)
 	{
 		bool		isnull;
 		int32		id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-		char	   *name = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull);
+		char	   *name = isnull ? NULL : TextDatumGetCString(d);
 
-		if (id != (int32) i + 1 || section_id(ss, name) != id)
+		if (id != (int32) i + 1 || name == NULL || section_id(ss, name) != id)
 		{
 			ld->reattribute = true;
 			reset_names(ss);
@@ -913,8 +914,14 @@ read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 			HeapTuple	tup = SPI_tuptable->vals[i];
 			bool		isnull;
 			int32		idx = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-			text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+			Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			text	   *path;
 
+			/* stored state is input: the query bounds it above */
+			if (idx < 0 || isnull)
+				fixes_load_stored_bad(ld, "fixes_commit_files", "A row has commit_idx %d%s.", idx,
+									  isnull ? " and no path" : "");
+			path = DatumGetTextPP(d);
 			add_file(ld, ss, (uint32) idx, path_id(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path)));
 		}
 		SPI_freetuptable(SPI_tuptable);

@@ -30,6 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "input_limits.h"
 #include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
@@ -85,6 +86,74 @@ fixes_load_read_previous(FixesLoad *ld)
 		ld->old_missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 11, &isnull));
 		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
 	}
+	SPI_freetuptable(SPI_tuptable);
+	/* stored state is input: counts that no load wrote are no base for a refresh */
+	if (ld->old_usable &&
+		(ld->old_edges < 0 || ld->old_resolved < 0 || ld->old_resolved > ld->old_edges ||
+		 ld->old_commits < 0 || ld->old_commits >= PG_INT32_MAX || ld->old_nreleases < 0 ||
+		 ld->old_edges > ld->old_commits * (int64) Max(fixes_max_edges_per_commit, 1)))
+	{
+		ereport(NOTICE,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored counts of repository \"%s\" are unusable; loading it in full",
+						ld->name),
+				 errdetail("fixes_repositories holds " INT64_FORMAT " commits, " INT64_FORMAT " edges, " INT64_FORMAT " resolved, %d releases.",
+						   ld->old_commits, ld->old_edges, ld->old_resolved, ld->old_nreleases)));
+		ld->old_usable = false;
+	}
+}
+
+/*
+ * A refresh: the surrogate keys of the rows it does not read are in range
+ * (stored state is input, src/README.md).  A row with an index out of
+ * range is one that no read by range finds, and that the refresh would
+ * keep: fixes_commits.commit_idx from 0 to the last old commit, and
+ * fixes_edges' fixing_idx and (1.2, by its index) target_idx among the
+ * commits.  Five probes of the primary keys' and target_idx's indexes.
+ */
+void
+fixes_load_check_stored_keys(FixesLoad *ld)
+{
+	Oid			argtypes[2] = {INT4OID, INT4OID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
+	bool		v12 = fixes_has_v12(ld);
+	HeapTuple	tup;
+	TupleDesc	desc;
+	bool		isnull;
+	int32		min_commit,
+				max_commit;
+	Datum		d;
+
+	if (ld->n_old == 0)
+		return;
+	fixes_spi_execute(psprintf("SELECT (SELECT min(commit_idx) FROM %1$s.fixes_commits WHERE repository_id = $1), "
+							   "(SELECT max(commit_idx) FROM %1$s.fixes_commits WHERE repository_id = $1), "
+							   "EXISTS (SELECT FROM %1$s.fixes_commits WHERE repository_id = $1 AND commit_idx = $2 - 1), "
+							   "(SELECT min(fixing_idx) FROM %1$s.fixes_edges WHERE repository_id = $1), "
+							   "%2$s",
+							   ld->schema,
+							   v12 ? psprintf("(SELECT min(target_idx) FROM %1$s.fixes_edges WHERE repository_id = $1), "
+											  "(SELECT max(target_idx) FROM %1$s.fixes_edges WHERE repository_id = $1)",
+											  ld->schema) : "NULL::int, NULL::int"),
+					  2, argtypes, args, NULL, 1, SPI_OK_SELECT);
+	tup = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	min_commit = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+	if (isnull || min_commit != 0)
+		fixes_load_stored_bad(ld, "fixes_commits", "The least commit_idx is %d.", isnull ? -1 : min_commit);
+	max_commit = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+	if (!DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull)))
+		fixes_load_stored_bad(ld, "fixes_commits", "No row has commit_idx %u.", ld->n_old - 1);
+	d = SPI_getbinval(tup, desc, 4, &isnull);
+	if (!isnull && DatumGetInt32(d) < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has fixing_idx %d.", DatumGetInt32(d));
+	d = SPI_getbinval(tup, desc, 5, &isnull);
+	if (!isnull && DatumGetInt32(d) < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has target_idx %d.", DatumGetInt32(d));
+	d = SPI_getbinval(tup, desc, 6, &isnull);
+	if (!isnull && DatumGetInt32(d) > max_commit)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has target_idx %d, past the last commit (%d).",
+							  DatumGetInt32(d), max_commit);
 	SPI_freetuptable(SPI_tuptable);
 }
 
@@ -373,7 +442,9 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
-	room = ranges != NULL ? 0 : Max(ld->old_edges, 0) + Max(ld->old_edges, 0) / 16 + 1024;
+	/* (a hint: fixes_repositories.edges is stored state, bounded by the commits) */
+	room = ranges != NULL ? 0 : Min(Max(ld->old_edges, 0), (int64) ld->n_old * 8);
+	room += room / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
 	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);

@@ -263,7 +263,7 @@ probe_candidates(FixesLoad *ld, const FixesEdgeSet *es, Candidates *c)
 				continue;
 			idx = (uint32) DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 			if (idx >= ld->graph->n)
-				elog(ERROR, "commit %u of repository %d is not in the graph", idx, ld->repository_id);
+				fixes_load_stored_bad(ld, "fixes_commits", "commit_idx is %d, not in the graph.", (int32) idx);
 			c->idx[nc++] = idx;
 		}
 	}

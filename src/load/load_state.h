@@ -596,6 +596,7 @@ extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
+extern void fixes_load_check_stored_keys(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);

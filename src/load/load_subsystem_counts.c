@@ -306,12 +306,13 @@ read_dictionary(FixesLoad *ld, FixesPrefixes *px)
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
 		int32		depth = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-		char	   *prefix = TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull));
+		Datum		d = SPI_getbinval(tup, desc, 2, &isnull);
+		char	   *prefix = isnull ? pstrdup("") : TextDatumGetCString(d);
 		int32		id = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
 		bool		isnew;
 		int			len = strcmp(prefix, ".") == 0 ? 0 : (int) strlen(prefix);
 
-		if (depth < 1 || depth > FIXES_PREFIX_DEPTHS || id != (int32) r ||
+		if (isnull || depth < 1 || depth > FIXES_PREFIX_DEPTHS || id != (int32) r ||
 			prefix_id(px, depth, prefix, len, &isnew) != (uint32) id || !isnew)
 		{
 			SPI_freetuptable(SPI_tuptable);
@@ -503,7 +504,7 @@ old_groups_free(OldGroups *o)
  * read in batches through a cursor.
  */
 static void
-read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
+read_old_groups(FixesLoad *ld, bool prefix, Pairs *p, uint32 nsections)
 {
 	FixesPrefixes *px = ld->prefixes;
 	char	   *sql = prefix
@@ -524,10 +525,15 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 			HeapTuple	tup = SPI_tuptable->vals[i];
 			bool		isnull;
 			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+			Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
 
+			/* stored state is input: the query bounds commit_idx above */
+			if ((int32) idx < 0 || isnull)
+				fixes_load_stored_bad(ld, prefix ? "fixes_commit_files" : "fixes_commit_subsystems",
+									  "A row has commit_idx %d%s.", (int32) idx, isnull ? " and a NULL" : "");
 			if (prefix)
 			{
-				text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+				text	   *path = DatumGetTextPP(d);
 				uint32		deep;
 				MemoryContext old = MemoryContextSwitchTo(px->cxt);
 
@@ -540,7 +546,8 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 				}
 			}
 			else
-				pairs_add(p, idx, (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)));
+				pairs_add(p, idx, fixes_load_stored_idx(ld, DatumGetInt32(d), nsections,
+														"fixes_commit_subsystems", "subsystem_id - 1"));
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
@@ -932,7 +939,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	old_cxt = MemoryContextSwitchTo(cxt);
 	rewrite_p = !k->p_ok;
 	if (ld->incremental && rewrite_p)
-		read_old_groups(ld, true, &old_p);
+		read_old_groups(ld, true, &old_p, 0);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
 		rewrite_p = true;		/* k->p holds them all: one row again */
 	rewrite_s = false;
@@ -949,7 +956,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		}
 		rewrite_s = !k->s_ok;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
-			read_old_groups(ld, false, &old_s);
+			read_old_groups(ld, false, &old_s, nsec);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
 			rewrite_s = true;	/* k->s holds them all: one row again */
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
