@@ -86,6 +86,8 @@ done
 n=0
 item() {
     local name=$1 files=$2 sql=$3 repo out cold
+    # FIXES_T_TAMPER_ONLY: a regular expression of the items to run (all by default)
+    [[ $name =~ ${FIXES_T_TAMPER_ONLY:-.} ]] || return 0
     n=$((n + 1))
     repo="$work/$name"
     git clone -q "$base" "$repo"
