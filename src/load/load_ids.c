@@ -317,7 +317,7 @@ fixes_load_oid(FixesLoad *ld, uint32 idx)
 	{
 		fetch_ids(ld, &idx, 1);
 		if (!fixes_graph_known(g, idx))
-			elog(ERROR, "commit %u of repository \"%s\" is not in fixes_commits", idx, ld->name);
+			fixes_load_stored_bad(ld, "fixes_commits", "Commit %u has no row.", idx);
 	}
 	return &g->oids[idx];
 }

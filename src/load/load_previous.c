@@ -87,7 +87,16 @@ fixes_load_read_previous(FixesLoad *ld)
 		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
 	}
 	SPI_freetuptable(SPI_tuptable);
-	/* stored state is input: counts that no load wrote are no base for a refresh */
+	/* stored state is input: a head that is no full id is none (a full load) */
+	if (ld->old_head != NULL && strspn(ld->old_head, "0123456789abcdef") != strlen(ld->old_head))
+	{
+		ereport(NOTICE,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored head of repository \"%s\" is not a commit id; loading it in full",
+						ld->name)));
+		ld->old_head = NULL;
+	}
+	/* counts that no load wrote are no base for a refresh */
 	if (ld->old_usable &&
 		(ld->old_edges < 0 || ld->old_resolved < 0 || ld->old_resolved > ld->old_edges ||
 		 ld->old_commits < 0 || ld->old_commits >= PG_INT32_MAX || ld->old_nreleases < 0 ||

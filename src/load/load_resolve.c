@@ -470,7 +470,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 	*nfetched = (int) SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
 	if ((int) *nfetched != n)
-		elog(ERROR, "found %d of %d commits of repository %d", *nfetched, n, ld->repository_id);
+		fixes_load_stored_bad(ld, "fixes_commits", "%d of the rows of %d commits found.", *nfetched, n);
 	qsort_interruptible(out, *nfetched, sizeof(Fetched), fetched_cmp_arg, NULL);
 	pfree(ids);
 	return out;

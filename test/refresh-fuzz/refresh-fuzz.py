@@ -262,6 +262,20 @@ def apply_step(repo, step):
         target = None if k % 3 == 0 else repo.pick(k + 2, commits)
         repo.overrides[(fixing, abbrev)] = target
         del edges
+    elif op == 'override_edge' and commits:   # a row for a Fixes: line the history has
+        edges = []
+        for rec in repo.git('log', '--format=%H%x00%B%x01', 'HEAD').split('\x01'):
+            if '\x00' not in rec:
+                continue
+            c, body = rec.strip().split('\x00', 1)
+            for line in body.splitlines():
+                w = line.split()
+                if len(w) >= 2 and w[0] == 'Fixes:' and all(ch in '0123456789abcdef' for ch in w[1]) \
+                        and 6 <= len(w[1]) <= 40:
+                    edges.append((c, w[1]))
+        if edges:
+            fixing, abbrev = edges[k % len(edges)]
+            repo.overrides[(fixing, abbrev)] = None if k % 3 == 0 else repo.pick(k + 2, commits)
     elif op == 'override_drop' and repo.overrides:
         del repo.overrides[sorted(repo.overrides)[k % len(repo.overrides)]]
     elif op == 'bp_override' and repo.cfg['stable']:
@@ -291,7 +305,7 @@ def apply_step(repo, step):
 OPS = [('commit', 30), ('revert', 3), ('merge', 4), ('tag_new', 6), ('tag_old', 3),
        ('tag_last_on_old', 2), ('tag_move', 2), ('tag_delete', 3), ('tag_delete_all', 3),
        ('tag_reannotate', 2), ('tag_other', 3), ('force_push', 2), ('rename', 2),
-       ('maintainers', 5), ('override', 3), ('override_drop', 1), ('bp_override', 1),
+       ('maintainers', 5), ('override', 1), ('override_edge', 3), ('override_drop', 1), ('bp_override', 1),
        ('pattern', 3), ('gc', 1), ('stable', 4), ('nothing', 2)]
 FIXES_KINDS = [None, None, 'old', 'old', 'new', 'short', 'subject', 'missing', 'later']
 
