@@ -39,6 +39,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/timestamp.h"
 
 #include "load_count.h"
@@ -173,7 +174,7 @@ same_repository_path(const char *a, const char *b)
 static void
 check_default_name(FixesLoad *ld)
 {
-	char	   *sql = psprintf("SELECT path FROM %s.fixes_repositories WHERE name = $1", ld->schema);
+	char	   *sql = psprintf("SELECT path FROM ONLY %s.fixes_repositories WHERE name = $1", ld->schema);
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
 	char	   *stored;
@@ -424,7 +425,10 @@ read_previous_graph(FixesLoad *ld)
 	}
 	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
+	{
+		fixes_load_check_stored_keys(ld);
 		fixes_load_read_old_releases(ld);
+	}
 	/* only the old edges it needs, after the walk (load_old_edges.c) */
 	ld->edges_some = fixes_load_old_edges_some(ld);
 	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
@@ -624,6 +628,136 @@ write_repository(FixesLoad *ld)
 		fixes_load_stable(ld);
 }
 
+/*
+ * The load itself, once its repository's row is there and its lock taken:
+ * what the previous load left, the repository, the rows.  full: the
+ * previous load is not built on (a refresh found its stored state damaged).
+ */
+static void
+run_load(FixesLoad *ld, bool full)
+{
+	fixes_decoder_init(&ld->decoder);
+	fixes_progress_start(&ld->progress, ld->name);
+	ld->graph = fixes_graph_create(ld->cxt);
+	fixes_load_phase(ld, "started");
+	fixes_load_read_previous(ld);
+	if (full)
+		ld->old_usable = false;
+	fixes_load_read_previous_newest(ld);
+	fixes_load_read_overrides(ld);
+	fixes_load_read_backport_overrides(ld);
+	fixes_load_settings(ld, ld->arg_files_set, ld->arg_files, ld->arg_maintainers_set,
+						ld->arg_maintainers);
+	fixes_load_stable_setting(ld, ld->arg_stable_keep);
+	fixes_load_stable_check(ld);
+	fixes_load_release_tags_setting(ld, ld->arg_release_tags);
+
+	read_repository(ld);
+	if (ld->unchanged)
+	{
+		/* what the previous load recorded is still true */
+		ld->counted_edges = ld->old_edges;
+		ld->resolved = ld->old_resolved;
+		ld->nreleases = ld->old_nreleases;
+	}
+	else
+	{
+		write_repository(ld);
+		fixes_load_analyze(ld);
+		fixes_load_phase(ld, "statistics of the changed tables");
+	}
+}
+
+/* a load of the same arguments, for run_load() again */
+static FixesLoad *
+copy_arguments(const FixesLoad *from, MemoryContext callcxt)
+{
+	FixesLoad  *ld = palloc0(sizeof(FixesLoad));
+
+	ld->path = from->path;
+	ld->ref = from->ref;
+	ld->pattern = from->pattern;
+	ld->name = from->name;
+	ld->stable_re = from->stable_re;
+	ld->nsp = from->nsp;
+	ld->schema = from->schema;
+	ld->has = from->has;
+	ld->repository_id = from->repository_id;
+	ld->known = from->known;
+	ld->arg_files_set = from->arg_files_set;
+	ld->arg_files = from->arg_files;
+	ld->arg_maintainers_set = from->arg_maintainers_set;
+	ld->arg_maintainers = from->arg_maintainers;
+	ld->arg_stable_keep = from->arg_stable_keep;
+	ld->arg_release_tags = from->arg_release_tags;
+	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
+	return ld;
+}
+
+/*
+ * run_load() in a subtransaction.  The tables of a previous load are input
+ * like the repository (a role that may write them may have changed them):
+ * what a refresh reads back is checked, and a check that fails raises
+ * XX001 (fixes_load_stored_bad(), which sets ld->stored_bad; a damaged
+ * repository's XX001 is not caught).  The refresh is then rolled back to its
+ * start and the repository loaded in full, with a NOTICE: the result is
+ * that of a first load, whatever the tables held.  A full load reads
+ * nothing back, so its errors are the caller's.  Returns the load that
+ * wrote the rows.
+ */
+static FixesLoad *
+run_load_checked(FixesLoad *ld, MemoryContext callcxt)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	FixesLoad  *volatile again = NULL;
+
+	if (!ld->known)
+	{
+		run_load(ld, false);
+		return ld;
+	}
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		run_load(ld, false);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(callcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		/* the subtransaction goes first, whatever the error (as PL/pgSQL does) */
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(callcxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode != ERRCODE_DATA_CORRUPTED || !ld->stored_bad)
+			ReThrowError(edata);
+		ereport(NOTICE,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored state of repository \"%s\" does not read back: loading it in full",
+						ld->name),
+				 errdetail("%s%s%s", edata->message,
+						   edata->detail ? ": " : "", edata->detail ? edata->detail : ""),
+				 errhint("A role that may write the tables of extension fixes changed them, or they are damaged.")));
+		FreeErrorData(edata);
+		again = copy_arguments(ld, callcxt);
+		MemoryContextDelete(ld->cxt);
+	}
+	PG_END_TRY();
+	if (again == NULL)
+		return ld;
+	MemoryContextSwitchTo(again->cxt);
+	run_load(again, true);
+	return again;
+}
+
 Datum
 fixes_load(PG_FUNCTION_ARGS)
 {
@@ -638,7 +772,6 @@ fixes_load(PG_FUNCTION_ARGS)
 	int			usecs;
 	double		seconds;
 	int			i = 0;
-	bool		stable_keep = false;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -667,9 +800,20 @@ fixes_load(PG_FUNCTION_ARGS)
 	ld->stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
 	if (ld->stable_re != NULL && strcmp(ld->stable_re, FIXES_STABLE_KEEP) == 0)
 	{
-		stable_keep = true;
+		ld->arg_stable_keep = true;
 		ld->stable_re = NULL;
 	}
+	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
+	if (PG_NARGS() >= 7)
+	{
+		ld->arg_files_set = !PG_ARGISNULL(5);
+		ld->arg_files = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+		ld->arg_maintainers_set = !PG_ARGISNULL(6);
+		ld->arg_maintainers = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
+	}
+	/* 1.3: release_tags (NULL keeps the repository's setting) */
+	ld->arg_release_tags = PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
+		text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL;
 	if (ld->name[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -688,41 +832,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(3))
 		check_default_name(ld);
 	ld->repository_id = repository_id(ld);
-	fixes_decoder_init(&ld->decoder);
-	fixes_progress_start(&ld->progress, ld->name);
-	ld->graph = fixes_graph_create(ld->cxt);
-	fixes_load_phase(ld, "started");
-	fixes_load_read_previous(ld);
-	fixes_load_read_previous_newest(ld);
-	fixes_load_read_overrides(ld);
-	fixes_load_read_backport_overrides(ld);
-	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
-	if (PG_NARGS() >= 7)
-		fixes_load_settings(ld, !PG_ARGISNULL(5), !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
-							!PG_ARGISNULL(6),
-							PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6)));
-	else
-		fixes_load_settings(ld, false, false, false, NULL);
-	fixes_load_stable_setting(ld, stable_keep);
-	fixes_load_stable_check(ld);
-	/* 1.3: release_tags (NULL keeps the repository's setting) */
-	fixes_load_release_tags_setting(ld, PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
-									text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL);
-
-	read_repository(ld);
-	if (ld->unchanged)
-	{
-		/* what the previous load recorded is still true */
-		ld->counted_edges = ld->old_edges;
-		ld->resolved = ld->old_resolved;
-		ld->nreleases = ld->old_nreleases;
-	}
-	else
-	{
-		write_repository(ld);
-		fixes_load_analyze(ld);
-		fixes_load_phase(ld, "statistics of the changed tables");
-	}
+	ld = run_load_checked(ld, callcxt);
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
 	seconds = secs + usecs / 1000000.0;

@@ -364,7 +364,9 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	{
 		/* the previous load's commits, and room for a few more */
 		MemoryContext old = MemoryContextSwitchTo(ld->cxt);
-		uint32		n = (uint32) Min(ld->old_commits + ld->old_commits / 16 + 1024, PG_UINT32_MAX / 4);
+		/* as many as the rows can hold at most (old_commits is stored state too) */
+		int64		most = Min(ld->old_commits, (int64) SPI_processed * CHUNK_COMMITS);
+		uint32		n = (uint32) Min(most + most / 16 + 1024, PG_UINT32_MAX / 4);
 
 		if (sparse)
 			fixes_graph_reserve_room(g, n, true);
@@ -382,6 +384,9 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	}
 	SPI_freetuptable(SPI_tuptable);
 
+	/* the graph holds the previous load's mainline commits (fixes_repositories.commits) */
+	if (ok && g->n != (uint32) ld->old_commits)
+		ok = false;
 	if (!ok)
 	{
 		ereport(NOTICE,
@@ -443,7 +448,7 @@ fixes_load_read_parents_rest(FixesLoad *ld)
 		ok = read_parents(ld, SPI_tuptable, 3, 4, rows, chunks, n);
 	MemoryContextSwitchTo(old);
 	if (!ok)
-		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+		fixes_load_stored_bad(ld, "fixes_graph", "Its rows do not read back as they did at the start of the load.");
 	SPI_freetuptable(SPI_tuptable);
 	pfree(rows);
 	pfree(chunks);
@@ -490,13 +495,13 @@ read_graph_column(FixesLoad *ld, const char *col, Size width, int32 lo_row, int3
 		if (chunk != lo_row + (int32) r || commits <= 0 ||
 			commits != (int32) ld->graph_rows[chunk] || c + (uint64) commits > limit ||
 			fixes_chunk_length(tt->vals[r], tt->tupdesc, 3) != (Size) commits * width)
-			elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+			fixes_load_stored_bad(ld, "fixes_graph", "Its rows do not read back as they did at the start of the load.");
 		fixes_chunk_copy_to(&copies[r], tt->vals[r], tt->tupdesc, 3, dest + c * width,
 							(Size) commits * width);
 		c += commits;
 	}
 	if (SPI_processed != (uint64) (hi_row - lo_row))
-		elog(ERROR, "the stored graph of repository \"%s\" changed during the load", ld->name);
+		fixes_load_stored_bad(ld, "fixes_graph", "Its rows do not read back as they did at the start of the load.");
 	fixes_toast_copy(copies, (int) SPI_processed);
 	MemoryContextSwitchTo(old);
 	pfree(copies);

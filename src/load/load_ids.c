@@ -134,12 +134,16 @@ put_found(FixesLoad *ld)
 		char	   *hex;
 		FixesOid	oid;
 
-		if (DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull)) != ld->repository_id ||
-			idx < 0 || (uint32) idx >= g->sparse_below)
+		if (DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull)) != ld->repository_id)
+			continue;
+		/* stored state is input; from sparse_below on: the stable scope's rows */
+		if (idx < 0)
+			fixes_load_stored_bad(ld, "fixes_commits", "commit_idx is %d.", idx);
+		if ((uint32) idx >= g->sparse_below)
 			continue;
 		hex = TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull));
 		if (!fixes_oid_parse_full(&oid, hex))
-			elog(ERROR, "commit %d of repository \"%s\" has a malformed id", idx, ld->name);
+			fixes_load_stored_bad(ld, "fixes_commits", "Commit %d has a malformed id.", idx);
 		fixes_graph_put(g, &oid, (uint32) idx);
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -313,7 +317,7 @@ fixes_load_oid(FixesLoad *ld, uint32 idx)
 	{
 		fetch_ids(ld, &idx, 1);
 		if (!fixes_graph_known(g, idx))
-			elog(ERROR, "commit %u of repository \"%s\" is not in fixes_commits", idx, ld->name);
+			fixes_load_stored_bad(ld, "fixes_commits", "Commit %u has no row.", idx);
 	}
 	return &g->oids[idx];
 }

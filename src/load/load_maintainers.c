@@ -531,9 +531,10 @@ read_stored_names(FixesLoad *ld, FixesSubsystems *ss)
 	{
 		bool		isnull;
 		int32		id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
-		char	   *name = TextDatumGetCString(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull);
+		char	   *name = isnull ? NULL : TextDatumGetCString(d);
 
-		if (id != (int32) i + 1 || section_id(ss, name) != id)
+		if (id != (int32) i + 1 || name == NULL || section_id(ss, name) != id)
 		{
 			ld->reattribute = true;
 			reset_names(ss);
@@ -913,8 +914,14 @@ read_old_files(FixesLoad *ld, FixesSubsystems *ss, const uint32 *ids, int64 n)
 			HeapTuple	tup = SPI_tuptable->vals[i];
 			bool		isnull;
 			int32		idx = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-			text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+			Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			text	   *path;
 
+			/* stored state is input: the query bounds it above */
+			if (idx < 0 || isnull)
+				fixes_load_stored_bad(ld, "fixes_commit_files", "A row has commit_idx %d%s.", idx,
+									  isnull ? " and no path" : "");
+			path = DatumGetTextPP(d);
 			add_file(ld, ss, (uint32) idx, path_id(ss, VARDATA_ANY(path), (int) VARSIZE_ANY_EXHDR(path)));
 		}
 		SPI_freetuptable(SPI_tuptable);
@@ -983,6 +990,17 @@ new_released(FixesLoad *ld)
 }
 
 /*
+ * A release that the previous load did not have: its sections are listed
+ * (fixes_subsystems) even when it holds no commit (a new tag on a commit
+ * that an older release holds), as a full load lists them
+ */
+static bool
+new_release(FixesLoad *ld)
+{
+	return ld->nreleases > ld->n_old_releases;
+}
+
+/*
  * A refresh that may keep the attributions of the old commits, before the
  * releases' files are read: false when every commit must be attributed
  * again.  A previous release is gone (a section name may be in use no
@@ -1014,6 +1032,12 @@ wanted_releases(FixesLoad *ld)
 {
 	bool	   *want = palloc0(sizeof(bool) * (ld->nreleases + 1));
 
+	/* the new releases (can_keep(): the old ones are all there, at the same ranks or not) */
+	for (int r = 1; r <= ld->nreleases; r++)
+		want[r] = true;
+	for (int r = 1; r <= ld->n_old_releases; r++)
+		if (ld->old_to_new_rank[r] > 0)
+			want[ld->old_to_new_rank[r]] = false;
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
 	{
 		if ((i & 0xffff) == 0)
@@ -1116,8 +1140,11 @@ fixes_load_write_files(FixesLoad *ld)
 		ss->rank_read[r] = r == 0 || ld->has.version < 12;
 	}
 	full = !ld->incremental || ld->reattribute;
+	/* no release left of the previous ones: every commit is the ref's now */
+	if (ld->has.version >= 12 && ld->incremental && ld->nreleases == 0 && ld->n_old_releases > 0)
+		full = true;
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
-		(full || ld->nmoved > 0 || new_released(ld)))
+		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld)))
 	{
 		bool	   *want = NULL;
 

@@ -30,6 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "input_limits.h"
 #include "load_count.h"
 #include "load_state.h"
 #include "spi_call.h"
@@ -86,6 +87,83 @@ fixes_load_read_previous(FixesLoad *ld)
 		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
 	}
 	SPI_freetuptable(SPI_tuptable);
+	/* stored state is input: a head that is no full id is none (a full load) */
+	if (ld->old_head != NULL && strspn(ld->old_head, "0123456789abcdef") != strlen(ld->old_head))
+	{
+		ereport(NOTICE,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored head of repository \"%s\" is not a commit id; loading it in full",
+						ld->name)));
+		ld->old_head = NULL;
+	}
+	/* counts that no load wrote are no base for a refresh */
+	if (ld->old_usable &&
+		(ld->old_edges < 0 || ld->old_resolved < 0 || ld->old_resolved > ld->old_edges ||
+		 ld->old_commits < 0 || ld->old_commits >= PG_INT32_MAX || ld->old_nreleases < 0 ||
+		 ld->old_edges > ld->old_commits * (int64) Max(fixes_max_edges_per_commit, 1)))
+	{
+		ereport(NOTICE,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("the stored counts of repository \"%s\" are unusable; loading it in full",
+						ld->name),
+				 errdetail("fixes_repositories holds " INT64_FORMAT " commits, " INT64_FORMAT " edges, " INT64_FORMAT " resolved, %d releases.",
+						   ld->old_commits, ld->old_edges, ld->old_resolved, ld->old_nreleases)));
+		ld->old_usable = false;
+	}
+}
+
+/*
+ * A refresh: the surrogate keys of the rows it does not read are in range
+ * (stored state is input, src/README.md).  A row with an index out of
+ * range is one that no read by range finds, and that the refresh would
+ * keep: fixes_commits.commit_idx from 0 to the last old commit, and
+ * fixes_edges' fixing_idx and (1.2, by its index) target_idx among the
+ * commits.  Five probes of the primary keys' and target_idx's indexes.
+ */
+void
+fixes_load_check_stored_keys(FixesLoad *ld)
+{
+	Oid			argtypes[2] = {INT4OID, INT4OID};
+	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
+	bool		v12 = fixes_has_v12(ld);
+	HeapTuple	tup;
+	TupleDesc	desc;
+	bool		isnull;
+	int32		min_commit,
+				max_commit;
+	Datum		d;
+
+	if (ld->n_old == 0)
+		return;
+	fixes_spi_execute(psprintf("SELECT (SELECT min(commit_idx) FROM ONLY %1$s.fixes_commits WHERE repository_id = $1), "
+							   "(SELECT max(commit_idx) FROM ONLY %1$s.fixes_commits WHERE repository_id = $1), "
+							   "EXISTS (SELECT FROM ONLY %1$s.fixes_commits WHERE repository_id = $1 AND commit_idx = $2 - 1), "
+							   "(SELECT min(fixing_idx) FROM ONLY %1$s.fixes_edges WHERE repository_id = $1), "
+							   "%2$s",
+							   ld->schema,
+							   v12 ? psprintf("(SELECT min(target_idx) FROM ONLY %1$s.fixes_edges WHERE repository_id = $1), "
+											  "(SELECT max(target_idx) FROM ONLY %1$s.fixes_edges WHERE repository_id = $1)",
+											  ld->schema) : "NULL::int, NULL::int"),
+					  2, argtypes, args, NULL, 1, SPI_OK_SELECT);
+	tup = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	min_commit = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+	if (isnull || min_commit != 0)
+		fixes_load_stored_bad(ld, "fixes_commits", "The least commit_idx is %d.", isnull ? -1 : min_commit);
+	max_commit = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+	if (!DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull)))
+		fixes_load_stored_bad(ld, "fixes_commits", "No row has commit_idx %u.", ld->n_old - 1);
+	d = SPI_getbinval(tup, desc, 4, &isnull);
+	if (!isnull && DatumGetInt32(d) < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has fixing_idx %d.", DatumGetInt32(d));
+	d = SPI_getbinval(tup, desc, 5, &isnull);
+	if (!isnull && DatumGetInt32(d) < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has target_idx %d.", DatumGetInt32(d));
+	d = SPI_getbinval(tup, desc, 6, &isnull);
+	if (!isnull && DatumGetInt32(d) > max_commit)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has target_idx %d, past the last commit (%d).",
+							  DatumGetInt32(d), max_commit);
+	SPI_freetuptable(SPI_tuptable);
 }
 
 /* 1.2: the newest committer date of the previous load's mainline commits */
@@ -117,7 +195,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
  * lifetime is NULL when there is none (NaN).
  */
 static bool
-old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
+old_counts(FixesLoad *ld, HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 {
 	for (int c = 0; c < fixes_release_nstat_columns; c++)
 	{
@@ -127,11 +205,13 @@ old_counts(HeapTuple tup, TupleDesc desc, FixesReleaseStats *st)
 		char	   *field = (char *) st + col->offset;
 
 		if (col->days)
-			*(double *) field = isnull ? NAN : DatumGetFloat8(d);
+			*(double *) field = isnull ? NAN :
+				fixes_load_stored_float(ld, DatumGetFloat8(d), "fixes_releases", col->name);
 		else if (isnull)
 			return false;
-		else
-			*(int64 *) field = DatumGetInt64(d);
+		else if ((*(int64 *) field = DatumGetInt64(d)) < 0)
+			fixes_load_stored_bad(ld, "fixes_releases", "%s of a release is " INT64_FORMAT ".",
+								  col->name, *(int64 *) field);
 	}
 	return true;
 }
@@ -168,13 +248,25 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		bool		isnull;
 
-		ld->old_releases[i].tag = TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-		ld->old_releases[i].commit =
-			(uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+		Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "A release has no tag.");
+		ld->old_releases[i].tag = TextDatumGetCString(d);
+		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+		/* an index into the graph (read before this) */
+		ld->old_releases[i].commit = isnull ? FIXES_NO_IDX :
+			fixes_load_stored_idx(ld, DatumGetInt32(d), ld->n_old, "fixes_releases", "commit_idx");
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_idx.",
+								  ld->old_releases[i].tag);
+		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull);
+		if (isnull)
+			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_id.",
+								  ld->old_releases[i].tag);
 		ld->old_releases[i].id_valid =
-			fixes_oid_parse_full(&ld->old_releases[i].id,
-								 TextDatumGetCString(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull)));
-		if (ld->old_stats != NULL && !old_counts(tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
+			fixes_oid_parse_full(&ld->old_releases[i].id, TextDatumGetCString(d));
+		if (ld->old_stats != NULL && !old_counts(ld, tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
 			ld->old_stats = NULL;	/* not all there: the counts are computed again */
 	}
 	SPI_freetuptable(SPI_tuptable);
@@ -189,25 +281,23 @@ text_is(Datum d, const char *s)
 }
 
 static uint8
-status_code(Datum d)
+status_code(FixesLoad *ld, Datum d, bool isnull)
 {
-	for (uint8 c = 0; c < lengthof(fixes_edge_status_names); c++)
+	for (uint8 c = 0; !isnull && c < lengthof(fixes_edge_status_names); c++)
 		if (text_is(d, fixes_edge_status_names[c]))
 			return c;
-	elog(ERROR, "unknown edge status in fixes_edges");
-	return EDGE_NOT_FOUND;		/* keep compiler quiet */
+	fixes_load_stored_bad(ld, "fixes_edges", "An edge has an unknown status.");
 }
 
 static uint8
-method_code(Datum d, bool isnull)
+method_code(FixesLoad *ld, Datum d, bool isnull)
 {
 	if (isnull)
 		return METHOD_NONE;
 	for (uint8 c = METHOD_HASH; c < lengthof(fixes_edge_method_names); c++)
 		if (text_is(d, fixes_edge_method_names[c]))
 			return c;
-	elog(ERROR, "unknown edge method in fixes_edges");
-	return METHOD_NONE;			/* keep compiler quiet */
+	fixes_load_stored_bad(ld, "fixes_edges", "An edge has an unknown method.");
 }
 
 /* the 0-based positions of the columns of fixes_edges a refresh reads back */
@@ -236,8 +326,14 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 
 	e->old = true;
 	e->tid = *tid;
-	e->fixing = (uint32) DatumGetInt32(v[c->fixing_idx]);
+	/* stored state is input: indexes into the graph read back (src/README.md) */
+	if (isnull[c->fixing_idx] || isnull[c->line] || isnull[c->abbrev] || isnull[c->candidates])
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has a NULL fixing_idx, line, abbrev or candidates.");
+	e->fixing = fixes_load_stored_idx(ld, DatumGetInt32(v[c->fixing_idx]), ld->n_old,
+									  "fixes_edges", "fixing_idx");
 	e->line = DatumGetInt32(v[c->line]);
+	if (e->line < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has line %d.", e->line);
 	t = DatumGetTextPP(v[c->abbrev]);
 	e->abbrev_len = (uint8) Min(VARSIZE_ANY_EXHDR(t), 40);
 	e->abbrev_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->abbrev_len);
@@ -247,10 +343,22 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 		e->subj_len = VARSIZE_ANY_EXHDR(t);
 		e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
 	}
-	e->before.status = status_code(v[c->status]);
-	e->before.method = method_code(v[c->method], isnull[c->method]);
-	e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX : (uint32) DatumGetInt32(v[c->target_idx]);
+	e->before.status = status_code(ld, v[c->status], isnull[c->status]);
+	e->before.method = method_code(ld, v[c->method], isnull[c->method]);
+	/* a resolved edge has a target among the old commits, another none */
+	if (e->before.status == EDGE_RESOLVED)
+		e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX :
+			fixes_load_stored_idx(ld, DatumGetInt32(v[c->target_idx]), ld->n_old,
+								  "fixes_edges", "target_idx");
+	else
+		e->before.target = isnull[c->target_idx] ? FIXES_NO_IDX : PG_UINT32_MAX - 1;
+	if ((e->before.status == EDGE_RESOLVED) != (e->before.target != FIXES_NO_IDX))
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge of commit %u is %s with%s a target_idx.",
+							  e->fixing, fixes_edge_status_names[e->before.status],
+							  e->before.status == EDGE_RESOLVED ? "out" : "");
 	e->before.candidates = DatumGetInt32(v[c->candidates]);
+	if (e->before.candidates < 0)
+		fixes_load_stored_bad(ld, "fixes_edges", "An edge has %d candidates.", e->before.candidates);
 	e->now = e->before;			/* until resolved again */
 	e->fixed_at_null = isnull[c->fixed_at];
 	e->fixed_at = e->fixed_at_null ? 0 : DatumGetTimestampTz(v[c->fixed_at]);
@@ -343,7 +451,9 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 	if (ld->edge_text.data == NULL)
 		fixes_arena_init(&ld->edge_text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
-	room = ranges != NULL ? 0 : Max(ld->old_edges, 0) + Max(ld->old_edges, 0) / 16 + 1024;
+	/* (a hint: fixes_repositories.edges is stored state, bounded by the commits) */
+	room = ranges != NULL ? 0 : Min(Max(ld->old_edges, 0), (int64) ld->n_old * 8);
+	room += room / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
 	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);

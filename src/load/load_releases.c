@@ -81,7 +81,7 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 		return;
 	if (ld->known)
 	{
-		char	   *sql = psprintf("SELECT release_tags FROM %s.fixes_repositories "
+		char	   *sql = psprintf("SELECT release_tags FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
 		Oid			argtypes[1] = {INT4OID};
 		Datum		args[1] = {Int32GetDatum(ld->repository_id)};

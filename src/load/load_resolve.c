@@ -263,7 +263,7 @@ probe_candidates(FixesLoad *ld, const FixesEdgeSet *es, Candidates *c)
 				continue;
 			idx = (uint32) DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
 			if (idx >= ld->graph->n)
-				elog(ERROR, "commit %u of repository %d is not in the graph", idx, ld->repository_id);
+				fixes_load_stored_bad(ld, "fixes_commits", "commit_idx is %d, not in the graph.", (int32) idx);
 			c->idx[nc++] = idx;
 		}
 	}
@@ -470,7 +470,7 @@ fetch_subjects(FixesLoad *ld, PairList *pairs, int *nfetched)
 	*nfetched = (int) SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
 	if ((int) *nfetched != n)
-		elog(ERROR, "found %d of %d commits of repository %d", *nfetched, n, ld->repository_id);
+		fixes_load_stored_bad(ld, "fixes_commits", "%d of the rows of %d commits found.", *nfetched, n);
 	qsort_interruptible(out, *nfetched, sizeof(Fetched), fetched_cmp_arg, NULL);
 	pfree(ids);
 	return out;

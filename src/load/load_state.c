@@ -5,8 +5,10 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <sys/resource.h>
 
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -175,4 +177,54 @@ fixes_load_phase(FixesLoad *ld, const char *done)
 	ld->phase_start = now;
 	ld->phase_cpu = cpu;
 	fixes_progress_phase(&ld->progress, done);
+}
+
+/*
+ * Stored state is input (src/README.md): a value that a refresh reads back
+ * from the tables of a previous load and that this code cannot have
+ * written.  XX001; fixes_load() rolls the refresh back and loads the
+ * repository in full (run_load_checked()).
+ */
+void
+fixes_load_stored_bad(FixesLoad *ld, const char *table, const char *fmt,...)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (;;)
+	{
+		va_list		args;
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&buf, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	ld->stored_bad = true;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("table %s of repository \"%s\" holds what no load wrote", table, ld->name),
+			 errdetail("%s", buf.data)));
+}
+
+/* a stored index, checked to be in [0, n) */
+uint32
+fixes_load_stored_idx(FixesLoad *ld, int64 v, int64 n, const char *table, const char *column)
+{
+	if (v < 0 || v >= n)
+		fixes_load_stored_bad(ld, table, "%s is " INT64_FORMAT ", out of [0, " INT64_FORMAT ").",
+							  column, v, n);
+	return (uint32) v;
+}
+
+/* a stored float, checked to be a number */
+double
+fixes_load_stored_float(FixesLoad *ld, double v, const char *table, const char *column)
+{
+	if (isnan(v) || isinf(v))
+		fixes_load_stored_bad(ld, table, "%s is %g, not a finite number.", column, v);
+	return v;
 }

@@ -322,6 +322,13 @@ typedef struct FixesLoad
 	FixesSchema has;			/* the installed SQL version (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
+	bool		arg_files_set;	/* files given (1.1) */
+	bool		arg_files;
+	bool		arg_maintainers_set;	/* maintainers given (1.1) */
+	char	   *arg_maintainers;
+	bool		arg_stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
+	char	   *arg_release_tags;	/* release_tags given (1.3), NULL: keep */
+	bool		stored_bad;		/* fixes_load_stored_bad() raised its error */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
@@ -568,6 +575,12 @@ fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
 }
 
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
+extern void fixes_load_stored_bad(FixesLoad *ld, const char *table, const char *fmt,...)
+			pg_attribute_printf(3, 4) pg_attribute_noreturn();
+extern uint32 fixes_load_stored_idx(FixesLoad *ld, int64 v, int64 n, const char *table,
+									const char *column);
+extern double fixes_load_stored_float(FixesLoad *ld, double v, const char *table,
+									  const char *column);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
 extern FixesEdge *fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
@@ -597,6 +610,7 @@ extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
+extern void fixes_load_check_stored_keys(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
 extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);

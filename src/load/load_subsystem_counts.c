@@ -306,12 +306,13 @@ read_dictionary(FixesLoad *ld, FixesPrefixes *px)
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
 		int32		depth = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-		char	   *prefix = TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull));
+		Datum		d = SPI_getbinval(tup, desc, 2, &isnull);
+		char	   *prefix = isnull ? pstrdup("") : TextDatumGetCString(d);
 		int32		id = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
 		bool		isnew;
 		int			len = strcmp(prefix, ".") == 0 ? 0 : (int) strlen(prefix);
 
-		if (depth < 1 || depth > FIXES_PREFIX_DEPTHS || id != (int32) r ||
+		if (isnull || depth < 1 || depth > FIXES_PREFIX_DEPTHS || id != (int32) r ||
 			prefix_id(px, depth, prefix, len, &isnew) != (uint32) id || !isnew)
 		{
 			SPI_freetuptable(SPI_tuptable);
@@ -503,7 +504,7 @@ old_groups_free(OldGroups *o)
  * read in batches through a cursor.
  */
 static void
-read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
+read_old_groups(FixesLoad *ld, bool prefix, Pairs *p, uint32 nsections)
 {
 	FixesPrefixes *px = ld->prefixes;
 	char	   *sql = prefix
@@ -524,10 +525,15 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 			HeapTuple	tup = SPI_tuptable->vals[i];
 			bool		isnull;
 			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+			Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
 
+			/* stored state is input: the query bounds commit_idx above */
+			if ((int32) idx < 0 || isnull)
+				fixes_load_stored_bad(ld, prefix ? "fixes_commit_files" : "fixes_commit_subsystems",
+									  "A row has commit_idx %d%s.", (int32) idx, isnull ? " and a NULL" : "");
 			if (prefix)
 			{
-				text	   *path = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+				text	   *path = DatumGetTextPP(d);
 				uint32		deep;
 				MemoryContext old = MemoryContextSwitchTo(px->cxt);
 
@@ -540,7 +546,8 @@ read_old_groups(FixesLoad *ld, bool prefix, Pairs *p)
 				}
 			}
 			else
-				pairs_add(p, idx, (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull)));
+				pairs_add(p, idx, fixes_load_stored_idx(ld, DatumGetInt32(d), nsections,
+														"fixes_commit_subsystems", "subsystem_id - 1"));
 		}
 		SPI_freetuptable(SPI_tuptable);
 	}
@@ -671,7 +678,12 @@ read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 b
 			return;
 		}
 		for (int i = 0; i < 5; i++)
+		{
 			v[i] = DatumGetInt64(SPI_getbinval(tup, desc, i + 2, &isnull));
+			if (isnull || v[i] < 0)
+				fixes_load_stored_bad(ld, table, "A count of group %d is NULL or negative.",
+									  (int) r + base);
+		}
 		o->commits = v[0];
 		o->fixing_commits = v[1];
 		o->buggy_commits = v[2];
@@ -680,10 +692,20 @@ read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 b
 		o->median = DatumGetFloat8(SPI_getbinval(tup, desc, 7, &isnull));
 		if (isnull)
 			o->median = NAN;
+		else
+			fixes_load_stored_float(ld, o->median, table, "median_lifetime_days");
 		d = SPI_getbinval(tup, desc, 8, &isnull);
-		/* whole float8s, or the groups are counted again */
-		if (isnull || fixes_toast_length((struct varlena *) DatumGetPointer(d)) % sizeof(double) != 0)
+		/*
+		 * NULL: the groups are counted again (written before 1.2, or set so);
+		 * else a float8 for each bug introduced (stored_lifetimes() checks
+		 * their values)
+		 */
+		if (isnull)
 			st->all_lifetimes = false;
+		else if (fixes_toast_length((struct varlena *) DatumGetPointer(d)) != (Size) v[3] * sizeof(double))
+			fixes_load_stored_bad(ld, table, "The lifetimes of group %d are %zu bytes for " INT64_FORMAT " bugs introduced.",
+								  (int) r + base,
+								  fixes_toast_length((struct varlena *) DatumGetPointer(d)), v[3]);
 		else
 			st->lifetimes[r] = (struct varlena *) DatumGetPointer(datumCopy(d, false, -1));
 	}
@@ -696,7 +718,8 @@ read_stored_counts(FixesLoad *ld, const char *table, const char *id_col, int32 b
  * among the first nstored) into cnt[].days, all in one read of TOAST
  */
 static void
-stored_lifetimes(const StoredCounts *st, FixesGroupCounts *cnt, const bool *changed, uint32 nstored)
+stored_lifetimes(FixesLoad *ld, const char *table, const StoredCounts *st, FixesGroupCounts *cnt,
+				 const bool *changed, uint32 nstored)
 {
 	FixesToastCopy *copies = fixes_palloc_big(sizeof(FixesToastCopy) * Max(nstored, 1), MCXT_ALLOC_HUGE);
 	Size		total = 0;
@@ -724,6 +747,16 @@ stored_lifetimes(const StoredCounts *st, FixesGroupCounts *cnt, const bool *chan
 	}
 	fixes_toast_copy(copies, n);
 	pfree(copies);
+	/* numbers, ascending (fixes_count_group_lifetimes() checks the order) */
+	for (uint32 id = 0; id < nstored; id++)
+	{
+		if (!changed[id])
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		for (int64 i = 0; i < cnt[id].ndays; i++)
+			if (isnan(cnt[id].days[i]) || isinf(cnt[id].days[i]))
+				fixes_load_stored_bad(ld, table, "A lifetime of group %u is %g.", id, cnt[id].days[i]);
+	}
 }
 
 /*
@@ -851,15 +884,10 @@ count_kind(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, const StoredC
 		return fixes_count_groups(ld, g, anc, FIXES_PREFIX_DEPTHS);
 	cnt = fixes_count_groups_delta(ld, g, anc, FIXES_PREFIX_DEPTHS, st->cnt, (uint32) st->n,
 								   changed, &life);
-	stored_lifetimes(st, cnt, changed, (uint32) st->n);
+	stored_lifetimes(ld, table, st, cnt, changed, (uint32) st->n);
 	if (!fixes_count_group_lifetimes(cnt, g->ngroups, &life, &bad))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("the stored lifetimes of a group of repository \"%s\" do not match its edges",
-						ld->name),
-				 errdetail("The row of group %u of %s is not in order, or lacks the lifetime of an edge that changed.",
-						   bad, table),
-				 errhint("Set its lifetimes column to NULL: the next fixes_load() counts every group again.")));
+		fixes_load_stored_bad(ld, table, "The lifetimes of group %u are not in order, or lack the lifetime of an edge that changed.",
+							  bad);
 	if (life.add != NULL)
 		pfree(life.add);
 	if (life.drop != NULL)
@@ -911,7 +939,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	old_cxt = MemoryContextSwitchTo(cxt);
 	rewrite_p = !k->p_ok;
 	if (ld->incremental && rewrite_p)
-		read_old_groups(ld, true, &old_p);
+		read_old_groups(ld, true, &old_p, 0);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
 		rewrite_p = true;		/* k->p holds them all: one row again */
 	rewrite_s = false;
@@ -928,7 +956,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		}
 		rewrite_s = !k->s_ok;
 		if (ld->incremental && !ld->reattribute && rewrite_s)
-			read_old_groups(ld, false, &old_s);
+			read_old_groups(ld, false, &old_s, nsec);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
 			rewrite_s = true;	/* k->s holds them all: one row again */
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */

@@ -148,6 +148,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 		bool	   *fixing_before = fixes_count_fixing_commits(ld, true);
 		bool	   *changed = fixes_count_trailers_changed(ld, fixing_before, fixing_now);
 		int32		first = (int32) (ld->n_old / KEYS_CHUNK);
+		bool		all_read = false;	/* the keys of every old commit are known */
 
 		/* the keys of the changed old commits */
 		if (!fixes_trailer_keys_read(ld, changed, new_commits))
@@ -160,12 +161,19 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 			memset(all, true, Max(ld->n_old, 1));
 			fixes_trailer_keys_fetch(ld, all);
 			first = 0;
+			all_read = true;
 			pfree(all);
 		}
 		counts = fixes_count_trailers(ld, k, changed, fixing_before, fixing_now);
 		apply_changes(ld, k, counts);
-		if (new_commits || first == 0)
-			fixes_trailer_keys_write(ld, first, first == 0 || k->nnames > k->nstored);
+		/*
+		 * The chunks from the last old one on (fixes_trailer_keys_read() read
+		 * it whole), when new commits continue it; all of them, when the keys
+		 * came from fixes_trailers.  Not chunk 0 because it is the first: the
+		 * keys of the old commits that did not change are not known here.
+		 */
+		if (new_commits || all_read)
+			fixes_trailer_keys_write(ld, first, all_read || k->nnames > k->nstored);
 		pfree(changed);
 		pfree(fixing_before);
 	}

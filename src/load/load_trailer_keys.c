@@ -422,7 +422,13 @@ fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want)
 			HeapTuple	tup = SPI_tuptable->vals[r];
 			bool		isnull;
 			uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
-			text	   *key = DatumGetTextPP(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull));
+			Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
+			text	   *key;
+
+			/* commit_idx is one asked for (= ANY) */
+			if (isnull)
+				fixes_load_stored_bad(ld, "fixes_trailers", "A trailer of commit %u has no key.", idx);
+			key = DatumGetTextPP(d);
 
 			if (idx != cur && cur != FIXES_NO_IDX)
 				fixes_trailer_keys_commit(ld, cur);

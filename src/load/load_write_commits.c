@@ -72,8 +72,7 @@ probe_row_ids(FixesLoad *ld, const uint32 *list, int64 n, ItemPointerData *tids)
 								   "WHERE repository_id = $1 AND commit_idx = u.idx OFFSET 0) AS c "
 								   "ORDER BY u.n", ld->schema),
 						  2, types, args, NULL, 0, SPI_OK_SELECT) != (uint64) n)
-		elog(ERROR, "could not find the commits whose release changes in repository %d",
-			 ld->repository_id);
+		fixes_load_stored_bad(ld, "fixes_commits", "Rows of commits whose release changes are missing.");
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		bool		isnull;
@@ -137,8 +136,7 @@ scan_row_ids(FixesLoad *ld, const uint32 *list, int64 n, uint32 lo, uint32 hi,
 	table_close(rel, AccessShareLock);
 	pfree(pos);
 	if (found != n)
-		elog(ERROR, "could not find the commits whose release changes in repository %d",
-			 ld->repository_id);
+		fixes_load_stored_bad(ld, "fixes_commits", "Rows of commits whose release changes are missing.");
 }
 
 /*

@@ -142,7 +142,7 @@ SQL
     # the stored lifetimes behind the medians (1.2), which a refresh merges the lifetimes of
     # the edges that changed into, reading no other edge: out of order (2.0 then 1.0 as
     # little-endian float8, the server's byte order on CI's x86-64), a refresh that adds an
-    # edge into the group says so (XX001) and keeps the previous rows; NULL (rows of a load
+    # edge into the group says so (a NOTICE, XX001) and loads in full (issue 43); NULL (rows of a load
     # before 1.2), the refresh reads every old edge, counts every group again and stores them
     fixcommit() {   # fixcommit N: a commit whose Fixes: line names HEAD~N
         local t
@@ -169,13 +169,17 @@ SELECT commits FROM fixes_load(:'path', name => 'mchange');
 SQL
 )
     after=$(psql_q -At <<<"SELECT commits FROM fixes_repositories WHERE name = 'mchange'")
-    if echo "$out" | grep -q 'ERROR:  XX001: the stored lifetimes of a group of repository "mchange" do not match its edges' &&
-       echo "$out" | grep -q 'HINT:  Set its lifetimes column to NULL' && [ "$after" = "$before" ]; then
-        echo "    ok: a refresh over stored lifetimes out of order: XX001, the previous $before commits kept"
+    # issue 43: the check raises XX001 and fixes_load() loads the repository in full instead
+    if echo "$out" | grep -q 'NOTICE:  XX001: the stored state of repository "mchange" does not read back: loading it in full' &&
+       echo "$out" | grep -q 'DETAIL:  table fixes_path_prefix_counts of repository "mchange" holds what no load wrote: The lifetimes of group [0-9]* ' &&
+       [ "$after" = "$((before + 1))" ]; then
+        echo "    ok: a refresh over stored lifetimes out of order: a NOTICE (XX001) and a full load ($before commits, then $after)"
     else
         echo "FAIL: a refresh over stored lifetimes out of order: $out (commits $before, then $after)"
         fail=1
     fi
+    oracle --repo "$work/m" --name mchange --maintainers MAINTAINERS || fail=1
+    answers mchange
     psql_q <<'SQL'
 UPDATE fixes_path_prefix_counts SET lifetimes = NULL
  WHERE repository_id = (SELECT repository_id FROM fixes_repositories WHERE name = 'mchange');
