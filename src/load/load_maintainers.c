@@ -1143,8 +1143,13 @@ fixes_load_write_files(FixesLoad *ld)
 	/* no release left of the previous ones: every commit is the ref's now */
 	if (ld->has.version >= 12 && ld->incremental && ld->nreleases == 0 && ld->n_old_releases > 0)
 		full = true;
+	/*
+	 * The files are read when commits are released or move, when a release
+	 * is new, and when one is gone or moved, even if it held no commit: its
+	 * sections were listed (can_keep())
+	 */
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
-		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld)))
+		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld) || !can_keep(ld)))
 	{
 		bool	   *want = NULL;
 
