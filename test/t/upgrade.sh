@@ -1,5 +1,5 @@
 #!/bin/bash
-# upgrade.sh — a database created with an older version (1.0, 1.1) keeps working with the
+# upgrade.sh — a database created with an older version (1.0, 1.1, 1.2) keeps working with the
 # installed library until ALTER EXTENSION fixes UPDATE, and the update gives exactly what a
 # fresh install of the default version gives (issues 15 and 27).  A fresh install is itself the
 # chain of scripts (fixes--1.0.sql, then each update script), so the catalogs are equal by
