@@ -423,6 +423,15 @@ read_previous_graph(FixesLoad *ld)
 		fixes_load_phase(ld, "no previous graph (release_tags)");
 		return;
 	}
+	if (ld->release_all_stored_off_ref)
+	{
+		elog(DEBUG1, "fixes_load %s: the previous load stored a release off the ref: loading it in full",
+			 ld->name);
+		ld->incremental = false;
+		ld->edges_some = false;
+		fixes_load_phase(ld, "no previous graph (a release off the ref stored)");
+		return;
+	}
 	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
 	if (ld->incremental)
 	{

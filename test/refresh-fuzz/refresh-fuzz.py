@@ -298,6 +298,20 @@ def apply_step(repo, step):
         if k % 2:
             repo.git('tag', '%s.%d' % (base, repo.tag_number()))
         repo.git('checkout', '-q', 'main')
+    elif op == 'relbranch' and commits:       # release_tags 'all': a release cut on a branch
+        base = repo.pick(k, commits)
+        br = 'branch-%d' % repo.tag_number()
+        repo.git('checkout', '-q', '-b', br, base)
+        repo.commit('Prepare for release %d' % k, ['docs/release'])
+        repo.git('tag', repo.next_version())
+        if k % 2:                             # a backport by subject only, and a point release
+            up = repo.pick(k + 1, commits)
+            repo.commit(repo.subject_of(up), ['relbr/b%d' % repo.n])
+            repo.git('tag', repo.next_version() + '.1')
+        repo.git('checkout', '-q', 'main')
+        if k % 5 == 0:                        # the branch merged back into main
+            repo.tick()
+            repo.git('merge', '-q', '--no-ff', '-m', 'Merge branch %s' % br, br)
     elif op == 'nothing':
         pass
 
@@ -337,7 +351,16 @@ def random_case(seed, nsteps):
     cfg['maintainers'] = cfg['files'] and rnd.random() < 0.7
     prefix = [{'op': 'commit', 'k': rnd.randrange(1000), 'files': [rnd.randrange(30)]}
               for _ in range(rnd.randint(3, 8))]
-    return {'seed': seed, 'config': cfg, 'steps': prefix + [random_step(rnd) for _ in range(nsteps)]}
+    steps = prefix + [random_step(rnd) for _ in range(nsteps)]
+    # release_tags 'all' (issue 42) and releases cut on release branches, from a stream of their
+    # own, so that the seeds that do not draw it keep the sequences they had
+    rnd2 = random.Random('release-tags %d' % seed)
+    if rnd2.random() < 0.4:
+        cfg['release_all'] = True
+        for i in range(len(prefix), len(steps)):
+            if rnd2.random() < 0.12:
+                steps[i] = {'op': 'relbranch', 'k': rnd2.randrange(1000)}
+    return {'seed': seed, 'config': cfg, 'steps': steps}
 
 
 READY = []
@@ -382,10 +405,11 @@ def load(db, repo, cold):
         sql.append('INSERT INTO fixes_backport_overrides (repository, stable_commit, upstream_commit) '
                    'VALUES (%s, %s, %s);' % (lit(NAME), lit(s), lit(u)))
     sql.append('COMMIT;')
-    sql.append("SELECT commits FROM fixes_load(%s, 'main', %s, %s, %s, %s, %s);" % (
+    sql.append("SELECT commits FROM fixes_load(%s, 'main', %s, %s, %s, %s, %s%s);" % (
         lit(repo.path), lit(repo.pattern), lit(NAME), lit(STABLE_RE if cfg['stable'] else None),
         'true' if cfg['files'] else 'false',
-        lit('MAINTAINERS' if cfg['maintainers'] else None)))
+        lit('MAINTAINERS' if cfg['maintainers'] else None),
+        ", release_tags => 'all'" if cfg.get('release_all') else ''))
     p = psql(db, '\n'.join(sql))
     if p.returncode != 0:
         raise LoadError('%s load failed: %s' % ('cold' if cold else 'refresh', p.stderr.strip()))

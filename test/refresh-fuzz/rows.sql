@@ -119,7 +119,14 @@ UNION ALL
 SELECT 'release ' || x.tag || ' commit_idx'
   FROM fixes_releases x
   LEFT JOIN fixes_commits c ON c.repository_id = x.repository_id AND c.commit_idx = x.commit_idx
- WHERE x.repository_id IN (TABLE r) AND c.commit_id IS DISTINCT FROM x.commit_id
+ WHERE x.repository_id IN (TABLE r)
+   AND CASE WHEN x.mainline AND NOT EXISTS (SELECT FROM fixes_commits m
+                                             WHERE m.repository_id = x.repository_id
+                                               AND m.commit_id = x.commit_id AND m.mainline)
+            -- a release off the ref (release_tags 'all'): commit_id is its tag's commit, off
+            -- the scope, and commit_idx a mainline commit it releases (docs/release-branches.md)
+            THEN c.commit_id IS NULL OR NOT c.mainline
+            ELSE c.commit_id IS DISTINCT FROM x.commit_id END
 UNION ALL
 SELECT 'fixes_graph holds ' || coalesce(sum(g.commits), 0) || ' commits, fixes_repositories ' || p.commits
   FROM fixes_repositories p LEFT JOIN fixes_graph g USING (repository_id)
