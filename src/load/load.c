@@ -423,7 +423,7 @@ read_previous_graph(FixesLoad *ld)
 		fixes_load_phase(ld, "no previous graph (release_tags)");
 		return;
 	}
-	if (ld->release_all_stored_off_ref)
+	if (fixes_load_stored_release_off_ref(ld))
 	{
 		elog(DEBUG1, "fixes_load %s: the previous load stored a release off the ref: loading it in full",
 			 ld->name);

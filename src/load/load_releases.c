@@ -77,7 +77,6 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 				 errhint("'ref': the tags the ref reaches are the releases; 'all': every release tag of the repository, for projects that tag their releases on release branches.")));
 	ld->release_all = false;
 	ld->release_all_changed = false;
-	ld->release_all_stored_off_ref = false;
 	if (!fixes_has_v13(ld))
 		return;
 	if (ld->known)
@@ -107,29 +106,6 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 		}
 	}
 	ld->release_all = arg != NULL ? strcmp(arg, "all") == 0 : old_all;
-	/*
-	 * With 'all', a previous load that stored a release off the ref (its
-	 * commit_idx an entry point, not its tag's commit) is not built on: this
-	 * load is a full one.  The differential fuzzer found a refresh over such
-	 * a load that resolved an abbreviation to the wrong commit
-	 * (test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json).
-	 */
-	if (ld->known && ld->release_all && !ld->release_all_changed && old_all)
-	{
-		char	   *sql = psprintf("SELECT 1 FROM ONLY %1$s.fixes_releases x "
-								   "LEFT JOIN ONLY %1$s.fixes_commits c "
-								   "ON c.repository_id = x.repository_id AND c.commit_idx = x.commit_idx "
-								   "WHERE x.repository_id = $1 AND x.mainline "
-								   "AND c.commit_id IS DISTINCT FROM x.commit_id LIMIT 1", ld->schema);
-		Oid			argtypes[1] = {INT4OID};
-		Datum		args[1] = {Int32GetDatum(ld->repository_id)};
-
-		if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
-		{
-			ld->release_all_stored_off_ref = true;
-		}
-		SPI_freetuptable(SPI_tuptable);
-	}
 	if (ld->known && old != NULL && !ld->release_all_changed && ld->release_all != old_all)
 	{
 		ld->release_all_changed = true;
@@ -157,6 +133,34 @@ fixes_load_release_tags_off_ref(FixesLoad *ld)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * With 'all': did the previous load store a release off the ref (its
+ * commit_idx an entry point, not its tag's commit)?  A load does not build
+ * on such a load: it is a full one.  The differential fuzzer found a
+ * refresh over one that resolved an abbreviation to the wrong commit
+ * (test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json).
+ */
+bool
+fixes_load_stored_release_off_ref(FixesLoad *ld)
+{
+	char	   *sql;
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1];
+	bool		off;
+
+	if (!ld->known || !ld->release_all)
+		return false;
+	sql = psprintf("SELECT 1 FROM ONLY %1$s.fixes_releases x "
+				   "LEFT JOIN ONLY %1$s.fixes_commits c "
+				   "ON c.repository_id = x.repository_id AND c.commit_idx = x.commit_idx "
+				   "WHERE x.repository_id = $1 AND x.mainline "
+				   "AND c.commit_id IS DISTINCT FROM x.commit_id LIMIT 1", ld->schema);
+	args[0] = Int32GetDatum(ld->repository_id);
+	off = fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1;
+	SPI_freetuptable(SPI_tuptable);
+	return off;
 }
 
 /* Fail early, before any reading, on a pattern that does not compile. */

@@ -317,7 +317,6 @@ typedef struct FixesLoad
 	char	   *stable_re;		/* stable_branches; NULL: none */
 	bool		release_all;	/* release_tags 'all' (1.3, load_releases.c) */
 	bool		release_all_changed;	/* not the previous load's: a full load */
-	bool		release_all_stored_off_ref;	/* 'all', and the previous load stored a release off the ref: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	FixesSchema has;			/* the installed SQL version (load_schema.c) */
@@ -645,6 +644,7 @@ extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_find_releases(FixesLoad *ld);
 extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
 extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
+extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 
