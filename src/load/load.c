@@ -172,17 +172,8 @@ same_repository_path(const char *a, const char *b)
  * as before.
  */
 static void
-check_default_name(FixesLoad *ld)
+check_default_name(FixesLoad *ld, const char *stored)
 {
-	char	   *sql = psprintf("SELECT path FROM ONLY %s.fixes_repositories WHERE name = $1", ld->schema);
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
-	char	   *stored;
-
-	args[0] = CStringGetTextDatum(ld->name);
-	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
-		return;
-	stored = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	if (stored == NULL || same_repository_path(stored, ld->path))
 		return;
 	ereport(ERROR,
@@ -197,12 +188,13 @@ check_default_name(FixesLoad *ld)
 
 /*
  * The id of the repository called name, its row created if needed; sets
- * ld->known when the row was there already.
+ * ld->known when the row was there already.  default_name: the name is the
+ * path's, and a row of another path is refused (check_default_name()).
  */
 static int32
-repository_id(FixesLoad *ld)
+repository_id(FixesLoad *ld, bool default_name)
 {
-	char	   *find = psprintf("SELECT repository_id FROM ONLY %s.fixes_repositories WHERE name = $1",
+	char	   *find = psprintf("SELECT repository_id, path FROM ONLY %s.fixes_repositories WHERE name = $1",
 								ld->schema);
 	char	   *sql = psprintf("INSERT INTO %s.fixes_repositories AS r (name, path, ref, loaded_at) "
 							   "VALUES ($1, $2, $3, now()) "
@@ -226,6 +218,9 @@ repository_id(FixesLoad *ld)
 	if (fixes_spi_execute(find, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
 	{
 		Datum		id = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (default_name)
+			check_default_name(ld, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
 
 		if (!isnull)
 		{
@@ -838,9 +833,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	check_write_privileges();
 	old = MemoryContextSwitchTo(ld->cxt);
 	fixes_lock_repository(ld->name);
-	if (PG_ARGISNULL(3))
-		check_default_name(ld);
-	ld->repository_id = repository_id(ld);
+	ld->repository_id = repository_id(ld, PG_ARGISNULL(3));
 	ld = run_load_checked(ld, callcxt);
 
 	TimestampDifference(start, GetCurrentTimestamp(), &secs, &usecs);
