@@ -15,7 +15,7 @@ MODULE_big = fixes
 # src/ by concern (src/README.md has the map): common/ is what the backend and
 # fixes-reader share (no postgres.h); reader/ is fixes-reader, the only code that
 # links libgit2; every other folder is the backend's
-BACKEND_DIRS = common parse db git util load sql
+BACKEND_DIRS = common parse db reader_client util load sql
 OBJS       = $(patsubst %.c,%.o,$(sort $(foreach d,$(BACKEND_DIRS),$(wildcard src/$(d)/*.c))))
 # No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
 # the update scripts after it (1.0 -> 1.1 -> 1.2 -> 1.3, fixes.control's
@@ -28,8 +28,10 @@ REGRESS      = readers parse_fixes errors privileges load bad_input lookups unlo
 ISOLATION    = load_concurrency load_cic
 FIXES_FIXTURES ?= /tmp/fixes-fixtures
 export FIXES_FIXTURES := $(abspath $(FIXES_FIXTURES))
-REGRESS_OPTS   = --launcher=$(CURDIR)/test/lib/regress-launcher
-ISOLATION_OPTS = --launcher=$(CURDIR)/test/lib/regress-launcher
+# the tests are test/sql/*.sql and test/specs/*.spec against test/expected/*.out; their
+# output stays where PGXS puts it and cleans it (results/, output_iso/, regression.diffs)
+REGRESS_OPTS   = --inputdir=$(srcdir)/test --launcher=$(CURDIR)/test/lib/regress-launcher
+ISOLATION_OPTS = --inputdir=$(srcdir)/test --launcher=$(CURDIR)/test/lib/regress-launcher
 
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)

@@ -3,7 +3,7 @@
  *
  * Pure C, no PostgreSQL: unit-tested (test/unit/test_stable_cc.c), fuzzed
  * (test/fuzz/fuzz_stable_cc.c) and checked against a regular expression
- * over git log (test/crosscheck.py).
+ * over git log (test/oracles/crosscheck.py).
  */
 #include "stable_cc.h"
 

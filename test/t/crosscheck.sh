@@ -1,7 +1,7 @@
 #!/bin/bash
 # crosscheck.sh — fixes_per_release, fixes_buggiest_commits, the edge counts and the commit ->
 # release map of the extension against the same numbers computed independently from git's
-# command line by test/crosscheck.py.
+# command line by test/oracles/crosscheck.py.
 #
 # Repositories: a 20000-commit make-history repository (../shared/bench/make-history, built
 # once and cached under ${FIXES_CACHE:-/var/tmp/fixes-cache}), and ${FIXES_FIXTURES}/releases.git
@@ -34,7 +34,7 @@ SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s 
               repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
   FROM fixes_load(:'path', 'HEAD', NULL, :'name', nullif(:'re', ''));
 SQL
-    PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$path" --name "$name" "${opts[@]}" || return 1
+    PGDATABASE=$db python3 "$top/test/oracles/crosscheck.py" --repo "$path" --name "$name" "${opts[@]}" || return 1
     echo "$name: load + cross-check took $(elapsed "$t0") s wall"
 }
 

@@ -3,8 +3,8 @@
 # issue 29 they build on (fixes_affected_releases, fixes_cve_affected, fixes_commit_id).
 #
 # For each repository, loaded with its stable branches and files => true: every fixing
-# commit's `affected` array equals the one test/cve-oracle.py computes from git's command line
-# (git log, rev-list, for-each-ref and the backport lines, through test/crosscheck.py), and
+# commit's `affected` array equals the one test/oracles/cve-oracle.py computes from git's command line
+# (git log, rev-list, for-each-ref and the backport lines, through test/oracles/crosscheck.py), and
 # every array satisfies the CVE Record Format's rules for `affected` (the oracle's validator,
 # whose own self-test must catch nine broken arrays first); fixes_cve_affected for 25 fixing
 # commits is byte for byte fixes_cve_affected_all's row, and fixes_commit_id of each one's
@@ -31,7 +31,7 @@ SELECT format('loaded %s: %s commits, %s releases, %s edges (%s resolved) in %s 
               repository, commits, releases, edges, resolved, round(seconds::numeric, 2))
   FROM fixes_load(:'path', name => :'name', stable_branches => :'re', files => true);
 SQL
-    PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$path" --name "$name" \
+    PGDATABASE=$db python3 "$top/test/oracles/cve-oracle.py" --repo "$path" --name "$name" \
         --stable-branches "$re" --files || return 1
     # the single function, the abbreviations, and the releases view, in the database
     local out
@@ -74,7 +74,7 @@ SQL
     echo "$name: load + checks took $(elapsed "$t0") s wall"
 }
 
-python3 "$top/test/cve-oracle.py" --self-test
+python3 "$top/test/oracles/cve-oracle.py" --self-test
 
 have=0
 rc=0

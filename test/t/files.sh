@@ -1,5 +1,5 @@
 #!/bin/bash
-# files.sh — fixes_load(files => true, maintainers => ...) against git (test/files-oracle.py):
+# files.sh — fixes_load(files => true, maintainers => ...) against git (test/oracles/files-oracle.py):
 # every row of fixes_commit_files equals `git log --numstat --no-renames`, the sums of
 # fixes_commits agree, and fixes_commit_subsystems equals an independent implementation of
 # the MAINTAINERS rules; on the fixtures files.git and partial.git (a blob:none partial
@@ -7,7 +7,7 @@
 # full and as a refresh (its first load stops 300 first-parent commits short of HEAD).
 # After each load, the answers the load stored for fixes_per_subsystem and
 # fixes_per_path_prefix (depths 1 to 4) equal the query-time computation of
-# test/answers-oracle.sql, also after a refresh under a changed MAINTAINERS and after one
+# test/oracles/answers-oracle.sql, also after a refresh under a changed MAINTAINERS and after one
 # whose kept groups (fixes_commit_groups, the prefix numbering) are unusable, and over 17
 # refreshes, whose rows of fixes_commit_groups are written again as one at the 16th.
 # Subsystems of their time (issue 30): subsys.git, whose MAINTAINERS and paths change across
@@ -16,7 +16,7 @@
 # ref's file and not read again: DEBUG1); then a clone of it gains a tag v4 on u02 (the
 # unreleased u01, u02 move to v4, whose file differs from HEAD's: only they are attributed again)
 # and loses it again (a section name, TOOLS NEW, is no longer in use: all again); each against
-# the oracle, whose releases follow test/crosscheck.py's rule (the same with release_pattern
+# the oracle, whose releases follow test/oracles/crosscheck.py's rule (the same with release_pattern
 # '^v[1-9]', whose oldest release has the file: a refresh reads only the files it needs, v4's
 # alone, DEBUG1); and in
 # a database whose SQL is
@@ -30,12 +30,12 @@ set -euo pipefail
 
 db=fixes_t_files
 psql_q() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
-oracle() { PGDATABASE=$db python3 "$top/test/files-oracle.py" "$@"; }
+oracle() { PGDATABASE=$db python3 "$top/test/oracles/files-oracle.py" "$@"; }
 packs() { find "$1/objects" -type f | sort | md5sum; }
 # answers NAME: the stored per-subsystem and per-prefix answers of NAME are the query-time ones
 answers() {
     local out
-    out=$(psql_q -At -v r="$1" -f "$top/test/answers-oracle.sql" 2>&1) || true
+    out=$(psql_q -At -v r="$1" -f "$top/test/oracles/answers-oracle.sql" 2>&1) || true
     echo "$out" | sed 's/^/    /'
     if [ -z "$out" ] || echo "$out" | grep -vq ': 0 of [0-9]'; then
         echo "FAIL: the stored answers of $1 are not the query-time ones"
@@ -319,7 +319,7 @@ SQL
     psql -X -q -At -v ON_ERROR_STOP=1 -d "$db11" -v path="$sx" <<'SQL' 2>&1 | grep -v '^NOTICE\|^DETAIL'
 SELECT format('subsys at 1.1: %s commits', commits) FROM fixes_load(:'path', name => 'subsys', files => true, maintainers => 'MAINTAINERS');
 SQL
-    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS \
+    PGDATABASE=$db11 python3 "$top/test/oracles/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS \
         --at-ref || fail=1
     # ALTER EXTENSION fixes UPDATE: the next load, nothing else changed, attributes every commit
     # by its release's file
@@ -327,7 +327,7 @@ SQL
 ALTER EXTENSION fixes UPDATE;
 SELECT format('subsys updated to 1.2, loaded again: %s commits', commits) FROM fixes_load(:'path', name => 'subsys');
 SQL
-    PGDATABASE=$db11 python3 "$top/test/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
+    PGDATABASE=$db11 python3 "$top/test/oracles/files-oracle.py" --repo "$sx" --name subsys --maintainers MAINTAINERS || fail=1
     [ $fail = 0 ] && PGOPTIONS="-c client_min_messages=warning" dropdb --if-exists "$db11"
     # a partial clone of it (blob:none) where only HEAD's MAINTAINERS was fetched: the releases'
     # files are missing, which counts as no file (nothing is fetched): every commit by HEAD's

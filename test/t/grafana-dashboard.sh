@@ -1,7 +1,7 @@
 #!/bin/bash
 # grafana-dashboard.sh — every SQL query of grafana/fixes-dashboard.json runs, as the read-only
 # role that grafana/README.md documents, and returns rows that Grafana can draw without a
-# transformation (test/grafana_queries.py: a time_series query's `time` column is timestamp with
+# transformation (test/oracles/grafana_queries.py: a time_series query's `time` column is timestamp with
 # time zone, its values numeric, its rows in time order, every drawn column holds data; the
 # dashboard's structure: uid, data source variable, raw SQL targets, no transformations).
 #
@@ -34,7 +34,7 @@ shopt -s inherit_errexit
 
 dashboard=${FIXES_GRAFANA_DASHBOARD:-$top/grafana/fixes-dashboard.json}
 readme=$top/grafana/README.md
-helper=$top/test/grafana_queries.py
+helper=$top/test/oracles/grafana_queries.py
 stable='^refs/heads/v[0-9]+\.[0-9]+\.y$'
 export PGTZ=UTC
 need_make_history

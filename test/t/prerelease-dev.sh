@@ -7,7 +7,7 @@
 #
 # On a repository made here with plain git (a line of commits with Fixes: lines, tags in
 # NetworkManager's style):
-#   1. a load with the default rule: test/crosscheck.py (git's command line, the same markers)
+#   1. a load with the default rule: test/oracles/crosscheck.py (git's command line, the same markers)
 #      agrees on every release, commit -> release and count, and the releases are the tags
 #      `git tag --sort=v:refname` lists without the markers (no -dev tag: fails on 1.2);
 #   2. the documented pattern: releases 1.42.0 1.44.0 1.46.0;
@@ -86,7 +86,7 @@ load "$db" nm
 want=$(git -C "$repo" tag --sort=v:refname | grep -Eiv '(rc|pre|alpha|beta|dev)[0-9]*$' | paste -sd' ')
 expect "default releases (git tag --sort=v:refname without the markers)" "$(releases "$db" nm)" "$want"
 expect "the markers' releases are NetworkManager's releases and candidates" "$want" "1.42.0 1.43.90 1.44.0 1.45.2 1.46.0"
-PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$repo" --name nm >"$work/cross" 2>&1 || {
+PGDATABASE=$db python3 "$top/test/oracles/crosscheck.py" --repo "$repo" --name nm >"$work/cross" 2>&1 || {
     cat "$work/cross"; echo "DIFF: crosscheck.py disagrees"; rc=1; }
 tail -n 1 "$work/cross"
 

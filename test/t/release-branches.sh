@@ -8,12 +8,12 @@
 # two entry points), and pkg.git with packaging tags off the ref (debian/15-1 sorts before v15).
 #   1. 'ref' on ovs.git: the NOTICE that names release_tags => 'all' and the number of
 #      commits the tags off the ref would release (from git rev-list)
-#   2. 'all' on ovs.git: test/crosscheck.py --release-tags all (per-release counts, the commit
+#   2. 'all' on ovs.git: test/oracles/crosscheck.py --release-tags all (per-release counts, the commit
 #      -> release map, the buggiest commits: an oracle from git rev-list and for-each-ref);
 #      the 'ref' load fails that oracle (it can fail); with stable_branches, the stable scope
 #      row for row (series from the mainline releases on the branches, a backport before
 #      v2.0.0 ships in v2.0.0: no series row for its bug) and the CVE records
-#      (test/cve-oracle.py); the NOTICEs of a 'ref' load with stable branches (a series of
+#      (test/oracles/cve-oracle.py); the NOTICEs of a 'ref' load with stable branches (a series of
 #      several branches; OVN-like, no tag on main: stable releases without a series)
 #   3. the setting is remembered (a reload without it keeps 'all'), a change is a NOTICE and
 #      gives the rows of a cold load, a bad value an ERROR that leaves the rows
@@ -87,7 +87,7 @@ SQL
 }
 
 crosscheck() {
-    PGDATABASE=$db python3 "$top/test/crosscheck.py" --repo "$1" --name "$2" "${@:3}"
+    PGDATABASE=$db python3 "$top/test/oracles/crosscheck.py" --repo "$1" --name "$2" "${@:3}"
 }
 
 ovs_repo "$work/ovs.git"
@@ -129,7 +129,7 @@ got=$(psql_q -At -c "SELECT string_agg(release || ':' || commits, ' ' ORDER BY r
 load "$ovs" ovs_st ", release_tags => 'all', stable_branches => '^refs/heads/branch-'"
 crosscheck "$ovs" ovs_st --release-tags all --stable-branches '^refs/heads/branch-' | tail -n 1 ||
     fail "ovs_st: crosscheck of the stable scope"
-PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$ovs" --name ovs_st --release-tags all \
+PGDATABASE=$db python3 "$top/test/oracles/cve-oracle.py" --repo "$ovs" --name ovs_st --release-tags all \
     --stable-branches '^refs/heads/branch-' | tail -n 1 || fail "ovs_st: the CVE records"
 got=$(psql_q -At -c "SELECT string_agg(tag || ':' || coalesce(series, '-'), ' ' ORDER BY release_rank)
                        FROM fixes_releases r JOIN fixes_repositories p USING (repository_id)
@@ -163,7 +163,7 @@ load "$work/ovn.git" ovn_all ", release_tags => 'all', stable_branches => '^refs
 grep -q "series" "$work/ovn_all.log" && fail "ovn_all: $(cat "$work/ovn_all.log")"
 crosscheck "$work/ovn.git" ovn_all --release-tags all --stable-branches '^refs/heads/branch-' >/dev/null ||
     fail "ovn_all: crosscheck"
-PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$work/ovn.git" --name ovn_all --release-tags all \
+PGDATABASE=$db python3 "$top/test/oracles/cve-oracle.py" --repo "$work/ovn.git" --name ovn_all --release-tags all \
     --stable-branches '^refs/heads/branch-' >/dev/null || fail "ovn_all: the CVE records"
 got=$(psql_q -At -c "SELECT count(*) FROM fixes_affected WHERE repository = 'ovn_all' AND series IS NOT NULL")
 [ "$got" -gt 0 ] && ok "ovn_all: $got series rows of fixes_affected" || fail "ovn_all: no series row"
@@ -263,7 +263,7 @@ if [ -f "$mh" ]; then
     psql_q -c "SELECT repository FROM fixes_load('$srepo', name => 'mhs_a', release_tags => 'all', stable_branches => '^refs/heads/v[0-9]+\.[0-9]+\.y\$')" >/dev/null 2>&1
     crosscheck "$srepo" mhs_a --release-tags all --stable-branches '^refs/heads/v[0-9]+\.[0-9]+\.y$' >/dev/null ||
         fail "make-history --stable 3 with 'all': crosscheck"
-    PGDATABASE=$db python3 "$top/test/cve-oracle.py" --repo "$srepo" --name mhs_a --release-tags all \
+    PGDATABASE=$db python3 "$top/test/oracles/cve-oracle.py" --repo "$srepo" --name mhs_a --release-tags all \
         --stable-branches '^refs/heads/v[0-9]+\.[0-9]+\.y$' >/dev/null || fail "mhs_a: the CVE records"
     got=$(psql_q -At -c "SELECT count(*) FROM (
             ((SELECT (to_jsonb(a) - 'repository')::text FROM fixes_affected a WHERE repository = 'mhs_r')

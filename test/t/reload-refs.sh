@@ -20,7 +20,7 @@
 #      tags again; then it is deleted; the same for a prerelease tag (v9.9-rc1): the reader
 #      does not peel it (the load asks only for release tags), so no WARNING and a hash stored
 #  12  packed refs (git pack-refs): the same refs, so the hash is the same
-# At steps 1, 10, 12 and s5 the hash the reader sends equals the one test/refs-oracle.py computes
+# At steps 1, 10, 12 and s5 the hash the reader sends equals the one test/oracles/refs-oracle.py computes
 # from `git for-each-ref` (the refs git lists, loose or packed, symbolic refs by their target).
 # The reader alone, told --ask-tags: a 'T' record for exactly the tags whose indexes it is given
 # on standard input; an answer out of order or short fails with 08P01.
@@ -123,14 +123,14 @@ SELECT md5(string_agg(x.xmin::text || x.ctid::text, ',' ORDER BY x.ctid))
 SQL
 }
 
-# oracle STEP: the reader's refs hash (both scopes) equals test/refs-oracle.py's, which
+# oracle STEP: the reader's refs hash (both scopes) equals test/oracles/refs-oracle.py's, which
 # computes it from `git for-each-ref`
 reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
 oracle() {
     local scope got want
     for scope in t tb; do
-        got=$("$reader" head "$repo" HEAD "--refs=$scope:0123456789abcdef" | python3 "$top/test/refs-oracle.py" --record)
-        want="0 $(python3 "$top/test/refs-oracle.py" "$repo" "$scope" 0123456789abcdef)"
+        got=$("$reader" head "$repo" HEAD "--refs=$scope:0123456789abcdef" | python3 "$top/test/oracles/refs-oracle.py" --record)
+        want="0 $(python3 "$top/test/oracles/refs-oracle.py" "$repo" "$scope" 0123456789abcdef)"
         if [ "$got" != "$want" ]; then
             fail "$1: the reader's refs hash (scope $scope) is $got, git for-each-ref gives $want"
             return

@@ -10,7 +10,7 @@
  *   trailers_cli --batch < RECORDS  RECORDS is "<length>\n<message bytes>"
  *                                   repeated; each message's lines are
  *                                   followed by a NUL byte
- * Used by test/trailers-oracle.py to compare the parser with git.
+ * Used by test/oracles/trailers-oracle.py to compare the parser with git.
  */
 
 static void print_trailers(const char *msg, size_t len)

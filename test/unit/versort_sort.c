@@ -1,5 +1,5 @@
 /*
- * versort_sort.c — driver of ../versort-oracle.py: fixes_version_cmp on stdin
+ * versort_sort.c — driver of ../oracles/versort-oracle.py: fixes_version_cmp on stdin
  *
  *   versort_sort            prints the lines of stdin sorted by fixes_version_cmp
  *   versort_sort --check    reads lines that should be in that order and prints

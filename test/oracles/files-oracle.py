@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test/files-oracle.py --repo PATH --name NAME [--full PATH] [--maintainers FILE] [--ref REF]
+"""test/oracles/files-oracle.py --repo PATH --name NAME [--full PATH] [--maintainers FILE] [--ref REF]
         [--at-ref] [--release-pattern RE]
 
 Checks what fixes_load(files => true[, maintainers => FILE]) stored for the
@@ -22,7 +22,7 @@ against git's command line, row for row:
   against the directories of that tag's tree (`git ls-tree -r -d <tag>`); an
   unreleased commit by REF's; a release whose tree lacks the file by the
   oldest release's that has it.  Releases and the release of a commit by the
-  rule of test/crosscheck.py: tags peeled to a commit reachable from REF, not
+  rule of test/oracles/crosscheck.py: tags peeled to a commit reachable from REF, not
   matching (rc|pre|alpha|beta|dev)[0-9]*$, in version order; a commit's release is
   the first whose `git rev-list <tag_i> --not <tag_1> .. <tag_i-1>` holds it.
   fixes_subsystems holds the names of the sections of every release's file

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check fixes_version_cmp (src/parse/versort.c) against `git tag --sort=v:refname`.
 
-    test/versort-oracle.py [--keep] [-v]
+    test/oracles/versort-oracle.py [--keep] [-v]
 
 Creates a throw-away repository holding a few hundred tricky tag names (leading
 zeros, v1.9/v1.09/v1.010/v1.10, -rc forms, names differing only in case, digit
@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 UNIT = os.path.join(ROOT, "test", "unit")
 DRIVER = os.path.join(UNIT, "versort_sort")
 SEED = 20240611

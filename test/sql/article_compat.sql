@@ -39,7 +39,7 @@ SELECT release, tagged_commits, fixing_earlier_commits, reverts, reverted_introd
 SELECT count(*) AS trailers FROM fixes_trailers;
 
 -- the next load reads the repository in full: revert edges, trailers, the
--- new counts, as a fresh 1.1 load has them (sql/article.sql)
+-- new counts, as a fresh 1.1 load has them (test/sql/article.sql)
 SELECT repository, commits, releases, edges, resolved FROM fixes_load(:'article');
 SELECT kind, status, method, count(*) FROM fixes_edges GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 SELECT release, tagged_commits, fixing_earlier_commits, reverts, reverted_introduced

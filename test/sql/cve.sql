@@ -2,7 +2,7 @@
 -- fixes_commit_id) and the CVE records of issue 32 (fixes_cve_affected,
 -- fixes_cve_affected_all) over the fixtures stable.git and releases.git,
 -- whose histories are in test/fixtures/README.md.  test/t/cve.sh checks the
--- same functions against git on larger histories (test/cve-oracle.py).
+-- same functions against git on larger histories (test/oracles/cve-oracle.py).
 -- a fresh install (article_compat leaves the extension at 1.1)
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS fixes CASCADE;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """trailers-oracle — compares src/parse/trailers.c with git's own trailer parsing.
 
-    test/trailers-oracle.py [--count N] [--seed S] [--show K]
-    test/trailers-oracle.py REPO [--show K]
+    test/oracles/trailers-oracle.py [--count N] [--seed S] [--show K]
+    test/oracles/trailers-oracle.py REPO [--show K]
 
 The oracle is `git log --format='%(trailers:only,unfold)'` (with --encoding=none, so that git
 parses the bytes as stored, as the C parser does). The first form writes every tricky case
@@ -16,7 +16,7 @@ Needs python3 (stdlib only), git and a C compiler.
 import argparse, os, random, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-UNIT = os.path.join(HERE, 'unit')
+UNIT = os.path.join(os.path.dirname(HERE), 'unit')
 CLI = os.path.join(UNIT, 'trailers_cli')
 EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 CUT = b'# ------------------------ >8 ------------------------'

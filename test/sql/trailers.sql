@@ -1,6 +1,6 @@
 -- Trailers (issue 16): fixes_parse_trailers(), and the rows of fixes_trailers
 -- that fixes_load() writes, which are git's: git log
--- --format='%(trailers:only,unfold)' is the oracle (test/crosscheck.py checks
+-- --format='%(trailers:only,unfold)' is the oracle (test/oracles/crosscheck.py checks
 -- every commit of make-history repositories against it; the parser's rules
 -- are unit-tested in test/unit/test_trailers.c against git's own output).
 SET client_min_messages = warning;

@@ -2,7 +2,7 @@
 -- fixture files.git and its partial clones (test/fixtures/README.md), the
 -- views, and bad input.  Each bad input gives a clear ERROR, or a WARNING
 -- where the load can go on, and the previous data stays as it was.
--- test/t/files.sh checks every row against git (test/files-oracle.py).
+-- test/t/files.sh checks every row against git (test/oracles/files-oracle.py).
 SET client_min_messages = warning;
 DROP EXTENSION IF EXISTS fixes CASCADE;
 RESET client_min_messages;
