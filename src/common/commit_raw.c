@@ -1,16 +1,12 @@
 /* commit_raw.c — parser of a raw git commit object buffer */
 #include "commit_raw.h"
+#include "hex.h"
 
 #include <stdbool.h>
 #include <string.h>
 
 #define TREE_LINE_LEN   (5 + FIXES_OID_HEXSZ + 1)	/* "tree " hex "\n" */
 #define PARENT_LINE_LEN (7 + FIXES_OID_HEXSZ + 1)	/* "parent " hex "\n" */
-
-static bool is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
 
 static bool is_blank(unsigned char c)
 {
@@ -38,7 +34,7 @@ static bool is_oid_line(const char *s, size_t len, const char *prefix)
 	if (len < n + FIXES_OID_HEXSZ + 1 || memcmp(s, prefix, n) != 0)
 		return false;
 	for (i = n; i < n + FIXES_OID_HEXSZ; i++)
-		if (!is_hex((unsigned char) s[i]))
+		if (!fixes_is_hex((unsigned char) s[i]))
 			return false;
 	return s[n + FIXES_OID_HEXSZ] == '\n';
 }

@@ -30,6 +30,7 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
+#include "hex.h"
 #include "input_limits.h"
 #include "load_count.h"
 #include "load_state.h"
@@ -88,7 +89,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	}
 	SPI_freetuptable(SPI_tuptable);
 	/* stored state is input: a head that is no full id is none (a full load) */
-	if (ld->old_head != NULL && strspn(ld->old_head, "0123456789abcdef") != strlen(ld->old_head))
+	if (ld->old_head != NULL && fixes_lower_hex_span(ld->old_head) != strlen(ld->old_head))
 	{
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),

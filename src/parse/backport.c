@@ -1,5 +1,6 @@
 /* backport.c — finds the lines that name the upstream commit of a backport */
 #include "backport.h"
+#include "hex.h"
 
 #include <string.h>
 
@@ -9,11 +10,6 @@
 static bool is_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 
 static unsigned char to_lower(unsigned char c)
@@ -60,7 +56,7 @@ static bool take_hex(const unsigned char *s, size_t *p, size_t end, size_t *hex_
 {
 	size_t h = *p;
 
-	while (h < end && is_hex(s[h]) && h - *p <= HEX_MAX)
+	while (h < end && fixes_is_hex(s[h]) && h - *p <= HEX_MAX)
 		h++;
 	if (h - *p < HEX_MIN || h - *p > HEX_MAX)
 		return false;

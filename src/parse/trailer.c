@@ -1,5 +1,6 @@
 /* trailer.c — finds Linux-style "Fixes: <hex> ("subject")" trailer lines and revert lines */
 #include "trailer.h"
+#include "hex.h"
 
 #include <string.h>
 
@@ -20,11 +21,6 @@ static const struct {
 static bool is_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool is_hex(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 
 static bool is_word(unsigned char c)
@@ -101,7 +97,7 @@ static bool match_fixes(const unsigned char *s, size_t start, size_t end,
 			return false;
 		p = q;
 	}
-	for (h = p; h < end && is_hex(s[h]) && h - p <= HEX_MAX; h++)
+	for (h = p; h < end && fixes_is_hex(s[h]) && h - p <= HEX_MAX; h++)
 		;
 	if (h - p < HEX_MIN || h - p > HEX_MAX || (h < end && is_word(s[h])))
 		return false;
@@ -122,7 +118,7 @@ static bool match_revert(const unsigned char *s, size_t start, size_t end,
 	q = skip_blanks(s, p + 19, end);
 	if (q == p + 19)
 		return false;
-	for (h = q; h < end && is_hex(s[h]) && h - q <= HEX_MAX; h++)
+	for (h = q; h < end && fixes_is_hex(s[h]) && h - q <= HEX_MAX; h++)
 		;
 	if (h - q < REVERT_HEX_MIN || h - q > HEX_MAX)
 		return false;

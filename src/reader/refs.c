@@ -29,6 +29,7 @@
  * is sent, because a later fetch could bring the object under the same
  * ref, and the next load peels every tag again.
  */
+#include "hex.h"
 #include "reader.h"
 
 #include <stdio.h>
@@ -209,7 +210,7 @@ refs_parse_option(const char *arg, RefsOption *o)
 		p += 2;
 	else
 		return false;
-	n = strspn(p, "0123456789abcdef");
+	n = fixes_lower_hex_span(p);
 	if (n != 16 || (p[16] != '\0' && p[16] != ':'))
 		return false;
 	memcpy(o->salt, p, 16);
@@ -218,7 +219,7 @@ refs_parse_option(const char *arg, RefsOption *o)
 	if (*p == '\0')
 		return true;
 	p++;
-	if (strlen(p) != GIT_OID_HEXSZ || strspn(p, "0123456789abcdef") != GIT_OID_HEXSZ ||
+	if (strlen(p) != GIT_OID_HEXSZ || fixes_lower_hex_span(p) != GIT_OID_HEXSZ ||
 		git_oid_fromstr(&o->previous, p) < 0)
 		return false;
 	o->has_previous = true;
