@@ -34,10 +34,12 @@
 #include "access/toast_internals.h"
 #include "catalog/pg_am_d.h"
 #include "common/pg_lzcompress.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "big_alloc.h"
 #include "toast_copy.h"
 
 /* read the TOAST table in one pass when the values are this share of it or more */
@@ -260,4 +262,43 @@ fixes_toast_copy(FixesToastCopy *copies, int n)
 		i = j;
 	}
 	pfree(w);
+}
+
+/*
+ * The length of a bytea column of a row in the chunked form, without
+ * fetching it
+ */
+Size
+fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
+}
+
+/* where a bytea column of a row in the chunked form goes (fixes_toast_copy()) */
+void
+fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
+{
+	bool		isnull;
+
+	c->value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
+	c->dest = dest;
+	c->len = len;
+}
+
+/*
+ * A bytea of len bytes copied from data: the binary columns of fixes_graph,
+ * and of the tables kept in its chunked form (fixes_trailer_keys,
+ * fixes_commit_groups)
+ */
+bytea *
+fixes_bytea(const void *data, Size len)
+{
+	bytea	   *b = fixes_palloc_big(VARHDRSZ + len, MCXT_ALLOC_HUGE);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), data, len);
+	return b;
 }

@@ -35,30 +35,6 @@
 #define SNAPSHOT_FORMAT 1
 #define CHUNK_COMMITS 65536
 
-/*
- * The length of a bytea column of a row in the chunked form, without
- * fetching it
- */
-Size
-fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col)
-{
-	bool		isnull;
-	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
-
-	return isnull ? 0 : fixes_toast_length((struct varlena *) DatumGetPointer(d));
-}
-
-/* where a bytea column of a row in the chunked form goes (fixes_toast_copy()) */
-void
-fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col, void *dest, Size len)
-{
-	bool		isnull;
-
-	c->value = (struct varlena *) DatumGetPointer(SPI_getbinval(tup, desc, col, &isnull));
-	c->dest = dest;
-	c->len = len;
-}
-
 /* the Cc: stable bits of a chunk row's commits, from first on (1.2) */
 static void
 read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint32 commits)
@@ -630,21 +606,6 @@ fixes_load_graph_covers_scope(FixesLoad *ld)
 	pfree(stack);
 	pfree(mark);
 	return covered;
-}
-
-/*
- * A bytea of len bytes copied from data: the binary columns of fixes_graph,
- * and of the tables kept in its chunked form (fixes_trailer_keys,
- * fixes_commit_groups)
- */
-bytea *
-fixes_bytea(const void *data, Size len)
-{
-	bytea	   *b = fixes_palloc_big(VARHDRSZ + len, MCXT_ALLOC_HUGE);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	memcpy(VARDATA(b), data, len);
-	return b;
 }
 
 /*

@@ -617,10 +617,6 @@ extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);
 extern void fixes_load_read_subject_hashes(FixesLoad *ld);
 extern void fixes_load_read_parents_rest(FixesLoad *ld);
 extern void fixes_load_write_graph(FixesLoad *ld);
-extern bytea *fixes_bytea(const void *data, Size len);
-extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
-extern void fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col,
-								void *dest, Size len);
 extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
 extern void fixes_load_read_ids(FixesLoad *ld);
 
