@@ -1,9 +1,11 @@
 /*
- * wire.c — decoding the records of the reader's stream (see wire.h)
+ * wire.c — the records of the reader's stream (see wire.h): the encoder of
+ * each, which the reader writes them with, beside its decoder
  *
  * Pure C: the backend decodes every record with these, and they are fuzzed
  * (test/fuzz/fuzz_wire.c) because the stream comes from a process that
- * reads untrusted repositories.
+ * reads untrusted repositories.  test/unit/test_wire.c decodes what each
+ * encoder writes.
  */
 #include "wire.h"
 
@@ -361,4 +363,270 @@ wire_decode_message(const void *payload, size_t len, WireMessage *out)
 	if (out->level != 'W' && out->level != 'N' && out->level != 'E')
 		return -1;
 	return finish(&c);
+}
+
+/* ---- encoders ---- */
+
+static unsigned char *
+put_u8(unsigned char *p, int v)
+{
+	*p = (unsigned char) v;
+	return p + 1;
+}
+
+static unsigned char *
+put_u32(unsigned char *p, uint32_t v)
+{
+	wire_put_u32(p, v);
+	return p + 4;
+}
+
+static unsigned char *
+put_i64(unsigned char *p, int64_t v)
+{
+	wire_put_i64(p, v);
+	return p + 8;
+}
+
+static unsigned char *
+put_bytes(unsigned char *p, const void *data, size_t len)
+{
+	if (len > 0)
+		memcpy(p, data, len);
+	return p + len;
+}
+
+static unsigned char *
+put_oid(unsigned char *p, const FixesOid *oid)
+{
+	return put_bytes(p, oid->id, FIXES_OID_RAWSZ);
+}
+
+static unsigned char *
+put_str(unsigned char *p, const WireStr *s)
+{
+	return put_bytes(put_u32(p, s->len), s->s, s->len);
+}
+
+size_t
+wire_encode_head(unsigned char *out, const WireHead *h)
+{
+	unsigned char *p = put_u8(out, h->found ? 1 : 0);
+
+	p = put_u8(p, h->shallow ? 1 : 0);
+	p = put_oid(p, &h->oid);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_tag(const WireTag *t)
+{
+	return FIXES_OID_RAWSZ + 2 + 8 + 4 + (size_t) t->name.len + 4 + (size_t) t->tagger.len;
+}
+
+size_t
+wire_encode_tag(unsigned char *out, const WireTag *t)
+{
+	unsigned char *p = put_oid(out, &t->commit);
+
+	p = put_u8(p, t->annotated ? 1 : 0);
+	p = put_u8(p, t->has_time ? 1 : 0);
+	p = put_i64(p, t->time);
+	p = put_str(p, &t->name);
+	p = put_str(p, &t->tagger);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_branch(const WireBranch *b)
+{
+	return FIXES_OID_RAWSZ + 4 + (size_t) b->name.len;
+}
+
+size_t
+wire_encode_branch(unsigned char *out, const WireBranch *b)
+{
+	unsigned char *p = put_oid(out, &b->commit);
+
+	p = put_str(p, &b->name);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_encode_refs(unsigned char *out, const WireRefs *r)
+{
+	unsigned char *p = put_u8(out, r->state);
+
+	p = put_oid(p, &r->hash);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_name(const WireStr *name)
+{
+	return 4 + (size_t) name->len;
+}
+
+size_t
+wire_encode_name(unsigned char *out, const WireStr *name)
+{
+	return (size_t) (put_str(out, name) - out);
+}
+
+size_t
+wire_encode_ask(unsigned char *out, uint32_t n)
+{
+	return (size_t) (put_u32(out, n) - out);
+}
+
+size_t
+wire_size_commit(uint32_t nflags, size_t raw_len)
+{
+	return FIXES_OID_RAWSZ + 4 + (size_t) nflags + raw_len;
+}
+
+unsigned char *
+wire_encode_commit_begin(unsigned char *out, const FixesOid *oid, uint32_t nflags)
+{
+	return put_u32(put_oid(out, oid), nflags);
+}
+
+size_t
+wire_encode_commit(unsigned char *out, const WireCommit *c)
+{
+	unsigned char *p = wire_encode_commit_begin(out, &c->oid, c->nflags);
+
+	p = put_bytes(p, c->present, c->nflags);
+	p = put_bytes(p, c->raw, c->raw_len);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_encode_list_over(unsigned char *out)
+{
+	return (size_t) (put_i64(put_u8(out, 1), 0) - out);
+}
+
+void
+wire_encode_list_entry(unsigned char *entry, const FixesOid *oid, int has_time, int64_t time)
+{
+	unsigned char *p = put_oid(entry, oid);
+
+	p = put_u8(p, has_time ? 1 : 0);
+	(void) put_i64(p, has_time ? time : 0);
+}
+
+size_t
+wire_size_list(uint32_t n, uint32_t m)
+{
+	return 1 + 4 + (size_t) n * WIRE_LIST_ENTRY + 4 + (size_t) m * FIXES_OID_RAWSZ;
+}
+
+unsigned char *
+wire_encode_list_begin(unsigned char *out, uint32_t n, const unsigned char *commits, uint32_t m)
+{
+	unsigned char *p = put_u32(put_u8(out, 0), n);
+
+	p = put_bytes(p, commits, (size_t) n * WIRE_LIST_ENTRY);
+	return put_u32(p, m);
+}
+
+size_t
+wire_encode_list(unsigned char *out, const WireList *l)
+{
+	unsigned char *p;
+
+	if (l->over)
+		return wire_encode_list_over(out);
+	p = wire_encode_list_begin(out, l->n, l->commits, l->m);
+	p = put_bytes(p, l->parents, (size_t) l->m * FIXES_OID_RAWSZ);
+	return (size_t) (p - out);
+}
+
+void
+wire_encode_files_head(unsigned char *out, int state, uint32_t n)
+{
+	(void) put_u32(put_u8(out, state), n);
+}
+
+size_t
+wire_size_file_row(size_t path_len)
+{
+	return 1 + 4 + 4 + 4 + path_len;
+}
+
+unsigned char *
+wire_encode_file_row_begin(unsigned char *out, int kind, uint32_t added, uint32_t deleted,
+						   uint32_t path_len)
+{
+	unsigned char *p = put_u8(out, kind);
+
+	p = put_u32(p, added);
+	p = put_u32(p, deleted);
+	return put_u32(p, path_len);
+}
+
+size_t
+wire_encode_file_row(unsigned char *out, const WireFileRow *row)
+{
+	unsigned char *p = wire_encode_file_row_begin(out, row->kind, row->added, row->deleted,
+												  row->path.len);
+
+	p = put_bytes(p, row->path.s, row->path.len);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_blob(size_t len)
+{
+	return WIRE_BLOB_HEAD_SIZE + len;
+}
+
+size_t
+wire_encode_blob(unsigned char *out, const WireBlob *b)
+{
+	unsigned char *p = put_u8(out, b->found ? 1 : 0);
+
+	p = put_u8(p, b->is_tree ? 1 : 0);
+	p = put_bytes(p, b->data, b->len);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_reach(uint32_t n)
+{
+	return 8 + (size_t) n * FIXES_OID_RAWSZ;
+}
+
+unsigned char *
+wire_encode_reach_begin(unsigned char *out, uint32_t head, uint32_t n)
+{
+	return put_u32(put_u32(out, head), n);
+}
+
+size_t
+wire_encode_reach(unsigned char *out, const WireReach *r)
+{
+	unsigned char *p = wire_encode_reach_begin(out, r->head, r->n);
+
+	p = put_bytes(p, r->ids, (size_t) r->n * FIXES_OID_RAWSZ);
+	return (size_t) (p - out);
+}
+
+size_t
+wire_size_message(const WireMessage *m)
+{
+	return 1 + 5 + 4 + (size_t) m->message.len + 4 + (size_t) m->detail.len + 4 + (size_t) m->hint.len;
+}
+
+size_t
+wire_encode_message(unsigned char *out, const WireMessage *m)
+{
+	unsigned char *p = put_u8(out, m->level);
+
+	p = put_bytes(p, m->sqlstate, 5);
+	p = put_str(p, &m->message);
+	p = put_str(p, &m->detail);
+	p = put_str(p, &m->hint);
+	return (size_t) (p - out);
 }

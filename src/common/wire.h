@@ -224,6 +224,61 @@ extern int	wire_decode_ask(const void *payload, size_t len, uint32_t *n);
 extern int	wire_decode_reach(const void *payload, size_t len, WireReach *out);
 extern int	wire_decode_message(const void *payload, size_t len, WireMessage *out);
 
+/*
+ * encoders, one beside each decoder: each writes the payload of its record
+ * at out, which has room for its size (a WIRE_*_SIZE or wire_size_*()), and
+ * returns the payload's length.  What they write is what the decoders take
+ * (test/unit/test_wire.c: a round trip of every record).  A record built in
+ * place (a commit, a list, a row of files, a reach) has a _begin encoder: it
+ * writes what comes first and returns where the caller writes the rest
+ * (flags, ids, a path), as many bytes as it said.
+ */
+#define WIRE_HEAD_SIZE		(2 + FIXES_OID_RAWSZ)
+#define WIRE_REFS_SIZE		(1 + FIXES_OID_RAWSZ)
+#define WIRE_ASK_SIZE		4
+#define WIRE_LIST_OVER_SIZE	9
+#define WIRE_FILES_HEAD_SIZE 5
+#define WIRE_BLOB_HEAD_SIZE	2
+
+extern size_t wire_encode_head(unsigned char *out, const WireHead *h);
+extern size_t wire_size_tag(const WireTag *t);
+extern size_t wire_encode_tag(unsigned char *out, const WireTag *t);
+extern size_t wire_size_branch(const WireBranch *b);
+extern size_t wire_encode_branch(unsigned char *out, const WireBranch *b);
+extern size_t wire_encode_refs(unsigned char *out, const WireRefs *r);
+/* 'N' and 'D' */
+extern size_t wire_size_name(const WireStr *name);
+extern size_t wire_encode_name(unsigned char *out, const WireStr *name);
+extern size_t wire_encode_ask(unsigned char *out, uint32_t n);
+/* 'C': the nflags flags go at the pointer returned, the raw object after them */
+extern size_t wire_size_commit(uint32_t nflags, size_t raw_len);
+extern unsigned char *wire_encode_commit_begin(unsigned char *out, const FixesOid *oid, uint32_t nflags);
+extern size_t wire_encode_commit(unsigned char *out, const WireCommit *c);
+/* 'L': over, or n entries (each written by wire_encode_list_entry()) and m parents */
+extern size_t wire_encode_list_over(unsigned char *out);
+extern void wire_encode_list_entry(unsigned char *entry, const FixesOid *oid, int has_time, int64_t time);
+extern size_t wire_size_list(uint32_t n, uint32_t m);
+/* the n entries copied from commits; the m parents' ids go at the pointer returned */
+extern unsigned char *wire_encode_list_begin(unsigned char *out, uint32_t n, const unsigned char *commits,
+											 uint32_t m);
+extern size_t wire_encode_list(unsigned char *out, const WireList *l);
+/* 'F': the head (WIRE_FILES_HEAD_SIZE bytes), then n rows */
+extern void wire_encode_files_head(unsigned char *out, int state, uint32_t n);
+extern size_t wire_size_file_row(size_t path_len);
+/* a row whose path_len bytes of path go at the pointer returned */
+extern unsigned char *wire_encode_file_row_begin(unsigned char *out, int kind, uint32_t added,
+												 uint32_t deleted, uint32_t path_len);
+extern size_t wire_encode_file_row(unsigned char *out, const WireFileRow *row);
+extern size_t wire_size_blob(size_t len);
+extern size_t wire_encode_blob(unsigned char *out, const WireBlob *b);
+/* 'X': the n ids go at the pointer returned */
+extern size_t wire_size_reach(uint32_t n);
+extern unsigned char *wire_encode_reach_begin(unsigned char *out, uint32_t head, uint32_t n);
+extern size_t wire_encode_reach(unsigned char *out, const WireReach *r);
+/* 'M' and 'E' */
+extern size_t wire_size_message(const WireMessage *m);
+extern size_t wire_encode_message(unsigned char *out, const WireMessage *m);
+
 /* the payload length in a record header */
 extern uint32_t wire_get_u32(const unsigned char *p);
 extern void wire_put_u32(unsigned char *p, uint32_t v);

@@ -22,17 +22,33 @@ send_dir(const char *root, const git_tree_entry *entry, void *payload)
 	const char *name = git_tree_entry_name(entry);
 	size_t		lr = strlen(root),
 				ln = strlen(name);
+	char	   *path;
+	WireStr		dir;
 	unsigned char *rec;
 
 	if (git_tree_entry_filemode(entry) != GIT_FILEMODE_TREE)
 		return 0;
-	rec = xmalloc(4 + lr + ln);
-	wire_put_u32(rec, (uint32_t) (lr + ln));
-	memcpy(rec + 4, root, lr);
-	memcpy(rec + 4 + lr, name, ln);
-	out_record(WIRE_DIR, rec, 4 + lr + ln);
+	path = xmalloc(lr + ln);
+	memcpy(path, root, lr);
+	memcpy(path + lr, name, ln);
+	dir.s = path;
+	dir.len = (uint32_t) (lr + ln);
+	rec = xmalloc(wire_size_name(&dir));
+	out_record(WIRE_DIR, rec, wire_encode_name(rec, &dir));
 	free(rec);
+	free(path);
 	return 0;
+}
+
+/* the 'O' record: found, is_tree, the content */
+static void
+send_blob_record(int found, int is_tree, const void *data, size_t len)
+{
+	WireBlob	b = {found, is_tree, data, len};
+	unsigned char *rec = xmalloc(wire_size_blob(len));
+
+	out_record(WIRE_BLOB, rec, wire_encode_blob(rec, &b));
+	free(rec);
 }
 
 void
@@ -42,7 +58,6 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path, bool lenient)
 	git_tree   *tree = NULL;
 	git_tree_entry *entry = NULL;
 	git_blob   *blob = NULL;
-	unsigned char hdr[2] = {0, 0};
 	int			rc;
 
 	loose_check(r, commit_id);
@@ -52,7 +67,7 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path, bool lenient)
 	rc = git_commit_tree(&tree, commit);
 	if (rc == GIT_ENOTFOUND && lenient)
 	{
-		out_record(WIRE_BLOB, hdr, 2);
+		send_blob_record(0, 0, NULL, 0);
 		git_commit_free(commit);
 		return;
 	}
@@ -67,22 +82,16 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path, bool lenient)
 	if (rc < 0 && rc != GIT_ENOTFOUND)
 		fail_git(rc, "XX001", "could not look up \"%s\" in repository \"%s\"", path, r->path);
 	if (rc == GIT_ENOTFOUND || git_tree_entry_filemode(entry) == GIT_FILEMODE_COMMIT)
-		out_record(WIRE_BLOB, hdr, 2);
+		send_blob_record(0, 0, NULL, 0);
 	else if (git_tree_entry_filemode(entry) == GIT_FILEMODE_TREE)
-	{
-		hdr[0] = hdr[1] = 1;
-		out_record(WIRE_BLOB, hdr, 2);
-	}
+		send_blob_record(1, 1, NULL, 0);
 	else
 	{
-		unsigned char *rec;
-		size_t		size;
-
 		loose_check(r, git_tree_entry_id(entry));
 		rc = git_blob_lookup(&blob, r->repo, git_tree_entry_id(entry));
 		if (rc == GIT_ENOTFOUND && lenient)
 		{
-			out_record(WIRE_BLOB, hdr, 2);
+			send_blob_record(0, 0, NULL, 0);
 			git_tree_entry_free(entry);
 			git_tree_free(tree);
 			git_commit_free(commit);
@@ -95,13 +104,7 @@ send_blob(Repo *r, const git_oid *commit_id, const char *path, bool lenient)
 				 "the content of \"%s\" is missing from repository \"%s\"", path, r->path);
 		if (rc < 0)
 			fail_git(rc, "XX001", "could not read \"%s\" of repository \"%s\"", path, r->path);
-		size = (size_t) git_blob_rawsize(blob);
-		rec = xmalloc(2 + size);
-		rec[0] = 1;
-		rec[1] = 0;
-		memcpy(rec + 2, git_blob_rawcontent(blob), size);
-		out_record(WIRE_BLOB, rec, 2 + size);
-		free(rec);
+		send_blob_record(1, 0, git_blob_rawcontent(blob), (size_t) git_blob_rawsize(blob));
 		git_blob_free(blob);
 	}
 	git_tree_entry_free(entry);

@@ -16,13 +16,14 @@
 static void
 send_branch(const char *name, const git_oid *commit)
 {
-	size_t		name_len = strlen(name);
-	unsigned char *rec = xmalloc(FIXES_OID_RAWSZ + 4 + name_len);
+	WireBranch	b;
+	unsigned char *rec;
 
-	memcpy(rec, commit->id, FIXES_OID_RAWSZ);
-	wire_put_u32(rec + FIXES_OID_RAWSZ, (uint32_t) name_len);
-	memcpy(rec + FIXES_OID_RAWSZ + 4, name, name_len);
-	out_record(WIRE_BRANCH, rec, FIXES_OID_RAWSZ + 4 + name_len);
+	memcpy(b.commit.id, commit->id, FIXES_OID_RAWSZ);
+	b.name.s = name;
+	b.name.len = (uint32_t) strlen(name);
+	rec = xmalloc(wire_size_branch(&b));
+	out_record(WIRE_BRANCH, rec, wire_encode_branch(rec, &b));
 	free(rec);
 }
 

@@ -62,14 +62,13 @@ rows_add(int kind, uint32_t added, uint32_t deleted, const char *name, size_t na
 {
 	size_t		plen = rows.path_len + name_len;
 
-	rows_reserve(1 + 4 + 4 + 4 + plen);
-	rows.buf[rows.len] = (unsigned char) kind;
-	wire_put_u32(rows.buf + rows.len + 1, added);
-	wire_put_u32(rows.buf + rows.len + 5, deleted);
-	wire_put_u32(rows.buf + rows.len + 9, (uint32_t) plen);
-	memcpy(rows.buf + rows.len + 13, rows.path, rows.path_len);
-	memcpy(rows.buf + rows.len + 13 + rows.path_len, name, name_len);
-	rows.len += 13 + plen;
+	unsigned char *path;
+
+	rows_reserve(wire_size_file_row(plen));
+	path = wire_encode_file_row_begin(rows.buf + rows.len, kind, added, deleted, (uint32_t) plen);
+	memcpy(path, rows.path, rows.path_len);
+	memcpy(path + rows.path_len, name, name_len);
+	rows.len += wire_size_file_row(plen);
 	rows.n++;
 }
 
@@ -403,14 +402,12 @@ void
 send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
 		   bool parent_unreadable)
 {
-	unsigned char head[5];
-
 	rows.len = 0;
 	rows.n = 0;
 	rows.tree_missing = false;
 	rows.path_len = 0;
-	rows_reserve(5);
-	rows.len = 5;
+	rows_reserve(WIRE_FILES_HEAD_SIZE);
+	rows.len = WIRE_FILES_HEAD_SIZE;
 	if (parent_unreadable)
 		rows.tree_missing = true;
 	else if (nparents <= 1)
@@ -420,12 +417,12 @@ send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tre
 	}
 	if (rows.tree_missing)
 	{
-		rows.len = 5;
+		rows.len = WIRE_FILES_HEAD_SIZE;
 		rows.n = 0;
 	}
-	head[0] = nparents > 1 ? FILES_MERGE : rows.tree_missing ? FILES_TREE_MISSING : FILES_DIFFED;
-	wire_put_u32(head + 1, rows.n);
-	memcpy(rows.buf, head, 5);
+	wire_encode_files_head(rows.buf,
+						   nparents > 1 ? FILES_MERGE : rows.tree_missing ? FILES_TREE_MISSING : FILES_DIFFED,
+						   rows.n);
 	out_record(WIRE_FILES, rows.buf, rows.len);
 }
 

@@ -102,14 +102,15 @@ files_mapped_limit(void)
 static void
 send_head(Repo *r, bool found, const git_oid *oid)
 {
-	unsigned char rec[2 + FIXES_OID_RAWSZ];
+	unsigned char rec[WIRE_HEAD_SIZE];
+	WireHead	h;
 
-	rec[0] = found ? 1 : 0;
-	rec[1] = r->shallow ? 1 : 0;
-	memset(rec + 2, 0, FIXES_OID_RAWSZ);
+	memset(&h, 0, sizeof(h));
+	h.found = found;
+	h.shallow = r->shallow;
 	if (found)
-		memcpy(rec + 2, oid->id, FIXES_OID_RAWSZ);
-	out_record(WIRE_HEAD, rec, sizeof(rec));
+		memcpy(h.oid.id, oid->id, FIXES_OID_RAWSZ);
+	out_record(WIRE_HEAD, rec, wire_encode_head(rec, &h));
 }
 
 /*

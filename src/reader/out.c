@@ -240,27 +240,22 @@ static void
 send_message(char level, const char *sqlstate, const char *msg, const char *detail,
 			 const char *hint)
 {
-	const char *strs[3] = {msg, detail ? detail : "", hint ? hint : ""};
-	size_t		len = 6;
+	WireMessage m;
 	unsigned char *p;
-	size_t		off = 6;
 
-	for (int i = 0; i < 3; i++)
-		len += 4 + strlen(strs[i]);
-	p = malloc(len);
+	m.level = level;
+	memcpy(m.sqlstate, sqlstate, 5);
+	m.sqlstate[5] = '\0';
+	m.message.s = msg;
+	m.message.len = (uint32_t) strlen(msg);
+	m.detail.s = detail ? detail : "";
+	m.detail.len = (uint32_t) strlen(m.detail.s);
+	m.hint.s = hint ? hint : "";
+	m.hint.len = (uint32_t) strlen(m.hint.s);
+	p = malloc(wire_size_message(&m));
 	if (p == NULL)
 		_exit(3);
-	p[0] = (unsigned char) level;
-	memcpy(p + 1, sqlstate, 5);
-	for (int i = 0; i < 3; i++)
-	{
-		size_t		n = strlen(strs[i]);
-
-		wire_put_u32(p + off, (uint32_t) n);
-		memcpy(p + off + 4, strs[i], n);
-		off += 4 + n;
-	}
-	out_record(level == 'E' ? WIRE_ERROR : WIRE_MESSAGE, p, len);
+	out_record(level == 'E' ? WIRE_ERROR : WIRE_MESSAGE, p, wire_encode_message(p, &m));
 	free(p);
 }
 

@@ -154,13 +154,12 @@ send_entries(Outside *o, uint32_t h, const uint32_t *list, size_t n)
 	for (size_t i = 0; i < n; i += PER_RECORD)
 	{
 		size_t		k = n - i < PER_RECORD ? n - i : PER_RECORD;
-		unsigned char *rec = xmalloc(8 + k * FIXES_OID_RAWSZ);
+		unsigned char *rec = xmalloc(wire_size_reach((uint32_t) k));
+		unsigned char *ids = wire_encode_reach_begin(rec, h, (uint32_t) k);
 
-		wire_put_u32(rec, h);
-		wire_put_u32(rec + 4, (uint32_t) k);
 		for (size_t j = 0; j < k; j++)
-			memcpy(rec + 8 + j * FIXES_OID_RAWSZ, o->ents->oids[list[i + j]].id, FIXES_OID_RAWSZ);
-		out_record(WIRE_REACH, rec, 8 + k * FIXES_OID_RAWSZ);
+			memcpy(ids + j * FIXES_OID_RAWSZ, o->ents->oids[list[i + j]].id, FIXES_OID_RAWSZ);
+		out_record(WIRE_REACH, rec, wire_size_reach((uint32_t) k));
 		free(rec);
 	}
 }

@@ -248,13 +248,14 @@ refs_unchanged(Repo *r, const RefsOption *o)
 void
 send_refs(int state, const git_oid *hash)
 {
-	unsigned char rec[1 + FIXES_OID_RAWSZ];
+	unsigned char rec[WIRE_REFS_SIZE];
+	WireRefs	refs;
 
-	rec[0] = (unsigned char) state;
-	memset(rec + 1, 0, FIXES_OID_RAWSZ);
+	memset(&refs, 0, sizeof(refs));
+	refs.state = state;
 	if (hash != NULL)
-		memcpy(rec + 1, hash->id, FIXES_OID_RAWSZ);
-	out_record(WIRE_REFS, rec, sizeof(rec));
+		memcpy(refs.hash.id, hash->id, FIXES_OID_RAWSZ);
+	out_record(WIRE_REFS, rec, wire_encode_refs(rec, &refs));
 }
 
 /*

@@ -48,22 +48,13 @@ lookup_checked(Repo *r, const char *refname, const git_oid *oid)
 }
 
 static void
-put_str(unsigned char **p, const char *s, size_t len)
-{
-	wire_put_u32(*p, (uint32_t) len);
-	memcpy(*p + 4, s, len);
-	*p += 4 + len;
-}
-
-static void
 send_tag(const char *name, const git_oid *commit, bool annotated, int64_t time,
 		 const git_signature *tagger)
 {
 	char	   *who = NULL;
 	size_t		who_len = 0;
-	size_t		name_len = strlen(name);
+	WireTag		t;
 	unsigned char *rec;
-	unsigned char *p;
 
 	if (tagger != NULL)
 	{
@@ -71,16 +62,16 @@ send_tag(const char *name, const git_oid *commit, bool annotated, int64_t time,
 		who = xmalloc(who_len + 1);
 		snprintf(who, who_len + 1, "%s <%s>", tagger->name, tagger->email);
 	}
-	rec = xmalloc(FIXES_OID_RAWSZ + 2 + 8 + 8 + name_len + who_len);
-	memcpy(rec, commit->id, FIXES_OID_RAWSZ);
-	p = rec + FIXES_OID_RAWSZ;
-	*p++ = annotated ? 1 : 0;
-	*p++ = 1;
-	wire_put_i64(p, time);
-	p += 8;
-	put_str(&p, name, name_len);
-	put_str(&p, who ? who : "", who_len);
-	out_record(WIRE_TAG, rec, (size_t) (p - rec));
+	memcpy(t.commit.id, commit->id, FIXES_OID_RAWSZ);
+	t.annotated = annotated;
+	t.has_time = 1;
+	t.time = time;
+	t.name.s = name;
+	t.name.len = (uint32_t) strlen(name);
+	t.tagger.s = who ? who : "";
+	t.tagger.len = (uint32_t) who_len;
+	rec = xmalloc(wire_size_tag(&t));
+	out_record(WIRE_TAG, rec, wire_encode_tag(rec, &t));
 	free(rec);
 	free(who);
 }
@@ -164,25 +155,23 @@ peel_one(Repo *r, git_reference *ref, RefList *refs)
 static void
 ask(git_reference **all, uint32_t n)
 {
-	unsigned char count[4];
+	unsigned char count[WIRE_ASK_SIZE];
 
 	for (uint32_t i = 0; i < n; i++)
 	{
 		const char *name = git_reference_name(all[i]);
-		size_t		len;
+		WireStr		s;
 		unsigned char *rec;
 
 		if (strncmp(name, "refs/tags/", 10) == 0)
 			name += 10;
-		len = strlen(name);
-		rec = xmalloc(4 + len);
-		wire_put_u32(rec, (uint32_t) len);
-		memcpy(rec + 4, name, len);
-		out_record(WIRE_TAG_NAME, rec, 4 + len);
+		s.s = name;
+		s.len = (uint32_t) strlen(name);
+		rec = xmalloc(wire_size_name(&s));
+		out_record(WIRE_TAG_NAME, rec, wire_encode_name(rec, &s));
 		free(rec);
 	}
-	wire_put_u32(count, n);
-	out_record(WIRE_ASK, count, 4);
+	out_record(WIRE_ASK, count, wire_encode_ask(count, n));
 	/* all of it, reading ahead or not: the backend answers only then */
 	out_flush();
 }

@@ -178,23 +178,23 @@ typedef struct RecBuf
 static unsigned char *
 record_begin(RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw)
 {
-	size_t		need = FIXES_OID_RAWSZ + 4 + (size_t) raw->nparents + git_odb_object_size(obj);
+	size_t		need = wire_size_commit((uint32_t) raw->nparents, git_odb_object_size(obj));
+	FixesOid	oid;
 
 	if (need > b->cap)
 	{
 		b->cap = need * 2;
 		b->rec = xrealloc(b->rec, b->cap);
 	}
-	memcpy(b->rec, git_odb_object_id(obj)->id, FIXES_OID_RAWSZ);
-	wire_put_u32(b->rec + FIXES_OID_RAWSZ, (uint32_t) raw->nparents);
-	return b->rec + FIXES_OID_RAWSZ + 4;
+	memcpy(oid.id, git_odb_object_id(obj)->id, FIXES_OID_RAWSZ);
+	return wire_encode_commit_begin(b->rec, &oid, (uint32_t) raw->nparents);
 }
 
 /* send the record record_begin() began, and with files the 'F' record */
 static void
 record_send(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw, bool files)
 {
-	size_t		off = FIXES_OID_RAWSZ + 4 + (size_t) raw->nparents;
+	size_t		off = wire_size_commit((uint32_t) raw->nparents, 0);
 	size_t		size = git_odb_object_size(obj);
 
 	memcpy(b->rec + off, git_odb_object_data(obj), size);
@@ -404,9 +404,7 @@ list_add(Paint *p, uint32_t at, const fixes_raw_commit *raw)
 		p->list = xrealloc(p->list, p->list_cap * LIST_ENTRY);
 	}
 	e = p->list + p->nlist++ * LIST_ENTRY;
-	memcpy(e, p->seen->oids[at].id, FIXES_OID_RAWSZ);
-	e[FIXES_OID_RAWSZ] = raw->committer.has_time ? 1 : 0;
-	wire_put_i64(e + FIXES_OID_RAWSZ + 1, raw->committer.has_time ? raw->committer.time : 0);
+	wire_encode_list_entry(e, &p->seen->oids[at], raw->committer.has_time, raw->committer.time);
 	if (at >= p->listed_cap)
 	{
 		uint32_t	cap = p->listed_cap ? p->listed_cap : 1024;
@@ -491,24 +489,19 @@ static void
 send_list(Paint *p, size_t list_max)
 {
 	size_t		nparents = unlisted_parents(p, NULL);
-	size_t		len = 1 + 4 + p->nlist * LIST_ENTRY + 4 + nparents * FIXES_OID_RAWSZ;
+	size_t		len;
 	unsigned char *rec;
-	unsigned char *q;
 
-	if (len > list_max || p->nlist > UINT32_MAX / 2 || nparents > UINT32_MAX / 2)
+	if (p->nlist > UINT32_MAX / 2 || nparents > UINT32_MAX / 2 ||
+		(len = wire_size_list((uint32_t) p->nlist, (uint32_t) nparents)) > list_max)
 	{
-		unsigned char over[9] = {1};
+		unsigned char over[WIRE_LIST_OVER_SIZE];
 
-		out_record(WIRE_LIST, over, sizeof(over));
+		out_record(WIRE_LIST, over, wire_encode_list_over(over));
 		return;
 	}
 	rec = xmalloc(len);
-	rec[0] = 0;
-	wire_put_u32(rec + 1, (uint32_t) p->nlist);
-	memcpy(rec + 5, p->list, p->nlist * LIST_ENTRY);
-	q = rec + 5 + p->nlist * LIST_ENTRY;
-	wire_put_u32(q, (uint32_t) nparents);
-	(void) unlisted_parents(p, q + 4);
+	(void) unlisted_parents(p, wire_encode_list_begin(rec, (uint32_t) p->nlist, p->list, (uint32_t) nparents));
 	out_record(WIRE_LIST, rec, len);
 	free(rec);
 }
