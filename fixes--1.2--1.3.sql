@@ -393,6 +393,24 @@ COMMENT ON COLUMN @extschema@.fixes_unresolved.upstream_method IS
 -- ---- issue 43: a refresh equals a cold load ----
 -- ---- end of issue 43 ----
 
+-- ---- issue 44: one look-up of the extension's schema ----
+-- The schema of the extension, for the functions of these scripts that name
+-- its tables: the schema this function lives in, by oid at each call, the
+-- look-up of fixes_load and fixes_unload (src/db/extension_schema.c).  A
+-- PL/pgSQL body is text whose names are looked up when it runs, so after
+-- ALTER SCHEMA ... RENAME it could name neither the tables nor this
+-- function: a function that needs the schema is a function of SQL with a
+-- standard body (BEGIN ATOMIC), bound by oid when it is created to this one
+-- and to the PL/pgSQL function it passes the schema to (fixes_*_in_schema).
+CREATE FUNCTION @extschema@.fixes_extension_schema()
+RETURNS name
+AS 'MODULE_PATHNAME', 'fixes_extension_schema_name'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.fixes_extension_schema() IS
+'the schema of extension fixes, as its functions find it: the one they live in, whatever its name now';
+-- ---- end of issue 44 ----
+
 -- ---- issue 46: shards ----
 -- Many repositories across servers (docs/shards.md).  Each shard is an
 -- ordinary installation that loads the repositories on its own disk; the
@@ -450,15 +468,12 @@ SELECT pg_catalog.pg_extension_config_dump('@extschema@.fixes_shards', '');
 -- rows in every table (a rewrite of them), under the lock its loads take.
 -- Two servers that loaded before 1.3 both gave ids from 1: one of them
 -- renumbers to become a shard of the other's coordinator.
-CREATE FUNCTION @extschema@.fixes_set_repository_id_range(lo integer, hi integer, renumber boolean DEFAULT false)
+CREATE FUNCTION @extschema@.fixes_set_repository_id_range_in_schema(nsp name, lo integer, hi integer, renumber boolean)
 RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
-                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-                  WHERE e.extname = 'fixes');
     ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'fixes');
     seq text;
     used_lo integer;
@@ -486,10 +501,10 @@ BEGIN
     -- waits, and so does this function for a load under way
     LOCK TABLE ONLY fixes_repositories IN SHARE ROW EXCLUSIVE MODE;
     SELECT pg_catalog.min(r.repository_id), pg_catalog.max(r.repository_id),
-           pg_catalog.max(r.repository_id) FILTER (WHERE r.repository_id BETWEEN fixes_set_repository_id_range.lo
-                                                                           AND fixes_set_repository_id_range.hi),
-           pg_catalog.count(*) FILTER (WHERE r.repository_id NOT BETWEEN fixes_set_repository_id_range.lo
-                                                                      AND fixes_set_repository_id_range.hi)
+           pg_catalog.max(r.repository_id) FILTER (WHERE r.repository_id BETWEEN fixes_set_repository_id_range_in_schema.lo
+                                                                           AND fixes_set_repository_id_range_in_schema.hi),
+           pg_catalog.count(*) FILTER (WHERE r.repository_id NOT BETWEEN fixes_set_repository_id_range_in_schema.lo
+                                                                      AND fixes_set_repository_id_range_in_schema.hi)
       INTO used_lo, used_hi, inside, outside
       FROM ONLY fixes_repositories r;
     IF outside > 0 AND NOT renumber THEN
@@ -501,14 +516,14 @@ BEGIN
     END IF;
     IF outside > 0 AND outside::bigint > hi::bigint - lo + 1
                                          - (SELECT pg_catalog.count(*) FROM ONLY fixes_repositories x
-                                             WHERE x.repository_id BETWEEN fixes_set_repository_id_range.lo
-                                                                       AND fixes_set_repository_id_range.hi) THEN
+                                             WHERE x.repository_id BETWEEN fixes_set_repository_id_range_in_schema.lo
+                                                                       AND fixes_set_repository_id_range_in_schema.hi) THEN
         RAISE EXCEPTION 'the range % to % is too small for the % repositories loaded on this server', lo, hi,
                         (SELECT pg_catalog.count(*) FROM ONLY fixes_repositories)
               USING ERRCODE = 'invalid_parameter_value';
     END IF;
     SELECT s.server INTO shard FROM fixes_shards s
-     WHERE s.id_lo <= fixes_set_repository_id_range.hi AND s.id_hi >= fixes_set_repository_id_range.lo
+     WHERE s.id_lo <= fixes_set_repository_id_range_in_schema.hi AND s.id_hi >= fixes_set_repository_id_range_in_schema.lo
      ORDER BY s.server LIMIT 1;
     IF shard IS NOT NULL THEN
         RAISE EXCEPTION 'the range % to % meets the range of shard "%"', lo, hi, shard
@@ -538,7 +553,7 @@ BEGIN
          WHERE a.attrelid = pg_catalog.format('%I.fixes_repositories', nsp)::pg_catalog.regclass
            AND a.attnum > 0 AND NOT a.attisdropped;
         FOR rep IN SELECT x.repository_id, x.name FROM ONLY fixes_repositories x
-                  WHERE x.repository_id NOT BETWEEN fixes_set_repository_id_range.lo AND fixes_set_repository_id_range.hi
+                  WHERE x.repository_id NOT BETWEEN fixes_set_repository_id_range_in_schema.lo AND fixes_set_repository_id_range_in_schema.hi
                   ORDER BY x.repository_id
         LOOP
             -- the lock of fixes_load() and fixes_unload() on the repository
@@ -571,25 +586,36 @@ BEGIN
         END LOOP;
     END IF;
     INSERT INTO fixes_repository_id_range AS x (lo, hi)
-    VALUES (fixes_set_repository_id_range.lo, fixes_set_repository_id_range.hi)
+    VALUES (fixes_set_repository_id_range_in_schema.lo, fixes_set_repository_id_range_in_schema.hi)
     ON CONFLICT (singleton) DO UPDATE SET lo = excluded.lo, hi = excluded.hi;
 END
 $$;
+
+-- nsp is looked up by the function below, which is bound to
+-- fixes_extension_schema() and to this one by oid (issue 44)
+CREATE FUNCTION @extschema@.fixes_set_repository_id_range(lo integer, hi integer, renumber boolean DEFAULT false)
+RETURNS void
+LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT @extschema@.fixes_set_repository_id_range_in_schema(@extschema@.fixes_extension_schema(), lo, hi, renumber);
+END;
 
 COMMENT ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer, boolean) IS
 'set the range of repository ids (lo to hi, both included) that this server gives to new repositories, so that the ids of shards never meet; the repositories loaded already keep their ids, which must lie in it, unless renumber => true gives those outside new ids from it (their rows rewritten)';
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_set_repository_id_range(integer, integer, boolean) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.fixes_attach_shard(server name, remote_schema name DEFAULT NULL)
+COMMENT ON FUNCTION @extschema@.fixes_set_repository_id_range_in_schema(name, integer, integer, boolean) IS
+'fixes_set_repository_id_range in the extension''s schema nsp, which fixes_set_repository_id_range passes';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_set_repository_id_range_in_schema(name, integer, integer, boolean) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.fixes_attach_shard_in_schema(nsp name, server name, remote_schema name)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
-                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-                  WHERE e.extname = 'fixes');
     ext oid := (SELECT e.oid FROM pg_catalog.pg_extension e WHERE e.extname = 'fixes');
     version text := (SELECT e.extversion FROM pg_catalog.pg_extension e WHERE e.extname = 'fixes');
     sch text := 'fixes_shard_' || server;
@@ -620,21 +646,21 @@ BEGIN
     SELECT s.srvoptions INTO opts
       FROM pg_catalog.pg_foreign_server s
       JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw
-     WHERE s.srvname = fixes_attach_shard.server AND w.fdwname = 'postgres_fdw';
+     WHERE s.srvname = fixes_attach_shard_in_schema.server AND w.fdwname = 'postgres_fdw';
     IF NOT FOUND THEN
         RAISE EXCEPTION 'server "%" is not a foreign server of postgres_fdw', server
               USING ERRCODE = 'undefined_object',
                     HINT = 'CREATE SERVER ... FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host ..., port ..., dbname ...).';
     END IF;
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_user_mappings m
-                    WHERE m.srvname = fixes_attach_shard.server
+                    WHERE m.srvname = fixes_attach_shard_in_schema.server
                       AND (m.umuser = 0 OR m.umuser = (SELECT r.oid FROM pg_catalog.pg_roles r
                                                         WHERE r.rolname = current_user))) THEN
         RAISE EXCEPTION 'no user mapping for role "%" on server "%"', current_user, server
               USING ERRCODE = 'undefined_object',
                     HINT = 'CREATE USER MAPPING FOR ... SERVER ... OPTIONS (user ..., password ...): a role of the shard that may read its tables.';
     END IF;
-    IF EXISTS (SELECT FROM fixes_shards s WHERE s.server = fixes_attach_shard.server) THEN
+    IF EXISTS (SELECT FROM fixes_shards s WHERE s.server = fixes_attach_shard_in_schema.server) THEN
         RAISE EXCEPTION 'server "%" is attached already', server
               USING ERRCODE = 'duplicate_object',
                     HINT = 'Nothing needs attaching again after a load on the shard; fixes_detach_shard() detaches it.';
@@ -764,30 +790,41 @@ BEGIN
                     HINT = pg_catalog.format('ALTER SERVER %I OPTIONS (ADD connect_timeout ''5'')', server);
     END IF;
     INSERT INTO fixes_shards (server, schema_name, remote_schema, id_lo, id_hi)
-    VALUES (fixes_attach_shard.server, sch, rsch, lo, hi);
+    VALUES (fixes_attach_shard_in_schema.server, sch, rsch, lo, hi);
     RETURN n;
 END
 $$;
+
+-- nsp is looked up by the function below, which is bound to
+-- fixes_extension_schema() and to this one by oid (issue 44)
+CREATE FUNCTION @extschema@.fixes_attach_shard(server name, remote_schema name DEFAULT NULL)
+RETURNS bigint
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT @extschema@.fixes_attach_shard_in_schema(@extschema@.fixes_extension_schema(), server, remote_schema);
+END;
 
 COMMENT ON FUNCTION @extschema@.fixes_attach_shard(name, name) IS
 'attach the fixes installation that the postgres_fdw server names: its tables become foreign tables in schema fixes_shard_<server>, children of this server''s tables, so that every view and function here reads its repositories too; the number of its repositories';
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_attach_shard(name, name) FROM PUBLIC;
 
-CREATE FUNCTION @extschema@.fixes_detach_shard(server name)
+COMMENT ON FUNCTION @extschema@.fixes_attach_shard_in_schema(name, name, name) IS
+'fixes_attach_shard in the extension''s schema nsp, which fixes_attach_shard passes';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_attach_shard_in_schema(name, name, name) FROM PUBLIC;
+
+CREATE FUNCTION @extschema@.fixes_detach_shard_in_schema(nsp name, server name)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    nsp name := (SELECT n.nspname FROM pg_catalog.pg_extension e
-                   JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-                  WHERE e.extname = 'fixes');
     sch name;
     tables text;
 BEGIN
     PERFORM pg_catalog.set_config('search_path', 'pg_catalog, ' || pg_catalog.quote_ident(nsp) || ', pg_temp', true);
-    DELETE FROM fixes_shards s WHERE s.server = fixes_detach_shard.server RETURNING s.schema_name INTO sch;
+    DELETE FROM fixes_shards s WHERE s.server = fixes_detach_shard_in_schema.server RETURNING s.schema_name INTO sch;
     IF sch IS NULL THEN
         RETURN false;
     END IF;
@@ -806,8 +843,22 @@ BEGIN
 END
 $$;
 
+-- nsp is looked up by the function below, which is bound to
+-- fixes_extension_schema() and to this one by oid (issue 44)
+CREATE FUNCTION @extschema@.fixes_detach_shard(server name)
+RETURNS boolean
+LANGUAGE sql VOLATILE STRICT PARALLEL UNSAFE
+BEGIN ATOMIC
+    SELECT @extschema@.fixes_detach_shard_in_schema(@extschema@.fixes_extension_schema(), server);
+END;
+
 COMMENT ON FUNCTION @extschema@.fixes_detach_shard(name) IS
 'detach a shard attached by fixes_attach_shard: its foreign tables and their schema are dropped (nothing is changed on the shard); false if it is not attached';
 
 REVOKE ALL ON FUNCTION @extschema@.fixes_detach_shard(name) FROM PUBLIC;
+
+COMMENT ON FUNCTION @extschema@.fixes_detach_shard_in_schema(name, name) IS
+'fixes_detach_shard in the extension''s schema nsp, which fixes_detach_shard passes';
+
+REVOKE ALL ON FUNCTION @extschema@.fixes_detach_shard_in_schema(name, name) FROM PUBLIC;
 -- ---- end of issue 46 ----

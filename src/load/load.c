@@ -42,6 +42,7 @@
 #include "utils/resowner.h"
 #include "utils/timestamp.h"
 
+#include "extension_schema.h"
 #include "load_count.h"
 #include "load_state.h"
 #include "repository_lock.h"
@@ -823,8 +824,7 @@ fixes_load(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repository name must not be empty"),
 				 errhint("Pass a name, or NULL for the last component of the path.")));
-	ld->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	ld->schema = quote_identifier(get_namespace_name(ld->nsp));
+	ld->nsp = fixes_extension_schema(fcinfo, &ld->schema, NULL);
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	fixes_load_schema(ld);
 	fixes_load_check_pattern(ld);

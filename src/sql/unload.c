@@ -5,7 +5,7 @@
  * as it was at CREATE EXTENSION: after ALTER SCHEMA ... RENAME it failed, and
  * a new schema of the old name would have received its DELETEs.  Here, as in
  * fixes_load, the schema is the one the function itself lives in, looked up
- * at each call.  The tables are found the same way: every table of the
+ * at each call (fixes_extension_schema()).  The tables are found the same way: every table of the
  * extension in that schema with a repository_id column, so a table that a
  * later version adds is unloaded without a change here.
  *
@@ -18,14 +18,13 @@
  */
 #include "postgres.h"
 
-#include "catalog/dependency.h"
-#include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "extension_schema.h"
 #include "repository_lock.h"
 #include "spi_call.h"
 
@@ -82,7 +81,6 @@ repository_tables(Oid extension, Oid nsp)
 Datum
 fixes_unload(PG_FUNCTION_ARGS)
 {
-	Oid			fn = fcinfo->flinfo->fn_oid;
 	Oid			nsp;
 	Oid			extension;
 	const char *schema;
@@ -95,14 +93,7 @@ fixes_unload(PG_FUNCTION_ARGS)
 		PG_RETURN_BOOL(false);
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 
-	nsp = get_func_namespace(fn);
-	extension = getExtensionOfObject(ProcedureRelationId, fn);
-	if (!OidIsValid(extension))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("function fixes_unload is not part of extension fixes"),
-				 errhint("Call the fixes_unload that CREATE EXTENSION fixes created.")));
-	schema = quote_identifier(get_namespace_name(nsp));
+	nsp = fixes_extension_schema(fcinfo, &schema, &extension);
 
 	fixes_lock_repository(name);
 	SPI_connect();

@@ -417,7 +417,81 @@ named=$(q3 -c "SELECT string_agg(p.oid::regprocedure::text, ' ') FROM pg_proc p
                  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'fixes'
                 WHERE p.prosrc ~ '\mfx2?\.'")
 [ -z "$named" ] || fail "functions whose body names the extension's schema: $named"
+
+# --- item 9: every function that looks the schema up, after the rename ---------------------
+# (issue 44: fixes_extension_schema(), the one look-up, and the functions of SQL bound to it by
+# oid; fixes_load and fixes_unload ask the same look-up in C).  Look-alike tables of fixes_shards
+# and fixes_repository_id_range in the new schema fx, holding planted rows; a shard: another
+# database of this server (postgres_fdw, skipped without it).  Each function must read and write
+# fx2's tables, never fx's; then the look-up is broken on purpose (fixes_extension_schema()
+# replaced, same oid, by one that answers 'fx', the name at CREATE EXTENSION): the same checks
+# must fail, or they could not tell.
+q3 -c "CREATE TABLE fx.fixes_shards AS SELECT * FROM fx2.fixes_shards;
+       INSERT INTO fx.fixes_shards VALUES ('planted', 'fixes_shard_planted', 'fx', 5000, 5999, now());
+       CREATE TABLE fx.fixes_repository_id_range AS SELECT * FROM fx2.fixes_repository_id_range"
+shard_db=t_hostile_backend_shard
+has_fdw=
+if [ -f "$("$PG_CONFIG" --sharedir)/extension/postgres_fdw.control" ]; then
+    has_fdw=1
+    drop_db "$shard_db"
+    createdb "$shard_db"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$shard_db" -c "CREATE EXTENSION fixes" \
+         -c "SELECT fixes_set_repository_id_range(2000, 2999)" >/dev/null
+    q3 -v h="${PGHOST:-/var/run/postgresql}" -v p="${PGPORT:-5432}" -v d="$shard_db" <<'SQL'
+SET client_min_messages = warning;
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER loop FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host :'h', port :'p', dbname :'d', connect_timeout '2');
+CREATE USER MAPPING FOR CURRENT_USER SERVER loop OPTIONS (user :'USER');
+INSERT INTO fx.fixes_shards VALUES ('loop', 'fixes_shard_loop', 'public', 2000, 2999, now());
+SQL
+else
+    echo "postgres_fdw is not installed: fixes_attach_shard after the rename not called"
+fi
+# lookups_after_rename: the problems found, one a line (none: the functions use fx2's tables)
+lookups_after_rename() {
+    local planted got
+    planted=$(q3 -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM fx.fixes_shards t")
+    got=$(q3 -c "SELECT count(*) FROM (SELECT fx2.fixes_set_repository_id_range(1, 1000)) s" -c "SELECT lo || '-' || hi FROM fx2.fixes_repository_id_range" 2>&1 | tr '\n' ' ')
+    [ "$got" = "1 1-1000 " ] || echo "fixes_set_repository_id_range: '$got', not '1 1-1000 ' (fx2's range set)"
+    got=$(q3 -c "SELECT count(*) FROM fx.fixes_repository_id_range")
+    [ "$got" = 0 ] || echo "fixes_set_repository_id_range wrote fx's look-alike table"
+    got=$(q3 -c "SELECT fx2.fixes_detach_shard('planted')" 2>&1)
+    [ "$got" = f ] || echo "fixes_detach_shard('planted') of a shard attached only in fx: '$got', not f"
+    if [ -n "$has_fdw" ]; then
+        got=$(q3 -c "SELECT fx2.fixes_attach_shard('loop')" 2>&1)
+        [ "$got" = 0 ] || echo "fixes_attach_shard('loop'): '$got', not 0 (a shard with no repository)"
+        got=$(q3 -c "SELECT count(*) FROM fx2.fixes_shards WHERE server = 'loop'")
+        [ "$got" = 1 ] || echo "fixes_attach_shard('loop') did not write fx2.fixes_shards"
+        got=$(q3 -c "SELECT fx2.fixes_detach_shard('loop')" 2>&1)
+        [ "$got" = t ] || echo "fixes_detach_shard('loop'): '$got', not t"
+    fi
+    got=$(q3 -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM fx.fixes_shards t")
+    [ "$got" = "$planted" ] || echo "fx's look-alike fixes_shards changed"
+    got=$(q3 -c "SELECT repository FROM fx2.fixes_load('$fixtures/files.git', files => true, maintainers => 'MAINTAINERS')" 2>&1)
+    [ "$got" = files ] || echo "fixes_load after the rename: '$got'"
+    got=$(q3 -c "SELECT fx2.fixes_commit_id('files', left(c.commit_id, 12)) = c.commit_id FROM fx2.fixes_commits c
+                  WHERE c.repository_id = (SELECT repository_id FROM fx2.fixes_repositories) ORDER BY c.commit_idx DESC LIMIT 1" \
+             -c "SELECT count(*) >= 0 FROM fx2.fixes_cve_affected_all('files')" 2>&1 | tr '\n' ' ')
+    [ "$got" = "t t " ] || echo "fixes_commit_id, fixes_cve_affected_all after the rename: '$got', not 't t '"
+    got=$(q3 -c "SELECT fx2.fixes_unload('files')" -c "SELECT count(*) FROM fx2.fixes_repositories" \
+             -c "SELECT count(*) FROM fx.fixes_repositories" 2>&1 | tr '\n' ' ')
+    [ "$got" = "t 0 1 " ] || echo "fixes_unload after the rename: '$got', not 't 0 1 ' (fx2's row deleted, fx's kept)"
+}
+problems=$(lookups_after_rename)
+printf '%-44s %s\n' "the schema's look-ups after a rename" "${problems:-every function on the tables of fx2}"
+[ -z "$problems" ] || fail "after ALTER SCHEMA RENAME: $problems"
+# the check's own check: with the look-up broken on purpose, the same calls must find problems
+q3 -c "DELETE FROM fx2.fixes_repository_id_range" \
+   -c "CREATE OR REPLACE FUNCTION fx2.fixes_extension_schema() RETURNS name LANGUAGE sql STABLE STRICT PARALLEL SAFE AS \$\$SELECT 'fx'::name\$\$"
+q3 -c "SELECT repository FROM fx2.fixes_load('$fixtures/files.git', files => true, maintainers => 'MAINTAINERS')" >/dev/null 2>&1
+broken=$(lookups_after_rename)
+printf '%-44s %s\n' "the same with the look-up broken on purpose" "these problems found:"
+printf '%s\n' "$broken" | sed 's/^/    /'
+[ -n "$broken" ] || fail "a broken look-up of the schema passes the checks above"
+case $broken in *fixes_set_repository_id_range*) ;; *) fail "a broken look-up: fixes_set_repository_id_range not caught" ;; esac
+case $broken in *fixes_detach_shard*) ;; *) fail "a broken look-up: fixes_detach_shard not caught" ;; esac
 drop_db "$db3"
+[ -z "$has_fdw" ] || drop_db "$shard_db"
 
 # --- the end ------------------------------------------------------------------------------
 after=$(victim_snapshot)
