@@ -45,7 +45,7 @@
  *                directory), then the content to the end of the payload
  *   'D' dir:     str path of a directory of the tree (fixes-reader blob
  *                sends every directory of the tree, for MAINTAINERS)
- *   'X' reach:   u32 head, u32 n, n oid[20] (fixes-reader reach, issue 42):
+ *   'X' reach:   u32 head, u32 n, n oid[20] (fixes-reader reach):
  *                commits of the history the backend holds that head (an
  *                index into the heads it was given) is the first of them
  *                to reach, through commits the backend does not hold

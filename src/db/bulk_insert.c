@@ -8,14 +8,14 @@
  * the table's constraints are checked as the executor checks them
  * (ExecConstraints): NOT NULL and CHECK on each row, the unique keys by the
  * indexes.  A row that breaks one is an ERROR, never a row that pg_restore
- * would refuse later (issue 29).
+ * would refuse later.
  *
  * Indexes whose keys come in random order (commit ids: an id is a hash)
  * can instead be filled at the end, their entries sorted first as CREATE
  * INDEX sorts them (tuplesort, within maintenance_work_mem): inserted in
  * key order, each lands next to the last one, where random order touches
- * a random leaf page each time (for the 1.3M ids of a cold load, 13 s of
- * its 29).  Until fixes_bulk_end(), those indexes lack the new rows.
+ * a random leaf page each time (for the ids of a cold load, most of the
+ * time of their index).  Until fixes_bulk_end(), those indexes lack the new rows.
  *
  * Rows that a later UPDATE will rewrite (the release of an unreleased
  * commit, set when a new tag reaches it) can be kept on pages of their

@@ -6,7 +6,7 @@
  * marked.  A walk stops at marked commits, so each commit is pushed once and
  * the whole costs O(commits + parent links), whatever the number of releases.
  *
- * A release whose tag is off the ref (release_tags 'all', issue 42) starts
+ * A release whose tag is off the ref (release_tags 'all') starts
  * at several commits, its entry points: fixes_mark_releases_from().
  */
 #include "release_marking.h"

@@ -42,18 +42,13 @@
  * and the reader holds at most QUEUE commits' records.
  *
  * Workers: WORKERS.  The machine the benchmark runs on has 2 cores, which
- * the reader shares with the backend that stores its records.  At 100k
- * commits the walk needs about 0.8 s of CPU time, the backend about 1 s
- * during the read and the comparisons about 3.5 s: with one worker the
- * comparisons alone are the read's length; two keep both cores busy (the
- * read took 3.0 s instead of 3.9 s); more only take turns, and each worker
- * costs CPU time of its own (its reads of the trees a batch starts with).
- * A refresh takes one (main.c): the backend is busy meanwhile, reading the
- * previous load back, and at 1.3M commits the 13,000 comparisons of +1%
- * took as long with one worker as with two (1.22-1.24 s alone) for 1.5 s of
- * CPU time instead of 2.2 s; the second worker only took the backend's core
- * (a refresh with files: 3.07-3.54 s against 3.46-4.41 s, alternated on one
- * database).  Fewer are started when a process or a pipe cannot be had;
+ * the reader shares with the backend that stores its records.  The
+ * comparisons take several times the CPU time of the walk: with one worker
+ * they alone are the read's length; two keep both cores busy; more only
+ * take turns, and each worker costs CPU time of its own (its reads of the
+ * trees a batch starts with).  A refresh takes one (main.c): the backend is
+ * busy meanwhile, reading the previous load back, and a second worker only
+ * takes the backend's core (bench/README.md has the figures).  Fewer are started when a process or a pipe cannot be had;
  * with none, the walk compares the trees itself, as before.  The
  * environment variable FIXES_READER_WORKERS (0 to 8) sets the number, for
  * the tests that compare the outputs.

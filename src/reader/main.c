@@ -224,7 +224,7 @@ main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 
 	/*
-	 * Only the repository's own config is read (issue 28): not the server
+	 * Only the repository's own config is read: not the server
 	 * OS user's ~/.gitconfig, nor $XDG_CONFIG_HOME/git/config, nor the
 	 * system's /etc/gitconfig, whose contents would change what a load
 	 * answers and, when broken, make every load fail.  An empty search

@@ -1,5 +1,5 @@
 /*
- * reach.c — where release tags off the ref enter its history (issue 42)
+ * reach.c — where release tags off the ref enter its history
  *
  * fixes-reader reach PATH: on standard input, the heads (the commits of
  * the release tags that the ref does not reach, in version order) and then

@@ -22,8 +22,7 @@
  *            theirs are written
  *   blob.c   one file of a commit's tree, and its directories (MAINTAINERS)
  *   reach.c  the commits of a history that each of some heads is the
- *            first to reach from outside it (release tags off the ref,
- *            issue 42)
+ *            first to reach from outside it (release tags off the ref)
  *   tags.c   the tags that peel to a commit
  *   branches.c the branches and remote-tracking branches
  *   refs.c   the hash of the refs that tags.c and branches.c read, and

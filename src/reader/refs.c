@@ -4,7 +4,7 @@
  * A load reads the tags (refs/tags/...) and, with stable branches, the
  * branches (refs/heads/..., refs/remotes/...), and peels them: with the tag
  * objects in a pack of millions of objects, each peel is a page fault in
- * the pack's index (0.25 s for linux's 800 tags).  Objects are immutable:
+ * the pack's index.  Objects are immutable:
  * when every ref has the name and the target the previous load saw, the
  * tags and branches it peeled are the same.  This file hashes the refs
  * themselves (name and direct target, or for a symbolic ref its target's

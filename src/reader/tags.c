@@ -8,9 +8,8 @@
  * names and sorts them.
  *
  * Peeling a tag reads its object, and the tag objects of a long history lie
- * all over a pack: at 1.3M commits, 777 tags cost 0.08-0.12 s of page
- * faults in the pack's index, though a load takes only the 126 that its
- * release pattern matches.  The pattern is a PostgreSQL regular expression,
+ * all over a pack: each costs page faults in the pack's index, though a
+ * load takes only the tags that its release pattern matches.  The pattern is a PostgreSQL regular expression,
  * which only the backend evaluates; so a reader told --ask-tags first sends
  * every tag's name ('N', from the refs alone), asks ('Q'), and peels only
  * the tags the backend names on standard input (in.c).  A tag it is not

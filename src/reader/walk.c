@@ -522,8 +522,8 @@ send_list(Paint *p, size_t list_max)
  * any more hides nothing.  A single head (a refresh) is taken first, as git
  * takes its heads, whatever its date: a head dated before the previous
  * head (clock skew) waited in the heap until every old commit newer than it
- * was read, most of the history (4.9 s and 600 MB at 1.3M commits for one
- * commit dated 16 years early); it is the first new commit either way, so
+ * was read, most of the history (for one commit dated years early); it is
+ * the first new commit either way, so
  * the order sent is the same.  Several heads (a stable scope) keep the
  * order of their dates.
  */

@@ -1,5 +1,5 @@
 /*
- * reach.c — where heads outside a history enter it (issue 42)
+ * reach.c — where heads outside a history enter it
  *
  * The reader (reader/reach.c) is given the heads, in order (the commits of
  * release tags the ref does not reach, in version order), and the ids of

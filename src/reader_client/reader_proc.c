@@ -150,7 +150,7 @@ fixes_reader_start(const char *mode, const char *path, const char *arg, bool inp
 }
 
 /*
- * What the reader's command line may hold (issue 28): execv() fails with
+ * What the reader's command line may hold: execv() fails with
  * E2BIG past the kernel's limits (128 kB for one argument, about 2 MB for
  * all with the environment), and the child could only exit with status 127.
  * A longer path or argument (a ref) is refused here with an ERROR that says

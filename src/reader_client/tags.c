@@ -102,7 +102,7 @@ fixes_answer_tags(FixesReader *r, bool (*wanted) (const char *name, void *arg), 
  * the reader's order), up to the end of the stream; or, with more (a
  * refresh's reader), up to the first record of what follows, which the
  * next fixes_reader_next() returns again.  Without branches, a branch
- * record is a protocol error.  With refs (a reader told --refs, 1.2), the
+ * record is a protocol error.  With refs (a reader told --refs), the
  * refs record that follows them, or comes instead of them when the reader
  * found the refs of the previous load (REFS_UNCHANGED), into *refs.
  */

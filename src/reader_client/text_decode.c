@@ -87,7 +87,7 @@ note_replacement(FixesDecoder *d)
  * One pass, character by character: pg_encoding_verifymbstr() is not used
  * here, because after an invalid byte it scans on to the end of its input
  * before it answers, so calling it again after each replaced byte made the
- * whole quadratic in the length (issue 28, item 1).  Valid runs are copied
+ * whole quadratic in the length.  Valid runs are copied
  * in one piece.
  */
 static void

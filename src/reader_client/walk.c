@@ -131,7 +131,7 @@ fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head)
  * others are discovered in the order given.  Returns false when nothing is
  * left to walk.  The start points go on the reader's stdin, before the
  * known ids ("fixes-reader walk PATH -"): a command line holds about 2 MB,
- * 50,000 of them (issue 28).
+ * 50,000 of them.
  */
 bool
 fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)

@@ -90,7 +90,7 @@ parse_fixes(FunctionCallInfo fcinfo, bool v11)
 	}
 }
 
-/* 1.0: line, abbrev, quoted_subject, raw of each Fixes: line */
+/* fixes_parse_fixes: line, abbrev, quoted_subject, raw of each Fixes: line */
 Datum
 fixes_parse_fixes(PG_FUNCTION_ARGS)
 {
@@ -98,7 +98,7 @@ fixes_parse_fixes(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* 1.1: the same for each Fixes: and revert line, and its kind */
+/* fixes_parse_fixes_v11: the same for each Fixes: and revert line, and its kind */
 Datum
 fixes_parse_fixes_v11(PG_FUNCTION_ARGS)
 {

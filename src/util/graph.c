@@ -66,7 +66,7 @@ grow_to(FixesGraph *g, uint32 cap)
 	/*
 	 * A sparse graph writes a few ids at random places: small pages, each
 	 * faulted alone, rather than huge ones, which the kernel zeroes (and
-	 * may compact memory for) 2 MB at a time (47 ms for 93 ids at 1.3M)
+	 * may compact memory for) 2 MB at a time
 	 */
 	if (g->sparse_room)
 		g->oids = repalloc_huge(g->oids, sizeof(FixesOid) * (Size) cap);

@@ -1,6 +1,6 @@
 /*
- * input_limits.c — bounds on what one repository can make the backend do
- * (issue 28): the GUCs fixes.max_*, and the WARNING past each
+ * input_limits.c — bounds on what one repository can make the backend do:
+ * the GUCs fixes.max_*, and the WARNING past each
  *
  * The reader process is bounded by fixes.reader_memory_limit and
  * fixes.reader_cpu_limit; these bound what the backend makes of what it
