@@ -1,6 +1,7 @@
 /* backport.c — finds the lines that name the upstream commit of a backport */
 #include "backport.h"
 #include "hex.h"
+#include "lines.h"
 
 #include <string.h>
 
@@ -118,15 +119,10 @@ bool fixes_backport_next(const char *msg, size_t len, fixes_backport_cursor *cur
 						 fixes_backport *out)
 {
 	const unsigned char *s = (const unsigned char *) msg;
+	size_t start, end;
 
-	while (cur->pos < len)
+	while (fixes_next_line(s, len, &cur->pos, &cur->line, &start, &end))
 	{
-		size_t start = cur->pos;
-		const unsigned char *nl = memchr(s + start, '\n', len - start);
-		size_t end = nl ? (size_t) (nl - s) : len;
-
-		cur->pos = nl ? end + 1 : len;
-		cur->line++;
 		if (!match_backport(s, start, end, out))
 			continue;
 		out->line = cur->line;

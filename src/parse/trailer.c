@@ -1,6 +1,7 @@
 /* trailer.c — finds Linux-style "Fixes: <hex> ("subject")" trailer lines and revert lines */
 #include "trailer.h"
 #include "hex.h"
+#include "lines.h"
 
 #include <string.h>
 
@@ -197,16 +198,12 @@ bool fixes_trailer_next(const char *msg, size_t len, fixes_trailer_cursor *cur,
 						fixes_trailer *out)
 {
 	const unsigned char *s = (const unsigned char *) msg;
+	size_t start, end;
 
-	while (cur->pos < len)
+	while (fixes_next_line(s, len, &cur->pos, &cur->line, &start, &end))
 	{
-		size_t start = cur->pos;
-		const unsigned char *nl = memchr(s + start, '\n', len - start);
-		size_t end = nl ? (size_t) (nl - s) : len;
 		size_t hex_off, hex_len, open, close;
 
-		cur->pos = nl ? end + 1 : len;
-		cur->line++;
 		if (end > start && s[end - 1] == '\r')
 			end--;
 		if (match_fixes(s, start, end, &hex_off, &hex_len))

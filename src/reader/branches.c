@@ -41,13 +41,8 @@ one_branch(Repo *r, git_reference *ref)
 	rc = git_reference_peel(&peeled, ref, GIT_OBJECT_COMMIT);
 	if (rc < 0)
 	{
-		char		detail[2048];
-		const char *m = git_message();
-
-		snprintf(detail, sizeof(detail), "libgit2: %s", m ? m : "unknown error");
-		out_message('W', "01000", detail, NULL,
-					"branch \"%s\" of repository \"%s\" cannot be resolved to a commit, skipped",
-					refname, r->path);
+		warn_git("branch \"%s\" of repository \"%s\" cannot be resolved to a commit, skipped",
+				 refname, r->path);
 		return false;
 	}
 	send_branch(refname, git_object_id(peeled));
@@ -55,27 +50,20 @@ one_branch(Repo *r, git_reference *ref)
 	return true;
 }
 
+/* one branch of send_glob(); with refs (a RefList), the ref read into it */
+static void
+branch_ref(Repo *r, git_reference *ref, void *refs)
+{
+	if (refs != NULL)
+		refs_add(refs, ref);
+	if (!one_branch(r, ref) && refs != NULL)
+		((RefList *) refs)->unreadable = true;
+}
+
 static void
 send_glob(Repo *r, const char *glob, RefList *refs)
 {
-	git_reference_iterator *it = NULL;
-	git_reference *ref = NULL;
-	int			rc;
-
-	rc = git_reference_iterator_glob_new(&it, r->repo, glob);
-	if (rc < 0)
-		fail_git(rc, "38000", "could not list the branches of repository \"%s\"", r->path);
-	while ((rc = git_reference_next(&ref, it)) == 0)
-	{
-		if (refs != NULL)
-			refs_add(refs, ref);
-		if (!one_branch(r, ref) && refs != NULL)
-			refs->unreadable = true;
-		git_reference_free(ref);
-	}
-	if (rc != GIT_ITEROVER)
-		fail_git(rc, "38000", "could not list the branches of repository \"%s\"", r->path);
-	git_reference_iterator_free(it);
+	refs_each(r, glob, "branches", branch_ref, refs);
 }
 
 /* every branch; with refs, each ref read into it (refs.c) */

@@ -284,6 +284,22 @@ out_message(char level, const char *sqlstate, const char *detail, const char *hi
 	send_message(level, sqlstate, msg, detail, hint);
 }
 
+/* a WARNING (01000) whose detail is libgit2's last error message */
+void
+warn_git(const char *fmt,...)
+{
+	char		msg[2048];
+	char		detail[2048];
+	const char *m = git_message();
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(detail, sizeof(detail), "libgit2: %s", m ? m : "unknown error");
+	send_message('W', "01000", msg, detail, NULL);
+}
+
 void
 fail(const char *sqlstate, const char *detail, const char *hint, const char *fmt,...)
 {

@@ -64,6 +64,8 @@ extern void fail(const char *sqlstate, const char *detail, const char *hint,
 			__attribute__((format(printf, 4, 5), noreturn));
 extern void fail_git(int rc, const char *sqlstate, const char *fmt,...)
 			__attribute__((format(printf, 3, 4), noreturn));
+extern void warn_git(const char *fmt,...)
+			__attribute__((format(printf, 1, 2)));
 extern const char *git_message(void);
 extern void *xmalloc(size_t n);
 extern void *xrealloc(void *p, size_t n);
@@ -162,6 +164,8 @@ typedef struct RefsOption
 
 extern bool refs_parse_option(const char *arg, RefsOption *o);
 extern void refs_add(RefList *l, git_reference *ref);
+extern void refs_each(Repo *r, const char *glob, const char *what,
+					  void (*fn) (Repo *r, git_reference *ref, void *arg), void *arg);
 extern void refs_list(Repo *r, RefList *l, bool branches);
 extern void refs_hash(RefList *l, const char *salt, bool branches, git_oid *out);
 extern void refs_free(RefList *l);

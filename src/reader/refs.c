@@ -99,9 +99,13 @@ refs_add(RefList *l, git_reference *ref)
 		list_put(l, name, 'D', git_reference_target(ref)->id, GIT_OID_RAWSZ, NULL);
 }
 
-/* every ref that glob matches into the list, no object read */
-static void
-list_glob(Repo *r, RefList *l, const char *glob)
+/*
+ * fn(r, ref, arg) for every ref that glob matches, in the order libgit2
+ * lists them; what names them in the error of a failed listing
+ */
+void
+refs_each(Repo *r, const char *glob, const char *what,
+		  void (*fn) (Repo *r, git_reference *ref, void *arg), void *arg)
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
@@ -109,15 +113,29 @@ list_glob(Repo *r, RefList *l, const char *glob)
 
 	rc = git_reference_iterator_glob_new(&it, r->repo, glob);
 	if (rc < 0)
-		fail_git(rc, "38000", "could not list the refs of repository \"%s\"", r->path);
+		fail_git(rc, "38000", "could not list the %s of repository \"%s\"", what, r->path);
 	while ((rc = git_reference_next(&ref, it)) == 0)
 	{
-		refs_add(l, ref);
+		fn(r, ref, arg);
 		git_reference_free(ref);
 	}
 	if (rc != GIT_ITEROVER)
-		fail_git(rc, "38000", "could not list the refs of repository \"%s\"", r->path);
+		fail_git(rc, "38000", "could not list the %s of repository \"%s\"", what, r->path);
 	git_reference_iterator_free(it);
+}
+
+/* a ref into the list, no object read */
+static void
+list_ref(Repo *r, git_reference *ref, void *l)
+{
+	refs_add(l, ref);
+}
+
+/* every ref that glob matches into the list, no object read */
+static void
+list_glob(Repo *r, RefList *l, const char *glob)
+{
+	refs_each(r, glob, "refs", list_ref, l);
 }
 
 /* the refs the load reads, as send_tags() and send_branches() iterate them */

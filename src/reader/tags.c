@@ -27,22 +27,16 @@ lookup_checked(Repo *r, const char *refname, const git_oid *oid)
 {
 	git_object *obj = NULL;
 	int			rc;
-	char		detail[2048];
-	const char *m;
 
 	loose_check(r, oid);
 	rc = git_object_lookup(&obj, r->repo, oid, GIT_OBJECT_ANY);
 	if (rc == 0)
 		return obj;
-	m = git_message();
-	snprintf(detail, sizeof(detail), "libgit2: %s", m ? m : "unknown error");
 	if (rc == GIT_ENOTFOUND)
-		out_message('W', "01000", detail, NULL,
-					"tag \"%s\" of repository \"%s\" points at a missing object, skipped",
-					refname, r->path);
+		warn_git("tag \"%s\" of repository \"%s\" points at a missing object, skipped",
+				 refname, r->path);
 	else
-		out_message('W', "01000", detail, NULL,
-					"tag \"%s\" of repository \"%s\" cannot be read, skipped", refname, r->path);
+		warn_git("tag \"%s\" of repository \"%s\" cannot be read, skipped", refname, r->path);
 	return NULL;
 }
 
@@ -94,13 +88,7 @@ one_tag(Repo *r, git_reference *ref)
 	rc = git_reference_resolve(&resolved, ref);
 	if (rc < 0)
 	{
-		char		detail[2048];
-		const char *m = git_message();
-
-		snprintf(detail, sizeof(detail), "libgit2: %s", m ? m : "unknown error");
-		out_message('W', "01000", detail, NULL,
-					"tag \"%s\" of repository \"%s\" cannot be resolved, skipped",
-					refname, r->path);
+		warn_git("tag \"%s\" of repository \"%s\" cannot be resolved, skipped", refname, r->path);
 		return false;
 	}
 	obj = lookup_checked(r, refname, git_reference_target(resolved));

@@ -11,6 +11,7 @@
 #include "utils/builtins.h"
 
 #include "backport.h"
+#include "parse_srf.h"
 
 PG_FUNCTION_INFO_V1(fixes_parse_backports);
 
@@ -19,26 +20,21 @@ PG_FUNCTION_INFO_V1(fixes_parse_backports);
 Datum
 fixes_parse_backports(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *message = PG_GETARG_TEXT_PP(0);
-	const char *msg = VARDATA_ANY(message);
-	size_t		len = VARSIZE_ANY_EXHDR(message);
+	const char *msg;
+	size_t		len;
+	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
 	fixes_backport_cursor cur = {0, 0};
 	fixes_backport bp;
 
-	InitMaterializedSRF(fcinfo, 0);
 	while (fixes_backport_next(msg, len, &cur, &bp))
 	{
 		Datum		values[PARSE_COLS];
 		bool		nulls[PARSE_COLS] = {0};
-		char	   *abbrev = pnstrdup(msg + bp.hex_off, bp.hex_len);
 		int			i = 0;
 
-		/* hex digits are ASCII: lower-case them as fixes_parse_fixes does */
-		for (size_t k = 0; k < bp.hex_len; k++)
-			abbrev[k] = pg_ascii_tolower((unsigned char) abbrev[k]);
 		values[i++] = Int32GetDatum(bp.line);
-		values[i++] = CStringGetTextDatum(abbrev);
+		/* lower-cased as fixes_parse_fixes does */
+		values[i++] = PointerGetDatum(fixes_abbrev_text(msg + bp.hex_off, bp.hex_len));
 		values[i++] = PointerGetDatum(cstring_to_text_with_len(msg + bp.raw_off, bp.raw_len));
 		Assert(i == PARSE_COLS);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

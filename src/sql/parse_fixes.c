@@ -14,6 +14,7 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 
+#include "parse_srf.h"
 #include "summary.h"
 #include "trailer.h"
 
@@ -23,32 +24,17 @@ PG_FUNCTION_INFO_V1(fixes_parse_fixes_v11);
 #define PARSE_COLS_10 4
 #define PARSE_COLS_11 5
 
-/* The abbrev as written, lower-cased: hex digits are ASCII. */
-static text *
-fixes_abbrev_text(const char *hex, size_t len)
-{
-	text	   *t = (text *) palloc(VARHDRSZ + len);
-	char	   *p = VARDATA(t);
-
-	SET_VARSIZE(t, VARHDRSZ + len);
-	for (size_t i = 0; i < len; i++)
-		p[i] = (hex[i] >= 'A' && hex[i] <= 'F') ? hex[i] - 'A' + 'a' : hex[i];
-	return t;
-}
-
 static void
 parse_fixes(FunctionCallInfo fcinfo, bool v11)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *message = PG_GETARG_TEXT_PP(0);
-	const char *msg = VARDATA_ANY(message);
-	size_t		len = VARSIZE_ANY_EXHDR(message);
+	const char *msg;
+	size_t		len;
+	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
 	fixes_trailer_cursor cur = {0, 0};
 	fixes_trailer tr;
 	char	   *subject = NULL;
 	size_t		subject_len = 0;
 
-	InitMaterializedSRF(fcinfo, 0);
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
 		Datum		values[PARSE_COLS_11];

@@ -16,6 +16,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "parse_srf.h"
 #include "trailers.h"
 
 PG_FUNCTION_INFO_V1(fixes_parse_trailers);
@@ -25,16 +26,14 @@ PG_FUNCTION_INFO_V1(fixes_parse_trailers);
 Datum
 fixes_parse_trailers(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	text	   *message = PG_GETARG_TEXT_PP(0);
-	const char *msg = VARDATA_ANY(message);
-	size_t		len = VARSIZE_ANY_EXHDR(message);
+	const char *msg;
+	size_t		len;
+	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
 	fixes_trailers_iter it;
 	fixes_git_trailer tr;
 	char	   *value = NULL;
 	size_t		cap = 0;
 
-	InitMaterializedSRF(fcinfo, 0);
 	fixes_trailers_begin(&it, msg, len);
 	while (fixes_trailers_next(&it, &tr))
 	{
