@@ -10,6 +10,10 @@
  * would.  For each sent commit, one flag per parent tells the backend
  * whether the parent is in the history or missing beyond a shallow
  * boundary, so that it numbers the commits exactly as they were discovered.
+ * walk_history() reads the commits in the same order whoever inflates them:
+ * prefetch.c's worker hands it every other batch where git's commit-graph
+ * file predicts them, and fetch_commit() takes a commit from it only if it
+ * is the one the walk is about to read.
  */
 #include "reader.h"
 
