@@ -311,6 +311,14 @@ def time_git_log(path, revs='HEAD'):
     return time.perf_counter() - t0
 
 
+def time_git_log_graph(path, revs='HEAD'):
+    """time_git_log, with git's commit-graph file where the repository has one"""
+    t0 = time.perf_counter()
+    subprocess.run(['git', '-c', 'core.commitGraph=true', '-C', path, 'log', '--format=' + GIT_LOG_FORMAT,
+                    revs], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
 def time_git_numstat(path, revs='HEAD'):
     t0 = time.perf_counter()
     subprocess.run(['git', '-c', 'core.commitGraph=false', '-C', path, 'log', '--numstat', '--no-renames',
@@ -711,6 +719,32 @@ class Bench:
         return R
 
 
+    def commit_graph(self, label, path, gpath, runs):
+        """cold loads of path and of gpath (its copy with a commit-graph file) alternated, runs
+        pairs, each beside its git log with bodies (gpath's with the file, as git reads it by
+        default)"""
+        log('=== commit-graph: %s against %s' % (path, gpath))
+        warm_pages(path)
+        warm_pages(gpath)
+        g = dict(label=label, plain=Sample(), graph=Sample(), pairs_plain=[], pairs_graph=[])
+        for it in range(runs):
+            for key, p, floor in (('plain', path, lambda: time_git_log(path)),
+                                  ('graph', gpath, lambda: time_git_log_graph(gpath))):
+                if not self.reset_db():
+                    return g
+                f = floor()
+                try:
+                    c = self.load(p, label, 'fixes_load cold, %s (%d)' % (key, it + 1))
+                except SqlError as e:
+                    g[key].errors.append(str(e))
+                    continue
+                g[key].append(c['sec'])
+                c['floor'] = f
+                g['pairs_' + key].append(c)
+                log('%s %d: git log %.2f s, fixes_load cold %.2f s: %.2f×' % (key, it + 1, f, c['sec'],
+                                                                            c['sec'] / f))
+        return g
+
     def files(self, R, label, path, grown, grown_n):
         """issue 14: git log --numstat, a cold load with files and MAINTAINERS, the views, a refresh"""
         runs = self.a.runs
@@ -861,6 +895,32 @@ class Bench:
         except SqlError as e:
             C['all'].errors.append(str(self.failed(e)))
         return C
+
+
+def graph_report(g):
+    """the section of the cold loads with and without a commit-graph file (issue 45)"""
+    lines = ['### Cold load with a commit-graph file (issue 45, %s)' % g['label'], '',
+             'Alternated cold loads (fresh database each) of the repository and of a copy with '
+             '`git commit-graph write --reachable`, each beside its `git log` with bodies (the '
+             "copy's reads the file, git's default; the plain one's cannot). CPU: the backend's and "
+             "its reader's (with the reader's worker), from the backend's /proc/self/stat.", '',
+             '| pair | plain: load | git log | ratio | CPU backend + reader | graph: load | git log | ratio | CPU backend + reader |',
+             '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |']
+    def cpu(r):
+        if r.get('cpu_self') is None:
+            return ''
+        return '%.2f + %.2f s' % (r['cpu_self'], r.get('cpu_children') or 0)
+    for i, (p, q) in enumerate(zip(g['pairs_plain'], g['pairs_graph'])):
+        lines.append('| %d | %.2f s | %.2f s | %.2f× | %s | %.2f s | %.2f s | %.2f× | %s |' % (
+            i + 1, p['sec'], p['floor'], p['sec'] / p['floor'], cpu(p),
+            q['sec'], q['floor'], q['sec'] / q['floor'], cpu(q)))
+    med = lambda xs: statistics.median(xs) if xs else float('nan')
+    rp = med([p['sec'] / p['floor'] for p in g['pairs_plain']])
+    rg = med([q['sec'] / q['floor'] for q in g['pairs_graph']])
+    lines += ['', 'Median ratio to `git log`: %.2f× without the file, %.2f× with it; median load %.2f s '
+              'against %.2f s (%.2f×).' % (rp, rg, med(g['plain']), med(g['graph']),
+                                          med(g['graph']) / med(g['plain']) if g['plain'] else float('nan'))]
+    return '\n'.join(lines) + '\n'
 
 
 def every_hundredth(tag, col):
@@ -1461,6 +1521,8 @@ def main():
     ap.add_argument('--daily', action='append', default=[],
                     help='LABEL:PATH:GROWN_PATH:GROWN_N, the daily refresh (issue 31), smallest size first')
     ap.add_argument('--daily-runs', type=int, default=3)
+    ap.add_argument('--commit-graph', help='LABEL:PATH:GRAPH_PATH, the repository and its copy with '
+                    "git's commit-graph file: alternated cold loads (issue 45)")
     a = ap.parse_args()
     t_start = a.started or time.time()
     load_start = open('/proc/loadavg').read().split()[:3]
@@ -1503,6 +1565,12 @@ def main():
         daily.append(d)
         for e in d['cold'].errors + d['refresh'].errors:
             b.notes.append('daily %s: %s' % (label, ' '.join(e.split())))
+    graph = None
+    if a.commit_graph:
+        label, path, gpath = a.commit_graph.split(':')
+        graph = b.commit_graph(label, path, gpath, a.runs)
+        for e in graph['plain'].errors + graph['graph'].errors:
+            b.notes.append('commit-graph %s: %s' % (label, ' '.join(e.split())))
     if not a.keep_db:
         try:
             b.pg.run('DROP DATABASE IF EXISTS %s WITH (FORCE);' % a.db)
@@ -1516,6 +1584,10 @@ def main():
     if so_before:
         meta['extension'] += ' (fixes.so: %s)' % so_before
     table, summary, md = report(results, a, meta, b.notes, b.loader_errors, stable, daily)
+    if graph:
+        gmd = graph_report(graph)
+        md = md.rstrip('\n') + '\n\n' + gmd
+        table += '\n\n' + gmd
     print()
     print(table)
     print()

@@ -16,6 +16,9 @@
  *   loose.c  loose objects checked with zlib before libgit2 reads them
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
+ *   prefetch.c a worker process that inflates every other batch of the
+ *            walk's commits, in the order git's commit-graph file
+ *            (commit_graph.c) predicts; the walk checks each
  *   files.c  the changed files of a commit (fixes_load(files => true))
  *   files_pool.c the worker processes that compare the commits' trees
  *            (with files.c), and the order in which the walk's records and
@@ -139,6 +142,11 @@ extern void files_pool_send(Repo *r, const git_oid *tree, int nparents,
 							const git_oid *parent_tree, bool parent_unreadable);
 extern void files_pool_record(char type, const void *payload, size_t len);
 extern void files_pool_drain(void);
+
+/* prefetch.c (with commit_graph.c) */
+extern void prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known);
+extern unsigned char *prefetch_take(const git_oid *oid, size_t *size);
+extern void prefetch_end(void);
 
 /* blob.c */
 extern void send_blob(Repo *r, const git_oid *commit, const char *path, bool lenient);

@@ -10,6 +10,10 @@
  * would.  For each sent commit, one flag per parent tells the backend
  * whether the parent is in the history or missing beyond a shallow
  * boundary, so that it numbers the commits exactly as they were discovered.
+ * walk_history() reads the commits in the same order whoever inflates them:
+ * prefetch.c's worker hands it every other batch where git's commit-graph
+ * file predicts them, and fetch_commit() takes a commit from it only if it
+ * is the one the walk is about to read.
  */
 #include "reader.h"
 
@@ -20,7 +24,10 @@
 
 typedef struct Node
 {
-	git_odb_object *obj;
+	git_odb_object *obj;		/* read here, or NULL: */
+	unsigned char *buf;			/* walk_history(): read by prefetch.c's worker */
+	size_t		size;			/* of buf */
+	git_oid		id;				/* walk_history(): the commit's id */
 	fixes_raw_commit raw;		/* walk_history(): obj parsed (pointers into it) */
 	int64_t		time;
 	uint64_t	seq;
@@ -114,6 +121,44 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	return obj;
 }
 
+/*
+ * walk_history()'s read of the commit oid into node: from prefetch.c's
+ * worker when it has read this very commit, else read_commit(); false
+ * when it is missing from a shallow clone
+ */
+static bool
+fetch_commit(Repo *r, const git_oid *oid, Node *node)
+{
+	node->buf = prefetch_take(oid, &node->size);
+	git_oid_cpy(&node->id, oid);
+	if (node->buf == NULL)
+	{
+		node->obj = read_commit(r, oid, &node->raw);
+		return node->obj != NULL;
+	}
+	node->obj = NULL;
+	if (fixes_raw_commit_parse((const char *) node->buf, node->size, &node->raw) != 0)
+	{
+		char		hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), oid);
+		fail("XX001", NULL, NULL, "commit %s of repository \"%s\" is malformed", hex, r->path);
+	}
+	return true;
+}
+
+static const char *
+node_data(const Node *n)
+{
+	return n->obj != NULL ? git_odb_object_data(n->obj) : (const char *) n->buf;
+}
+
+static size_t
+node_size(const Node *n)
+{
+	return n->obj != NULL ? git_odb_object_size(n->obj) : n->size;
+}
+
 /* read_commit() for reach.c */
 git_odb_object *
 walk_read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
@@ -176,9 +221,9 @@ typedef struct RecBuf
  * history, 0 if it is missing beyond a shallow boundary
  */
 static unsigned char *
-record_begin(RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw)
+record_begin(RecBuf *b, const git_oid *id, size_t size, const fixes_raw_commit *raw)
 {
-	size_t		need = wire_size_commit((uint32_t) raw->nparents, git_odb_object_size(obj));
+	size_t		need = wire_size_commit((uint32_t) raw->nparents, size);
 	FixesOid	oid;
 
 	if (need > b->cap)
@@ -186,18 +231,18 @@ record_begin(RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw)
 		b->cap = need * 2;
 		b->rec = xrealloc(b->rec, b->cap);
 	}
-	memcpy(oid.id, git_odb_object_id(obj)->id, FIXES_OID_RAWSZ);
+	memcpy(oid.id, id->id, FIXES_OID_RAWSZ);
 	return wire_encode_commit_begin(b->rec, &oid, (uint32_t) raw->nparents);
 }
 
 /* send the record record_begin() began, and with files the 'F' record */
 static void
-record_send(Repo *r, RecBuf *b, git_odb_object *obj, const fixes_raw_commit *raw, bool files)
+record_send(Repo *r, RecBuf *b, const char *data, size_t size, const fixes_raw_commit *raw,
+			bool files)
 {
 	size_t		off = wire_size_commit((uint32_t) raw->nparents, 0);
-	size_t		size = git_odb_object_size(obj);
 
-	memcpy(b->rec + off, git_odb_object_data(obj), size);
+	memcpy(b->rec + off, data, size);
 	files_pool_record(WIRE_COMMIT, b->rec, off + size);
 	if (files)
 		files_of(r, raw, b->rec + FIXES_OID_RAWSZ + 4);
@@ -217,14 +262,15 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 	fixes_raw_commit raw;
 	Node		node;
 
+	if (!files)
+		prefetch_begin(r, heads, nheads, known);
 	for (int h = 0; h < nheads; h++)
 	{
 		const git_oid *head = &heads[h];
 
 		if (oidset_contains(known, head->id))
 			continue;
-		node.obj = read_commit(r, head, &node.raw);
-		if (node.obj == NULL)
+		if (!fetch_commit(r, head, &node))
 			fail_missing_head(r, head);
 		oidset_add(known, head->id);
 		node.time = node.raw.committer.time;
@@ -238,7 +284,7 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 		unsigned char *present;
 
 		raw = cur.raw;			/* parsed once, when it was read */
-		present = record_begin(&b, cur.obj, &raw);
+		present = record_begin(&b, &cur.id, node_size(&cur), &raw);
 		for (int i = 0; i < raw.nparents; i++)
 		{
 			git_oid		poid;
@@ -248,8 +294,7 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 			present[i] = 1;
 			if (oidset_contains(known, poid.id))
 				continue;
-			pnode.obj = read_commit(r, &poid, &pnode.raw);
-			if (pnode.obj == NULL)
+			if (!fetch_commit(r, &poid, &pnode))
 			{
 				present[i] = 0;	/* beyond the shallow boundary */
 				continue;
@@ -259,9 +304,11 @@ walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool file
 			pnode.seq = seq++;
 			heap_push(&heap, &pnode);
 		}
-		record_send(r, &b, cur.obj, &raw, files);
+		record_send(r, &b, node_data(&cur), node_size(&cur), &raw, files);
 		git_odb_object_free(cur.obj);
+		free(cur.buf);
 	}
+	prefetch_end();
 	free(heap.nodes);
 	free(b.rec);
 }
@@ -442,10 +489,10 @@ send_first(Repo *r, Paint *p, Fifo *f, RecBuf *b, bool files)
 			fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
 		unsigned char *present;
 
-		present = record_begin(b, n.obj, &raw);
+		present = record_begin(b, git_odb_object_id(n.obj), git_odb_object_size(n.obj), &raw);
 		for (uint32_t i = 0; i < np; i++)
 			present[i] = p->state[p->pars[p->par_start[n.at] + i]] != ABSENT;
-		record_send(r, b, n.obj, &raw, files);
+		record_send(r, b, git_odb_object_data(n.obj), git_odb_object_size(n.obj), &raw, files);
 	}
 	git_odb_object_free(n.obj);
 }
