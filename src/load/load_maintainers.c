@@ -2,7 +2,7 @@
  * load_maintainers.c — fixes_load(maintainers): the subsystems of each
  * commit, by the MAINTAINERS file of its time
  *
- * Subsystems of their time (1.2): a commit is attributed by the MAINTAINERS
+ * Subsystems of their time: a commit is attributed by the MAINTAINERS
  * file of the release that contains it, its patterns read against that
  * release's tree (the "names a directory" rule); unreleased commits by the
  * ref's; a release whose tree lacks the file by the oldest release's that
@@ -46,6 +46,7 @@
 #include "big_alloc.h"
 #include "bulk_insert.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 #include "maintainers.h"
 #include "string_hash.h"
@@ -610,11 +611,11 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	ld->maint_hash = (int64) (ld->has.version >= 12
 							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
 							  : ss->vers[ss->ref_ver]->hash);
-	if (ld->old_maint_hash_null)
-		ld->old_usable = false;
-	else if (ld->old_maint_hash != ld->maint_hash)
+	if (ld->prev.maint_hash_null)
+		ld->prev.usable = false;
+	else if (ld->prev.maint_hash != ld->maint_hash)
 		ld->reattribute = true;
-	if (ld->known && ld->old_usable && !ld->reattribute)
+	if (ld->known && ld->prev.usable && !ld->reattribute)
 		read_stored_names(ld, ss);
 	map_sections(ss, ss->vers[ss->ref_ver]);
 }
@@ -699,8 +700,8 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss, const bool *want)
  * When a release read lacks the file, the releases from the oldest up to the
  * oldest that has it: the oldest alone first (the kernel's and make-history's
  * has it), all of them when it lacks it too.  When every release read has the
- * file, none: at 1.3M commits, the oldest release's tree lies at the end of
- * delta chains, and reading it took a reader 0.09-0.11 s.
+ * file, none: in a large history, the oldest release's tree lies at the end
+ * of delta chains, slow to read.
  */
 static void
 read_fallback(FixesLoad *ld, FixesSubsystems *ss)
@@ -845,7 +846,7 @@ static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
 	insert_commit_subsystem(ld->subsys_bulk, ld->repository_id, idx, section);
-	if (ld->incremental && !ld->reattribute && idx < ld->n_old)
+	if (ld->refresh != NULL && !ld->reattribute && idx < ld->n_old)
 		return;
 	if (ld->ncs + 2 > ld->cs_cap)
 	{
@@ -997,7 +998,7 @@ new_released(FixesLoad *ld)
 static bool
 new_release(FixesLoad *ld)
 {
-	return ld->nreleases > ld->n_old_releases;
+	return ld->nreleases > ld->refresh->n_old_releases;
 }
 
 /*
@@ -1012,14 +1013,14 @@ new_release(FixesLoad *ld)
 static bool
 can_keep(FixesLoad *ld)
 {
-	for (int r = 0; r < ld->n_old_releases; r++)
+	for (int r = 0; r < ld->refresh->n_old_releases; r++)
 	{
-		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
+		int			nr = ld->refresh->old_to_new_rank ? ld->refresh->old_to_new_rank[r + 1] : 0;
 
-		if (nr == 0 || ld->release_commit[nr - 1] != ld->old_releases[r].commit)
+		if (nr == 0 || ld->release_commit[nr - 1] != ld->refresh->old_releases[r].commit)
 			return false;
 	}
-	return ld->n_old_releases == 0 || ld->old_to_new_rank[1] == 1;
+	return ld->refresh->n_old_releases == 0 || ld->refresh->old_to_new_rank[1] == 1;
 }
 
 /*
@@ -1035,25 +1036,25 @@ wanted_releases(FixesLoad *ld)
 	/* the new releases (can_keep(): the old ones are all there, at the same ranks or not) */
 	for (int r = 1; r <= ld->nreleases; r++)
 		want[r] = true;
-	for (int r = 1; r <= ld->n_old_releases; r++)
-		if (ld->old_to_new_rank[r] > 0)
-			want[ld->old_to_new_rank[r]] = false;
+	for (int r = 1; r <= ld->refresh->n_old_releases; r++)
+		if (ld->refresh->old_to_new_rank[r] > 0)
+			want[ld->refresh->old_to_new_rank[r]] = false;
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
 	{
 		if ((i & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		want[ld->mark[i]] = true;
 	}
-	for (int64 m = 0; m < ld->nmoved; m++)
+	for (int64 m = 0; m < ld->refresh->nmoved; m++)
 	{
-		uint32		i = ld->moved[m];
+		uint32		i = ld->refresh->moved[m];
 		int32		was = fixes_old_mark(ld, i);
 
 		if ((m & 0xffff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		want[ld->mark[i]] = true;
 		if (was > 0)
-			want[ld->old_to_new_rank[was]] = true;
+			want[ld->refresh->old_to_new_rank[was]] = true;
 	}
 	return want;
 }
@@ -1069,13 +1070,13 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 {
 	*out = NULL;
 	*nout = 0;
-	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash && !ss->rank_has[1])
+	if (ss->any_missing && ld->tags_hash != ld->prev.tags_hash && !ss->rank_has[1])
 	{
 		int			old_first = 0;
 
-		for (int r = 0; r < ld->n_old_releases; r++)
+		for (int r = 0; r < ld->refresh->n_old_releases; r++)
 		{
-			int			nr = ld->old_to_new_rank[r + 1];
+			int			nr = ld->refresh->old_to_new_rank[r + 1];
 
 			if (!ss->rank_read[nr])
 				return false;
@@ -1088,14 +1089,14 @@ changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
 		if (old_first != ss->first_with)
 			return false;
 	}
-	if (ld->nmoved > 0)
+	if (ld->refresh->nmoved > 0)
 	{
-		*out = fixes_palloc_big(sizeof(uint32) * ld->nmoved, MCXT_ALLOC_HUGE);
-		for (int64 m = 0; m < ld->nmoved; m++)
+		*out = fixes_palloc_big(sizeof(uint32) * ld->refresh->nmoved, MCXT_ALLOC_HUGE);
+		for (int64 m = 0; m < ld->refresh->nmoved; m++)
 		{
-			uint32		i = ld->moved[m];
+			uint32		i = ld->refresh->moved[m];
 			int32		was = fixes_old_mark(ld, i);
-			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->old_to_new_rank[was]];
+			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->refresh->old_to_new_rank[was]];
 
 			if ((m & 0xffff) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -1139,9 +1140,9 @@ fixes_load_write_files(FixesLoad *ld)
 		/* a database at 1.0 or 1.1 SQL: every release by the ref's file */
 		ss->rank_read[r] = r == 0 || ld->has.version < 12;
 	}
-	full = !ld->incremental || ld->reattribute;
+	full = ld->refresh == NULL || ld->reattribute;
 	/* no release left of the previous ones: every commit is the ref's now */
-	if (ld->has.version >= 12 && ld->incremental && ld->nreleases == 0 && ld->n_old_releases > 0)
+	if (ld->has.version >= 12 && ld->refresh != NULL && ld->nreleases == 0 && ld->refresh->n_old_releases > 0)
 		full = true;
 	/*
 	 * The files are read when commits are released or move, when a release
@@ -1149,7 +1150,7 @@ fixes_load_write_files(FixesLoad *ld)
 	 * sections were listed (can_keep())
 	 */
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
-		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld) || !can_keep(ld)))
+		(full || ld->refresh->nmoved > 0 || new_released(ld) || new_release(ld) || !can_keep(ld)))
 	{
 		bool	   *want = NULL;
 
@@ -1169,7 +1170,7 @@ fixes_load_write_files(FixesLoad *ld)
 		}
 		fixes_load_phase(ld, "MAINTAINERS of the releases read");
 	}
-	if (ld->incremental && full)
+	if (ld->refresh != NULL && full)
 		ld->reattribute = true;
 	ld->reattribute_some = !full && nchanged > 0;
 
@@ -1186,7 +1187,7 @@ fixes_load_write_files(FixesLoad *ld)
 	map_sections(ss, ss->vers[ss->ref_ver]);
 
 	/* the rows that go, and the files of the old commits to attribute again */
-	if (ld->incremental && full)
+	if (ld->refresh != NULL && full)
 	{
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);

@@ -1,6 +1,6 @@
 /*
  * load_trailer_counts.c — fixes_load(): write fixes_release_trailers, the
- * counts behind fixes_trailers_per_release (1.1)
+ * counts behind fixes_trailers_per_release
  *
  * Per release and trailer key (lower-cased): the commits of the release
  * with at least one trailer of that key, and how many of them have a
@@ -29,6 +29,7 @@
 #include "load_count.h"
 #include "load_state.h"
 #include "load_trailer_keys.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /*
@@ -40,7 +41,7 @@ tag_name(FixesLoad *ld, uint32 tag)
 {
 	if (tag <= (uint32) ld->nreleases)
 		return ld->tags[ld->release_tag[tag - 1]].name;
-	return ld->old_releases[tag - ld->nreleases - 1].tag;
+	return ld->refresh->old_releases[tag - ld->nreleases - 1].tag;
 }
 
 /* a full load: every row, from the keys read */
@@ -137,7 +138,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 		return;
 	k = fixes_trailer_keys(ld);
 	fixing_now = fixes_count_fixing_commits(ld, false);
-	if (!ld->incremental)
+	if (ld->refresh == NULL)
 	{
 		counts = fixes_count_trailers(ld, k, NULL, NULL, fixing_now);
 		insert_all(ld, k, counts);
