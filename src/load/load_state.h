@@ -60,7 +60,8 @@
  *   load_write_commits.c    the release of the rows that need another one
  *   load_maintainers.c      the subsystems, each commit by its release's
  *                           MAINTAINERS (fixes_commit_files was written
- *                           during the read)
+ *                           during the read); which old ones a refresh
+ *                           keeps: refresh/kept_maintainers.c
  *   refresh/old_edges.c     a refresh: the edges of the previous load it
  *                           needs (refresh/previous.c reads them)
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
@@ -74,7 +75,8 @@
  *                           counts by difference: refresh/kept_counts.c):
  *   load_subsystem_counts.c the groups of each commit, fixes_subsystem_counts
  *                           and fixes_path_prefix_counts
- *   load_trailer_counts.c   fixes_release_trailers
+ *   load_trailer_counts.c   fixes_release_trailers (a refresh's by
+ *                           difference: refresh/kept_trailer_counts.c)
  *   load_write_releases.c   fixes_releases, fixes_fixed_commits
  *   load_graph.c            fixes_graph, for the next refresh (the rows a
  *                           refresh keeps: refresh/graph_kept.c)

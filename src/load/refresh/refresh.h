@@ -13,6 +13,8 @@
  *   graph_read.c  fixes_graph read back: the previous load's commits
  *   graph_kept.c  the rows of fixes_graph a refresh keeps
  *   old_marks.c   the releases of the old commits, before and now
+ *   kept_trailer_counts.c  fixes_release_trailers by difference
+ *   kept_maintainers.c     which attributions by MAINTAINERS it keeps
  *   kept_counts.c the counts by difference: the releases a refresh counts
  *                 again, the stored counts of the others
  *   old_ids.c     the ids of the old commits a refresh needs, by probe
@@ -107,6 +109,29 @@ extern void fixes_refresh_kept_counts(FixesLoad *ld, const bool *count);
 extern bool *fixes_count_trailers_changed(FixesLoad *ld, const bool *fixing_before,
 										  const bool *fixing_now);
 extern uint32 fixes_count_old_tag(const FixesLoad *ld, uint32 idx);
+
+/* kept_trailer_counts.c: fixes_release_trailers by difference */
+struct FixesTrailerKeys;
+extern struct HTAB *fixes_refresh_trailer_counts(FixesLoad *ld, struct FixesTrailerKeys *k,
+												 const bool *fixing_now);
+
+/* kept_maintainers.c: the attributions by MAINTAINERS a refresh keeps */
+typedef struct FixesReleaseFiles
+{
+	int			ref_ver;		/* the ref's version of the file */
+	const int  *rank_ver;		/* by release rank (0: unreleased): its version */
+	bool		any_missing;	/* a release's tree lacks the file */
+	int			first_with;		/* the oldest release's rank whose tree has it, 0: none */
+	const bool *rank_has;		/* by rank: its tree has the file */
+	const bool *rank_read;		/* by rank: its file was read */
+} FixesReleaseFiles;
+
+extern bool fixes_refresh_attribute_all(FixesLoad *ld);
+extern bool fixes_refresh_release_files_needed(FixesLoad *ld);
+extern bool fixes_refresh_can_keep(FixesLoad *ld);
+extern bool *fixes_refresh_wanted_releases(FixesLoad *ld);
+extern bool fixes_refresh_changed_commits(FixesLoad *ld, const FixesReleaseFiles *ss,
+										  uint32 **out, int64 *nout);
 
 /* old_ids.c: the ids of old commits that a refresh needs, by probe */
 extern bool fixes_load_ids_may_be_sparse(const FixesLoad *ld);
