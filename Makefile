@@ -15,7 +15,7 @@ MODULE_big = fixes
 # src/ by concern (src/README.md has the map): common/ is what the backend and
 # fixes-reader share (no postgres.h); reader/ is fixes-reader, the only code that
 # links libgit2; every other folder is the backend's
-BACKEND_DIRS = common parse db reader_client util load sql
+BACKEND_DIRS = common parse db reader_client util load load/refresh sql
 OBJS       = $(patsubst %.c,%.o,$(sort $(foreach d,$(BACKEND_DIRS),$(wildcard src/$(d)/*.c))))
 # No install script per version: CREATE EXTENSION fixes runs fixes--1.0.sql and
 # the update scripts after it (1.0 -> 1.1 -> 1.2 -> 1.3, fixes.control's

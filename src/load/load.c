@@ -6,19 +6,24 @@
  * 1.1's seven, 1.3's eight (it reads its arguments by PG_NARGS(); load_files.c and
  * load_stable.c write the tables of 1.1 only when they are there).
  *
- * One transaction: take the repository's lock, read the graph the previous
- * load kept (load_graph.c), walk only the commits it does not hold (in
- * reader processes, stopped in PG_FINALLY: see reader_proc.c) and write
- * them as they come, assign releases and correct the rows that need it,
- * resolve the Fixes lines, write what changed.  A refresh's reader starts
- * first and walks ahead, buffering its records, while the backend reads
- * back what the new commits do not change: the graph, the old edges, the
- * groups of the old commits.  When the previous load's
- * commits are not all reachable any more (a rewritten history, another ref)
- * or there is no previous load, the repository is loaded in full.  A second load of the same name waits for
- * the first to commit; loads of different names run in parallel.
+ * One transaction: take the repository's lock, read the previous load's
+ * row, and decide what the load is (refresh/decide.c, asked again as more
+ * is known): unchanged (nothing is read but the head and the refs), a full
+ * load, or a refresh.  A refresh's reader starts first and walks ahead,
+ * buffering its records, while the backend reads back what the new commits
+ * do not change: the graph, the old edges, the groups of the old commits;
+ * it walks only the commits the graph does not hold (in reader processes,
+ * stopped in PG_FINALLY: see reader_proc.c).  When its walk shows that the
+ * previous load's commits are not all reachable any more (a rewritten
+ * history, another ref), or with release_tags 'all' that a release tag is
+ * off the ref, the refresh falls back to a full load; so does one whose
+ * stored state does not read back (run_load_checked()).  Each kind is one
+ * straight sequence: read_refresh(), read_full().  Then releases are
+ * assigned, the rows that need it corrected, the Fixes lines resolved, and
+ * what changed written.  A second load of the same name waits for the
+ * first to commit; loads of different names run in parallel.
  *
- * With stable_branches (version 1.1), the commits of the matching branches
+ * With stable_branches, the commits of the matching branches
  * that the ref does not reach are read after the mainline is written, and
  * written, with their releases, backports and edges, by load_stable.c;
  * every row of the stable scope is written again by each load that is not
@@ -45,6 +50,7 @@
 #include "extension_schema.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "repository_lock.h"
 #include "spi_call.h"
 #include "walk.h"
@@ -165,7 +171,7 @@ same_repository_path(const char *a, const char *b)
 }
 
 /*
- * A load without a name takes the last component of its path (issue 42):
+ * A load without a name takes the last component of its path:
  * two repositories whose paths end alike ("/mirror/a/repo", "/mirror/b/repo")
  * get the same name, and the second load would replace the first one's rows
  * as a rewritten history.  Refuse it, under the repository's lock: a name
@@ -214,7 +220,7 @@ repository_id(FixesLoad *ld, bool default_name)
 	 * A load of a known name finds its row (the repository's lock is held:
 	 * no other load or unload of it runs), so that it draws no number from
 	 * the sequence of ids: INSERT ... ON CONFLICT draws one each time, and a
-	 * server's range of ids (issue 46) would run out by refreshes.
+	 * server's range of ids would run out by refreshes.
 	 */
 	if (fixes_spi_execute(find, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1)
 	{
@@ -283,91 +289,25 @@ check_write_privileges(void)
 	}
 }
 
-/* forget what a snapshot or an interrupted walk put in ld: a full load starts */
-static void
-start_full_load(FixesLoad *ld)
-{
-	ld->incremental = false;
-	ld->n_old = 0;
-	ld->n_old_releases = 0;
-	ld->graph = fixes_graph_create(ld->cxt);
-	ld->cap = 0;
-	ld->subj_hash = NULL;
-	ld->subj_from = 0;
-	ld->graph_rows = NULL;
-	ld->graph_nrows = 0;
-	ld->graph_row_parents = NULL;
-	ld->parents_some = false;
-	ld->stored.mark = NULL;
-	ld->stored.appended = false;
-	ld->committed_at = NULL;
-	ld->committed_null = NULL;
-	ld->stable_cc = NULL;
-	ld->newest_set = false;
-	ld->nedges = 0;
-	ld->edge_text.len = 0;
-	ld->missing_parents = 0;
-	ld->trailer_keys = NULL;
-	ld->ncs = 0;
-	ld->prefixes = NULL;
-	ld->kept_groups = NULL;
-	ld->old_edges_read = false;
-	ld->edges_some = false;
-	ld->edges_of = NULL;
-	ld->count_needed = NULL;
-	ld->count_needed_set = false;
-	ld->missing_blobs = 0;
-	ld->missing_trees = 0;
-}
-
-/* the head is the previous load's */
-static bool
-head_unmoved(FixesLoad *ld)
-{
-	char		hex[FIXES_OID_HEXSZ + 1];
-
-	fixes_format_oid(hex, &ld->head);
-	return ld->old_head != NULL && strcmp(hex, ld->old_head) == 0;
-}
-
 /*
- * Nothing to do when the head and the tags (and the release pattern) are
- * those of the previous load, which read the whole history.
- */
-static bool
-unchanged_since_last_load(FixesLoad *ld)
-{
-	if (!ld->old_usable || ld->empty || ld->old_head == NULL)
-		return false;
-	/* the subsystems are attributed again (load_files.c), e.g. after an update to 1.2 */
-	if (ld->reattribute)
-		return false;
-	/* release_tags changed, or its stored value was not valid */
-	if (ld->release_all_changed)
-		return false;
-	return head_unmoved(ld) && ld->tags_hash == ld->old_tags_hash;
-}
-
-/*
- * The reader of the head and the tags.  After a load that read a head, it
- * is a refresh's reader: it goes on to walk the new commits, without those
- * of the previous head, while the backend reads the previous load back.
- * That walk is kept in ld->ahead for fixes_load_read(), which takes it if
- * the refresh does walk from that head.
+ * The reader of the head and the tags.  After a load that read a head
+ * (refresh), it is a refresh's reader: it goes on to walk the new commits,
+ * without those of the previous head, while the backend reads the previous
+ * load back.  That walk is kept in ld->ahead for fixes_load_read(), which
+ * takes it if the refresh does walk from that head.
  */
 static FixesReader *
-start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
+start_head_reader(FixesLoad *ld, bool refresh, bool *maintainers)
 {
-	const char *args[6] = {ld->ref, ld->old_head, ld->maintainers};
+	const char *args[6] = {ld->ref, ld->prev.head, ld->maintainers};
 	const char *refs;
 	const char *list;
 	int			nargs;
 
-	*refresh = ld->old_usable && ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
 	*maintainers = false;
-	/* 1.2: the hash of the refs, compared by a refresh's reader (load_refs.c) */
-	refs = fixes_load_refs_option(ld, *refresh);
-	if (!*refresh)
+	/* the hash of the refs, compared by a refresh's reader (refresh/refs_hash.c) */
+	refs = fixes_load_refs_option(ld, refresh);
+	if (!refresh)
 	{
 		/* only the release tags peeled (fixes_load_answer_tags()) */
 		args[1] = "--ask-tags";
@@ -378,7 +318,7 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
 	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
 	nargs = *maintainers ? 3 : 2;
-	/* the list of what it will walk, for the old commits' ids (load_ids.c) */
+	/* the list of what it will walk, for the old commits' ids (refresh/old_ids.c) */
 	list = fixes_load_ids_list_option(ld);
 	if (list != NULL)
 		args[nargs++] = list;
@@ -391,73 +331,52 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 
 /*
  * The tags are read (the tags hash computed, the stable branches picked),
- * unless the reader found the refs of the previous load (load_refs.c)
+ * unless the reader found the refs of the previous load (refresh/refs_hash.c)
  */
 static void
 tags_read(FixesLoad *ld)
 {
-	if (ld->refs_unchanged)
+	if (ld->refs.unchanged)
 		return;
 	fixes_load_stable_branches(ld);
 	ld->tags_hash = fixes_overrides_hash(ld, fixes_tags_hash(ld));
 }
 
-/* the graph of the previous load and its releases, if there is one to build on */
-static void
-read_previous_graph(FixesLoad *ld)
+/*
+ * A refresh: the previous load's rows it keeps, then the new commits.
+ * Returns FIXES_LOAD_REFRESH_TO_FULL when the walk shows that the previous
+ * load is no base: the caller then loads in full.
+ */
+static FixesLoadKind
+read_refresh(FixesLoad *ld)
 {
-	/* without the ids of the old commits when load_ids.c can look them up */
-	/*
-	 * release_tags (1.3): the first load after the setting changed is a full
-	 * one; with 'all', so is a load that finds release tags off the ref
-	 * (read_repository(), fixes_load_release_tags_off_ref())
-	 */
-	if (ld->release_all_changed)
-	{
-		ld->incremental = false;
-		ld->edges_some = false;
-		fixes_load_phase(ld, "no previous graph (release_tags)");
-		return;
-	}
-	if (fixes_load_stored_release_off_ref(ld))
-	{
-		elog(DEBUG1, "fixes_load %s: the previous load stored a release off the ref: loading it in full",
-			 ld->name);
-		ld->incremental = false;
-		ld->edges_some = false;
-		fixes_load_phase(ld, "no previous graph (a release off the ref stored)");
-		return;
-	}
-	ld->incremental = fixes_load_read_graph(ld, fixes_load_ids_may_be_sparse(ld));
-	if (ld->incremental)
-	{
-		fixes_load_check_stored_keys(ld);
-		fixes_load_read_old_releases(ld);
-	}
-	/* only the old edges it needs, after the walk (load_old_edges.c) */
-	ld->edges_some = fixes_load_old_edges_some(ld);
-	fixes_load_phase(ld, ld->incremental ? "graph of the previous load read" : "no previous graph");
+	if (ld->ahead != NULL)
+		fixes_refresh_read_kept_rows(ld);
+	fixes_load_clear_stable(ld);
+	fixes_load_old_ids(ld);
+	fixes_load_phase(ld, "old commits looked up");
+	fixes_load_read(ld);
+	fixes_load_phase(ld, "history read");
+	return fixes_refresh_decide(ld, FIXES_DECIDE_HISTORY_READ);
 }
 
-/*
- * A refresh whose reader walks already: what the previous load left that the
- * new commits do not change (its edges, the subsystems and path prefixes of
- * its commits) is read now, while the reader compares trees and buffers its
- * records (out.c, out_ahead()), rather than after the walk.  With files on,
- * the backend waited for the reader for most of the walk.
- */
+/* A full load: every commit; after a refresh's walk, what it read is dropped. */
 static void
-read_previous_rows(FixesLoad *ld)
+read_full(FixesLoad *ld)
 {
-	if (!ld->edges_some)
-		fixes_load_old_edges_changeable(ld);
-	fixes_load_read_kept_groups(ld);
-	fixes_load_phase(ld, "edges and groups of the previous load read");
+	fixes_walk_release(ld->walk);
+	ld->walk = NULL;
+	fixes_load_start_full(ld);
+	fixes_load_clear(ld);
+	fixes_load_read(ld);
+	fixes_load_phase(ld, "history read");
 }
 
 /*
  * Read what changed since the previous load (all of it for a full load) and
- * assign releases; the reader processes live only here.
+ * assign releases; the reader processes live only here.  What the load is
+ * is decided at each point where more is known (refresh/decide.c), and each
+ * kind goes its own way.
  */
 static void
 read_repository(FixesLoad *ld)
@@ -471,12 +390,14 @@ read_repository(FixesLoad *ld)
 		WireHead	head;
 		WireHead	old;
 		WireRefs	refs;
+		FixesLoadKind kind;
 		bool		refresh;
 		bool		maintainers;
-		bool		graph_read;
 
+		kind = fixes_refresh_decide(ld, FIXES_DECIDE_START);
+		refresh = kind == FIXES_LOAD_REFRESH;
 		fixes_progress_phase(&ld->progress, "opening the repository");
-		reader = start_head_reader(ld, &refresh, &maintainers);
+		reader = start_head_reader(ld, refresh, &maintainers);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
@@ -489,9 +410,8 @@ read_repository(FixesLoad *ld)
 		 * The head moved: the previous graph is read whatever the tags are.
 		 * Read it while the reader reads the tags.
 		 */
-		graph_read = refresh && head.found && !head_unmoved(ld);
-		if (graph_read)
-			read_previous_graph(ld);
+		if (refresh && head.found && !fixes_refresh_head_unmoved(ld))
+			(void) fixes_refresh_decide(ld, FIXES_DECIDE_HEAD_MOVED);
 		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
 												   &ld->branches, &ld->nbranches, refresh,
 												   fixes_has_v12(ld) ? &refs : NULL);
@@ -517,54 +437,24 @@ read_repository(FixesLoad *ld)
 			else
 				fixes_reader_finish(reader);
 		}
-		ld->unchanged = unchanged_since_last_load(ld);
-		if (!ld->unchanged && ld->refs_unchanged)
-		{
-			/* the refs spared reading the tags, but they are needed */
-			fixes_load_read_tags(ld);
-			tags_read(ld);
-		}
+
+		kind = fixes_refresh_decide(ld, FIXES_DECIDE_REFS_READ);
+		ld->unchanged = kind == FIXES_LOAD_UNCHANGED;
 		if (!ld->unchanged)
 		{
-			if (!graph_read)
-				read_previous_graph(ld);
-			if (!ld->incremental)
-				start_full_load(ld);
-			else if (ld->ahead != NULL)
-				read_previous_rows(ld);
-			fixes_load_clear(ld);
-			fixes_load_old_ids(ld);
-			fixes_load_phase(ld, "old commits looked up");
-			fixes_load_read(ld);
-			fixes_load_phase(ld, "history read");
-			if (ld->incremental && !fixes_load_graph_covers_scope(ld))
+			/* the refs spared reading the tags, but they are needed */
+			if (ld->refs.unchanged)
 			{
-				ereport(NOTICE,
-						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
-								ld->ref, ld->path),
-						 errdetail("The history was rewritten, or the reference now names another line of history.")));
-				fixes_walk_release(ld->walk);
-				ld->walk = NULL;
-				start_full_load(ld);
-				fixes_load_clear(ld);
-				fixes_load_read(ld);
+				fixes_load_read_tags(ld);
+				tags_read(ld);
 			}
-			/*
-			 * release_tags 'all' (1.3): a release tag off the ref makes the
-			 * releases of a full load (the entry points of its tag into the
-			 * whole history, load_releases.c); the refresh becomes one
-			 */
-			if (ld->incremental && ld->release_all && fixes_load_release_tags_off_ref(ld))
-			{
-				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->name);
-				fixes_walk_release(ld->walk);
-				ld->walk = NULL;
-				start_full_load(ld);
-				fixes_load_clear(ld);
-				fixes_load_read(ld);
-			}
+			if (kind == FIXES_LOAD_REFRESH)
+				kind = read_refresh(ld);
+			/* a full load, or a refresh that falls back to one */
+			if (kind != FIXES_LOAD_REFRESH)
+				read_full(ld);
 			fixes_load_find_releases(ld);
-			if (!ld->stored.appended)
+			if (ld->refresh != NULL && !ld->refresh->stored.appended)
 				fixes_load_read_parents_rest(ld);
 			fixes_load_releases(ld);
 			fixes_load_phase(ld, "releases marked");
@@ -580,6 +470,26 @@ read_repository(FixesLoad *ld)
 	PG_END_TRY();
 }
 
+/*
+ * fixes_graph: every row of a full load; a refresh keeps the rows below
+ * first (their commits below from), and writes again the releases of those
+ * whose commits moved
+ */
+static void
+write_graph(FixesLoad *ld)
+{
+	int32		first = 0;
+	uint32		from = 0;
+
+	if (ld->refresh != NULL)
+	{
+		fixes_refresh_graph_kept(ld, &first, &from);
+		if (fixes_has_v12(ld))
+			fixes_refresh_write_moved_releases(ld, first);
+	}
+	fixes_load_write_graph(ld, first, from);
+}
+
 /* Write what changed; the resolution needs the new commits written first. */
 static void
 write_repository(FixesLoad *ld)
@@ -591,10 +501,11 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
 	/* with files, only the old edges it needs when the per-group counts need no others */
-	if (ld->edges_some && ld->files && !fixes_load_groups_by_difference(ld))
+	if (ld->refresh != NULL && ld->refresh->edges_some && ld->files &&
+		!fixes_load_groups_by_difference(ld))
 	{
 		elog(DEBUG1, "fixes_load %s: old edges: every one read (the per-group counts are computed again)", ld->name);
-		ld->edges_some = false;
+		ld->refresh->edges_some = false;
 	}
 	fixes_load_old_edges_changeable(ld);
 	fixes_load_phase(ld, "old edges read");
@@ -603,7 +514,7 @@ write_repository(FixesLoad *ld)
 	 * The same commits in scope and the same overrides (folded into the tags
 	 * hash): no edge can resolve differently.
 	 */
-	if (new_commits || !ld->incremental || ld->tags_hash != ld->old_tags_hash)
+	if (new_commits || ld->refresh == NULL || ld->tags_hash != ld->prev.tags_hash)
 	{
 		fixes_load_resolve(ld);
 		fixes_load_apply_overrides(ld);
@@ -625,8 +536,8 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_fixed_commits(ld);
 	fixes_load_phase(ld, "releases and fixed commits written");
 	/* and with 1.2 for the releases of its commits (fixes_graph.releases), which a tag moves */
-	if (new_commits || !ld->incremental || fixes_has_v12(ld))
-		fixes_load_write_graph(ld);
+	if (new_commits || ld->refresh == NULL || fixes_has_v12(ld))
+		write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
 	if (fixes_has_v11(ld))
@@ -647,7 +558,7 @@ run_load(FixesLoad *ld, bool full)
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	if (full)
-		ld->old_usable = false;
+		ld->prev.usable = false;
 	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
 	fixes_load_read_backport_overrides(ld);
@@ -661,9 +572,9 @@ run_load(FixesLoad *ld, bool full)
 	if (ld->unchanged)
 	{
 		/* what the previous load recorded is still true */
-		ld->counted_edges = ld->old_edges;
-		ld->resolved = ld->old_resolved;
-		ld->nreleases = ld->old_nreleases;
+		ld->counted_edges = ld->prev.edges;
+		ld->resolved = ld->prev.resolved;
+		ld->nreleases = ld->prev.nreleases;
 	}
 	else
 	{
@@ -808,7 +719,7 @@ fixes_load(PG_FUNCTION_ARGS)
 		ld->arg_stable_keep = true;
 		ld->stable_re = NULL;
 	}
-	/* 1.1: fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
+	/* fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)
 	{
 		ld->arg_files_set = !PG_ARGISNULL(5);
@@ -816,7 +727,7 @@ fixes_load(PG_FUNCTION_ARGS)
 		ld->arg_maintainers_set = !PG_ARGISNULL(6);
 		ld->arg_maintainers = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
 	}
-	/* 1.3: release_tags (NULL keeps the repository's setting) */
+	/* release_tags (NULL keeps the repository's setting) */
 	ld->arg_release_tags = PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
 		text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL;
 	if (ld->name[0] == '\0')
@@ -850,7 +761,7 @@ fixes_load(PG_FUNCTION_ARGS)
 				(errmsg("repository \"%s\" has no commits", ld->path)));
 
 	values[i++] = CStringGetTextDatum(ld->name);
-	values[i++] = Int64GetDatum(ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
+	values[i++] = Int64GetDatum(ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
 	values[i++] = Int32GetDatum(ld->nreleases);
 	values[i++] = Int64GetDatum(ld->counted_edges);
 	values[i++] = Int64GetDatum(ld->resolved);

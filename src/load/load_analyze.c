@@ -3,7 +3,7 @@
  *
  * Right after a load the planner knows nothing of the new rows until
  * autovacuum analyses the tables, after the commit: a join of a hundred ids
- * with fixes_commits is then planned as a full scan (issue 31).  So the load
+ * with fixes_commits is then planned as a full scan.  So the load
  * runs ANALYZE itself, in its own transaction (ANALYZE sees the rows the
  * transaction wrote), on each table of the extension that this transaction
  * changed by more than autovacuum would wait for:
@@ -16,10 +16,8 @@
  * and look-ups by id are planned on the first, and the views filter on the
  * second, the short enumerations (fixes_edges.kind, status and method:
  * without them fixes_bug_lifetimes was estimated at 1 row and planned as
- * nested loops, 1.6 s instead of 0.2 s at 1.3M commits).  A table's wide
- * columns (the messages, paths, trailer values and fixes_graph's arrays)
- * would cost a load most of the ANALYZE (0.5 s of a 2-s load at 100,000
- * commits).  An ANALYZE of some
+ * nested loops).  A table's wide columns (the messages, paths, trailer
+ * values and fixes_graph's arrays) would cost a load most of the ANALYZE.  An ANALYZE of some
  * columns leaves autovacuum's count of changed rows as it was, so
  * autovacuum still analyses the whole table after the commit.
  *
@@ -27,7 +25,7 @@
  * README's pg_cron role) leaves the statistics to autovacuum, as before.
  *
  * A table with child tables (a coordinator's, whose children are the
- * foreign tables of its shards, issue 46) is left to autovacuum too: an
+ * foreign tables of its shards) is left to autovacuum too: an
  * ANALYZE of it samples every child as well (PostgreSQL 15 has no ANALYZE
  * ONLY), which would reach into the shards, and a load on the coordinator
  * never touches a shard (every statement of the loader names its tables

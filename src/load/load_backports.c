@@ -1,6 +1,6 @@
 /*
  * load_backports.c — fixes_load(), the stable scope: the upstream of the
- * stable commits whose backport lines name no mainline commit (1.2)
+ * stable commits whose backport lines name no mainline commit
  *
  * load_stable.c resolves each backport line by its id (method 'id').  Then:
  *  - a stable commit none of whose lines resolved (or that has none) is
@@ -32,6 +32,7 @@
 
 #include "backport.h"
 #include "load_walk.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /* the rows of fixes_backport_overrides for this repository */

@@ -2,8 +2,9 @@
  * load_clear.c — fixes_load(): the previous load's rows that this load
  * replaces, deleted in one place before the history is read
  *
- * The driver (load.c) calls fixes_load_clear() right before each read of
- * the mainline: a full load removes every row of the repository that it
+ * The driver (load.c) calls fixes_load_clear() or, in a refresh,
+ * fixes_load_clear_stable() right before each read of the mainline: a full
+ * load removes every row of the repository that it
  * writes again (fixes_releases is replaced by every load anyway, by its
  * writer, and fixes_repositories keeps its row; fixes_trailers and
  * fixes_release_trailers are cleared by load_trailers.c before the walk); a
@@ -63,20 +64,28 @@ delete_stable(FixesLoad *ld)
 {
 	if (!fixes_has_v11(ld))
 		return;
-	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->old_commits);
-	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->old_commits);
+	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->prev.commits);
+	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->prev.commits);
 	delete_where(ld, "fixes_backports", "", 0);
 	delete_where(ld, "fixes_affected_series", "", 0);
 }
 
+/* a full load: every row it writes again */
 void
 fixes_load_clear(FixesLoad *ld)
 {
 	if (!ld->known)
 		return;
-	if (!ld->incremental)
-		delete_all(ld);
-	else
-		delete_stable(ld);
+	delete_all(ld);
+	CommandCounterIncrement();
+}
+
+/* a refresh: the previous stable scope */
+void
+fixes_load_clear_stable(FixesLoad *ld)
+{
+	if (!ld->known)
+		return;
+	delete_stable(ld);
 	CommandCounterIncrement();
 }

@@ -24,56 +24,17 @@
 
 #include "utils/hsearch.h"
 
+#include "count_rules.h"
 #include "lifetime_days.h"
 #include "load_state.h"
 
-/*
- * The rules of the README's "Semantics", by the release ranks of the fixing
- * commit (fr) and of the commit its edge names (tr); 0 is unreleased, which
- * is later than every release.
- */
-
-/* a bug introduced in release tr and fixed in a later release, or not released yet */
-static inline bool
-fixes_rule_introduced(int32 fr, int32 tr)
-{
-	return tr > 0 && (fr == 0 || fr > tr);
-}
-
-/* a bug of an earlier release that release fr fixed */
-static inline bool
-fixes_rule_fixed_earlier(int32 fr, int32 tr)
-{
-	return fr > 0 && tr > 0 && tr < fr;
-}
-
-/* a bug fixed in the release that introduced it */
-static inline bool
-fixes_rule_same_release(int32 fr, int32 tr)
-{
-	return fr > 0 && fr == tr;
-}
-
-/*
- * A bug that release k holds (fixes_per_stable_release.known_bugs): it came
- * in k or before, and is fixed after k or not yet.  Here the three are
- * positions in version order, + 1 (a stable series mixes the ranks of both
- * scopes); fix 0 is a fix no release holds (none, or queued).
- */
-static inline bool
-fixes_rule_known(int32 intro, int32 fix, int32 k)
-{
-	return intro <= k && fixes_rule_introduced(fix, k);
-}
-
 /* per mainline release, and per commit that resolved edges point at */
-extern const bool *fixes_count_releases_needed(FixesLoad *ld);
 extern void fixes_count_releases(FixesLoad *ld);
 
 /*
  * The columns of fixes_releases that hold the per-release counts, each with
  * its field of FixesReleaseStats: what the writer writes and what a refresh
- * reads back for the releases it keeps (load_previous.c).
+ * reads back for the releases it keeps (refresh/previous.c).
  */
 typedef struct FixesStatColumn
 {
@@ -102,12 +63,9 @@ typedef struct FixesTrailerCount
 
 struct FixesTrailerKeys;
 extern bool *fixes_count_fixing_commits(FixesLoad *ld, bool before);
-extern bool *fixes_count_trailers_changed(FixesLoad *ld, const bool *fixing_before,
-										  const bool *fixing_now);
 extern HTAB *fixes_count_trailers(FixesLoad *ld, struct FixesTrailerKeys *k,
 								  const bool *changed, const bool *fixing_before,
 								  const bool *fixing_now);
-extern uint32 fixes_count_old_tag(const FixesLoad *ld, uint32 idx);
 
 /* per group: the groups of each commit, CSR by commit index */
 typedef struct FixesGroups

@@ -38,12 +38,12 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 {
 	if (!fixes_has_v11(ld))
 		return;
-	/* the previous settings: load_previous.c read them */
-	ld->files = files_given ? files : ld->old_files;
+	/* the previous settings: refresh/previous.c read them */
+	ld->files = files_given ? files : ld->prev.files;
 	if (maint_given)
 		ld->maintainers = maintainers[0] == '\0' ? NULL : MemoryContextStrdup(ld->cxt, maintainers);
 	else
-		ld->maintainers = ld->old_maintainers;
+		ld->maintainers = ld->prev.maintainers;
 	if (ld->maintainers != NULL && !ld->files)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -52,15 +52,15 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 						   : "Repository \"%s\" attributes subsystems from MAINTAINERS file \"%s\", which needs the changed files of each commit.",
 						   ld->name, ld->maintainers),
 				 errhint("Pass files => true, or maintainers => '' to stop attributing subsystems.")));
-	if (ld->known && ld->old_files && !ld->files)
+	if (ld->known && ld->prev.files && !ld->files)
 		ereport(NOTICE,
 				(errmsg("the changed files of repository \"%s\" are dropped", ld->name),
 				 errdetail("files => false removes the rows of fixes_commit_files and the sizes of its commits.")));
 	/* another setting: every commit is read again */
-	if (ld->files != ld->old_files ||
-		(ld->maintainers == NULL) != (ld->old_maintainers == NULL) ||
-		(ld->maintainers != NULL && strcmp(ld->maintainers, ld->old_maintainers) != 0))
-		ld->old_usable = false;
+	if (ld->files != ld->prev.files ||
+		(ld->maintainers == NULL) != (ld->prev.maintainers == NULL) ||
+		(ld->maintainers != NULL && strcmp(ld->maintainers, ld->prev.maintainers) != 0))
+		ld->prev.usable = false;
 }
 
 /*

@@ -2,7 +2,7 @@
  * load_maintainers.c — fixes_load(maintainers): the subsystems of each
  * commit, by the MAINTAINERS file of its time
  *
- * Subsystems of their time (1.2): a commit is attributed by the MAINTAINERS
+ * Subsystems of their time: a commit is attributed by the MAINTAINERS
  * file of the release that contains it, its patterns read against that
  * release's tree (the "names a directory" rule); unreleased commits by the
  * ref's; a release whose tree lacks the file by the oldest release's that
@@ -23,7 +23,7 @@
  * engine), into fixes_subsystems and fixes_commit_subsystems, in bulk.  A
  * refresh attributes its new commits, and the old ones whose version
  * changed (a new tag releasing the unreleased tail under another file), or
- * all of them again when it cannot tell (can_keep(), changed_commits()).
+ * all of them again when it cannot tell (refresh/kept_maintainers.c).
  */
 #include "postgres.h"
 
@@ -46,6 +46,7 @@
 #include "big_alloc.h"
 #include "bulk_insert.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 #include "maintainers.h"
 #include "string_hash.h"
@@ -610,11 +611,11 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	ld->maint_hash = (int64) (ld->has.version >= 12
 							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
 							  : ss->vers[ss->ref_ver]->hash);
-	if (ld->old_maint_hash_null)
-		ld->old_usable = false;
-	else if (ld->old_maint_hash != ld->maint_hash)
+	if (ld->prev.maint_hash_null)
+		ld->prev.usable = false;
+	else if (ld->prev.maint_hash != ld->maint_hash)
 		ld->reattribute = true;
-	if (ld->known && ld->old_usable && !ld->reattribute)
+	if (ld->known && ld->prev.usable && !ld->reattribute)
 		read_stored_names(ld, ss);
 	map_sections(ss, ss->vers[ss->ref_ver]);
 }
@@ -699,8 +700,8 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss, const bool *want)
  * When a release read lacks the file, the releases from the oldest up to the
  * oldest that has it: the oldest alone first (the kernel's and make-history's
  * has it), all of them when it lacks it too.  When every release read has the
- * file, none: at 1.3M commits, the oldest release's tree lies at the end of
- * delta chains, and reading it took a reader 0.09-0.11 s.
+ * file, none: in a large history, the oldest release's tree lies at the end
+ * of delta chains, slow to read.
  */
 static void
 read_fallback(FixesLoad *ld, FixesSubsystems *ss)
@@ -845,7 +846,7 @@ static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
 	insert_commit_subsystem(ld->subsys_bulk, ld->repository_id, idx, section);
-	if (ld->incremental && !ld->reattribute && idx < ld->n_old)
+	if (ld->refresh != NULL && !ld->reattribute && idx < ld->n_old)
 		return;
 	if (ld->ncs + 2 > ld->cs_cap)
 	{
@@ -975,145 +976,13 @@ attribute(FixesLoad *ld, FixesSubsystems *ss)
 	}
 }
 
-/* a new commit in a release: the refresh needs the releases' files */
-static bool
-new_released(FixesLoad *ld)
-{
-	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
-	{
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		if (ld->mark[i] != 0)
-			return true;
-	}
-	return false;
-}
-
-/*
- * A release that the previous load did not have: its sections are listed
- * (fixes_subsystems) even when it holds no commit (a new tag on a commit
- * that an older release holds), as a full load lists them
- */
-static bool
-new_release(FixesLoad *ld)
-{
-	return ld->nreleases > ld->n_old_releases;
-}
-
-/*
- * A refresh that may keep the attributions of the old commits, before the
- * releases' files are read: false when every commit must be attributed
- * again.  A previous release is gone (a section name may be in use no
- * more, and whether it had the file is not known) or on another commit, or
- * a release older than the previous load's oldest came (a release without
- * the file may take another one's now).  Otherwise the releases' versions
- * only grow, and those of the old releases are the same.
- */
-static bool
-can_keep(FixesLoad *ld)
-{
-	for (int r = 0; r < ld->n_old_releases; r++)
-	{
-		int			nr = ld->old_to_new_rank ? ld->old_to_new_rank[r + 1] : 0;
-
-		if (nr == 0 || ld->release_commit[nr - 1] != ld->old_releases[r].commit)
-			return false;
-	}
-	return ld->n_old_releases == 0 || ld->old_to_new_rank[1] == 1;
-}
-
-/*
- * The releases whose file a refresh that keeps the old attributions needs:
- * those of its new commits, those of the old commits that moved, before and
- * now (and, if one of them lacks the file, the oldest: read_fallback()).
- */
-static bool *
-wanted_releases(FixesLoad *ld)
-{
-	bool	   *want = palloc0(sizeof(bool) * (ld->nreleases + 1));
-
-	/* the new releases (can_keep(): the old ones are all there, at the same ranks or not) */
-	for (int r = 1; r <= ld->nreleases; r++)
-		want[r] = true;
-	for (int r = 1; r <= ld->n_old_releases; r++)
-		if (ld->old_to_new_rank[r] > 0)
-			want[ld->old_to_new_rank[r]] = false;
-	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
-	{
-		if ((i & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		want[ld->mark[i]] = true;
-	}
-	for (int64 m = 0; m < ld->nmoved; m++)
-	{
-		uint32		i = ld->moved[m];
-		int32		was = fixes_old_mark(ld, i);
-
-		if ((m & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		want[ld->mark[i]] = true;
-		if (was > 0)
-			want[ld->old_to_new_rank[was]] = true;
-	}
-	return want;
-}
-
-/*
- * The old commits whose version changed (moved to another release with
- * another file), into *out (sorted); false when every commit must be
- * attributed again: a release lacks the file, the tags changed, and the
- * previous load's oldest release with the file is not the oldest now.
- */
-static bool
-changed_commits(FixesLoad *ld, FixesSubsystems *ss, uint32 **out, int64 *nout)
-{
-	*out = NULL;
-	*nout = 0;
-	if (ss->any_missing && ld->tags_hash != ld->old_tags_hash && !ss->rank_has[1])
-	{
-		int			old_first = 0;
-
-		for (int r = 0; r < ld->n_old_releases; r++)
-		{
-			int			nr = ld->old_to_new_rank[r + 1];
-
-			if (!ss->rank_read[nr])
-				return false;
-			if (ss->rank_has[nr])
-			{
-				old_first = nr;
-				break;
-			}
-		}
-		if (old_first != ss->first_with)
-			return false;
-	}
-	if (ld->nmoved > 0)
-	{
-		*out = fixes_palloc_big(sizeof(uint32) * ld->nmoved, MCXT_ALLOC_HUGE);
-		for (int64 m = 0; m < ld->nmoved; m++)
-		{
-			uint32		i = ld->moved[m];
-			int32		was = fixes_old_mark(ld, i);
-			int			before = was == 0 ? ss->ref_ver : ss->rank_ver[ld->old_to_new_rank[was]];
-
-			if ((m & 0xffff) == 0)
-				CHECK_FOR_INTERRUPTS();
-
-			if (before != ss->rank_ver[ld->mark[i]])
-				(*out)[(*nout)++] = i;
-		}
-		qsort(*out, *nout, sizeof(uint32), fixes_uint32_cmp);
-	}
-	return true;
-}
-
 /*
  * After the releases: attribute each commit by the MAINTAINERS of its
  * release (the ref's when unreleased; a database at 1.0 or 1.1 SQL: the
  * ref's for all), and write fixes_subsystems and fixes_commit_subsystems.
  * A full load attributes every commit; a refresh the new ones and the old
- * ones whose version changed, or all of them again (changed_commits()).
+ * ones whose version changed, or all of them again
+ * (fixes_refresh_changed_commits()).
  */
 void
 fixes_load_write_files(FixesLoad *ld)
@@ -1139,29 +1008,32 @@ fixes_load_write_files(FixesLoad *ld)
 		/* a database at 1.0 or 1.1 SQL: every release by the ref's file */
 		ss->rank_read[r] = r == 0 || ld->has.version < 12;
 	}
-	full = !ld->incremental || ld->reattribute;
-	/* no release left of the previous ones: every commit is the ref's now */
-	if (ld->has.version >= 12 && ld->incremental && ld->nreleases == 0 && ld->n_old_releases > 0)
-		full = true;
+	/* a refresh may keep the attributions of the old commits */
+	full = ld->refresh == NULL || fixes_refresh_attribute_all(ld);
 	/*
 	 * The files are read when commits are released or move, when a release
 	 * is new, and when one is gone or moved, even if it held no commit: its
-	 * sections were listed (can_keep())
+	 * sections were listed (fixes_refresh_can_keep())
 	 */
 	if (ld->has.version >= 12 && ld->nreleases > 0 &&
-		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld) || !can_keep(ld)))
+		(full || fixes_refresh_release_files_needed(ld)))
 	{
 		bool	   *want = NULL;
 
 		if (!full)
-			full = !can_keep(ld);
+			full = !fixes_refresh_can_keep(ld);
 		if (!full)
-			want = wanted_releases(ld);
+			want = fixes_refresh_wanted_releases(ld);
 		read_release_versions(ld, ss, want);
 		read_fallback(ld, ss);
 		resolve_fallback(ld, ss);
 		if (!full)
-			full = !changed_commits(ld, ss, &changed, &nchanged);
+		{
+			FixesReleaseFiles rf = {ss->ref_ver, ss->rank_ver, ss->any_missing, ss->first_with,
+			ss->rank_has, ss->rank_read};
+
+			full = !fixes_refresh_changed_commits(ld, &rf, &changed, &nchanged);
+		}
 		if (full)
 		{
 			read_release_versions(ld, ss, NULL);
@@ -1169,7 +1041,7 @@ fixes_load_write_files(FixesLoad *ld)
 		}
 		fixes_load_phase(ld, "MAINTAINERS of the releases read");
 	}
-	if (ld->incremental && full)
+	if (ld->refresh != NULL && full)
 		ld->reattribute = true;
 	ld->reattribute_some = !full && nchanged > 0;
 
@@ -1186,7 +1058,7 @@ fixes_load_write_files(FixesLoad *ld)
 	map_sections(ss, ss->vers[ss->ref_ver]);
 
 	/* the rows that go, and the files of the old commits to attribute again */
-	if (ld->incremental && full)
+	if (ld->refresh != NULL && full)
 	{
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_commit_subsystems", ld->repository_id);
 		(void) fixes_spi_delete_rows(ld->schema, "fixes_subsystems", ld->repository_id);

@@ -1,5 +1,5 @@
 /*
- * load_overrides.c — fixes_load(): the corrections of fixes_overrides (1.1)
+ * load_overrides.c — fixes_load(): the corrections of fixes_overrides
  *
  * Users write fixes_overrides; every load and refresh applies the rows of
  * its repository (by name) after resolving the edges, so a correction

@@ -35,6 +35,7 @@
 #include "utils/timestamp.h"
 
 #include "load_walk.h"
+#include "refresh.h"
 
 /* a release tag's commit and the tag's position in ld->tags (+ 1) */
 typedef struct FixesTagRelease
@@ -206,18 +207,8 @@ fixes_load_read(FixesLoad *ld)
 	scope.ahead = &ld->ahead;
 	scope.ahead_files = ld->ahead_files;
 	/* a refresh: the reader finds the old commits the walk meets */
-	if (ld->incremental)
-	{
-		uint32		old_head = fixes_load_old_head(ld);
-
-		if (old_head != FIXES_NO_IDX)
-		{
-			FixesOid   *hide = palloc(sizeof(FixesOid));
-
-			*hide = ld->graph->oids[old_head];
-			scope.hide = hide;
-		}
-	}
+	if (ld->refresh != NULL)
+		scope.hide = fixes_refresh_walk_hide(ld);
 	scope.rows = fixes_commit_rows_begin(ld, false);
 	fixes_walk_scope_hook(&scope, release);
 	fixes_walk_scope_hook(&scope, fixes_stable_cc_hook());

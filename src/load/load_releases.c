@@ -8,7 +8,7 @@
  * are); the release of a commit is the first release whose commit is it or
  * has it as an ancestor (see release_marking.c).
  *
- * release_tags (1.3, issue 42): with 'ref' (the default) the releases are
+ * release_tags: with 'ref' (the default) the releases are
  * the tags whose commit the ref reaches, as above.  With 'all', every tag
  * the pattern takes counts, wherever it sits: a project that tags its
  * releases on release branches (Open vSwitch's v3.5.0 on branch-3.5) has
@@ -38,6 +38,7 @@
 #include "executor/spi.h"
 
 #include "load_state.h"
+#include "refresh.h"
 #include "reach.h"
 #include "release_marking.h"
 #include "spi_call.h"
@@ -116,190 +117,11 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 	}
 }
 
-/*
- * After the walk: is a release tag's commit outside the graph (the ref does
- * not reach it)?  On a refresh the graph holds the old commits of every
- * release tag (load_ids.c looks them up) and the new commits.
- */
-bool
-fixes_load_release_tags_off_ref(FixesLoad *ld)
-{
-	for (int t = 0; t < ld->ntags; t++)
-	{
-		if ((t & 0xff) == 0xff)
-			CHECK_FOR_INTERRUPTS();
-		if (fixes_graph_lookup(ld->graph, &ld->tags[t].commit) == FIXES_NO_IDX &&
-			fixes_load_is_release(ld, ld->tags[t].name))
-			return true;
-	}
-	return false;
-}
-
-/*
- * With 'all': did the previous load store a release off the ref (its
- * commit_idx an entry point, not its tag's commit)?  A load does not build
- * on such a load: it is a full one.  The differential fuzzer found a
- * refresh over one that resolved an abbreviation to the wrong commit
- * (test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json).
- */
-bool
-fixes_load_stored_release_off_ref(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1];
-	bool		off;
-
-	if (!ld->known || !ld->release_all)
-		return false;
-	sql = psprintf("SELECT 1 FROM ONLY %1$s.fixes_releases x "
-				   "LEFT JOIN ONLY %1$s.fixes_commits c "
-				   "ON c.repository_id = x.repository_id AND c.commit_idx = x.commit_idx "
-				   "WHERE x.repository_id = $1 AND x.mainline "
-				   "AND c.commit_id IS DISTINCT FROM x.commit_id LIMIT 1", ld->schema);
-	args[0] = Int32GetDatum(ld->repository_id);
-	off = fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1;
-	SPI_freetuptable(SPI_tuptable);
-	return off;
-}
-
 /* Fail early, before any reading, on a pattern that does not compile. */
 void
 fixes_load_check_pattern(FixesLoad *ld)
 {
 	(void) fixes_load_is_release(ld, "");
-}
-
-typedef struct RankEntry
-{
-	const char *name;			/* the key: a release's tag */
-	int			rank;
-} RankEntry;
-
-/* this load's releases by tag name: one lookup per old release */
-static HTAB *
-new_ranks_by_name(FixesLoad *ld)
-{
-	HASHCTL		ctl;
-	HTAB	   *h;
-
-	ctl.keysize = sizeof(char *);
-	ctl.entrysize = sizeof(RankEntry);
-	ctl.hash = fixes_string_ptr_hash;
-	ctl.match = fixes_string_ptr_match;
-	ctl.hcxt = CurrentMemoryContext;
-	h = hash_create("fixes release ranks", Max(ld->nreleases, 16), &ctl,
-					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
-	for (int q = 0; q < ld->nreleases; q++)
-	{
-		const char *name = ld->tags[ld->release_tag[q]].name;
-		RankEntry  *e = hash_search(h, &name, HASH_ENTER, NULL);
-
-		e->rank = q + 1;
-	}
-	return h;
-}
-
-/* old rank -> rank of the same tag now (same name, same release), 0 if gone */
-static int *
-old_ranks_now(FixesLoad *ld)
-{
-	int		   *old_rank = palloc0(sizeof(int) * (ld->n_old_releases + 1));
-	HTAB	   *rank_of = new_ranks_by_name(ld);
-
-	for (int r = 0; r < ld->n_old_releases; r++)
-	{
-		RankEntry  *e;
-
-		CHECK_FOR_INTERRUPTS();
-		e = hash_search(rank_of, &ld->old_releases[r].tag, HASH_FIND, NULL);
-		if (e != NULL)
-			old_rank[r + 1] = e->rank;
-	}
-	hash_destroy(rank_of);
-	return old_rank;
-}
-
-/*
- * The releases of the previous load on the old commits, as it stored them
- * (1.2), or else marked again (commits cannot gain ancestors, so this is
- * exactly what that load found), to find the old commits whose release
- * this load changes.
- */
-static void
-find_moved(FixesLoad *ld, uint32 *stack)
-{
-	FixesGraph *g = ld->graph;
-	int32	   *old_mark;
-	int		   *old_rank = old_ranks_now(ld);
-
-	if (ld->stored.mark != NULL)
-		old_mark = ld->stored.mark;
-	else
-	{
-		uint32	   *old_commit = palloc(sizeof(uint32) * Max(ld->n_old_releases, 1));
-
-		for (int r = 0; r < ld->n_old_releases; r++)
-			old_commit[r] = ld->old_releases[r].commit;
-		/* the old commits form a closed graph: parents of old commits are old */
-		old_mark = fixes_palloc_big(sizeof(int32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		fixes_mark_releases(ld->n_old, g->par_start, g->par_end, g->parents,
-							old_commit, ld->n_old_releases, old_mark, stack);
-		pfree(old_commit);
-	}
-
-	ld->moved = fixes_palloc_big(sizeof(uint32) * Max(ld->n_old, 1), MCXT_ALLOC_HUGE);
-	ld->nmoved = 0;
-	for (uint32 i = 0; i < ld->n_old; i++)
-	{
-		int32		was = old_mark[i];
-
-		if ((i & 0xffff) == 0xffff)
-			CHECK_FOR_INTERRUPTS();
-		/*
-		 * Same tag name = same release, whatever its rank now.  A release
-		 * that is gone (old_rank 0) moves its commits even when they are
-		 * unreleased now (mark 0).
-		 */
-		if (was == 0 ? ld->mark[i] != 0 : (old_rank[was] == 0 || old_rank[was] != ld->mark[i]))
-			ld->moved[ld->nmoved++] = i;
-	}
-	/* kept for the per-release trailer counts (load_trailer_counts.c) */
-	ld->old_mark = old_mark;
-	ld->old_to_new_rank = old_rank;
-}
-
-/*
- * The releases only add to the old ones: the stored releases become this
- * load's marks in place (no other array of 4 bytes a commit: touching one
- * costs 20 ms at 1.3M commits), and the marking from the new releases stops
- * at them.  Only unreleased old commits can move, each from no release;
- * fixes_old_mark() tells their old release by the moved bits.
- */
-static void
-mark_appended(FixesLoad *ld, uint32 *stack)
-{
-	FixesGraph *g = ld->graph;
-
-	ld->mark = ld->stored.mark;
-	ld->stored.mark = NULL;
-	memset(ld->mark + ld->n_old, 0, sizeof(int32) * (g->n - ld->n_old));
-	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-						ld->release_commit, ld->nreleases, ld->mark, stack);
-	ld->moved = palloc(sizeof(uint32) * Max(ld->stored.nunreleased, 1));
-	ld->nmoved = 0;
-	ld->moved_bits = fixes_palloc_big(ld->n_old / 8 + 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	for (uint32 u = 0; u < ld->stored.nunreleased; u++)
-	{
-		uint32		i = ld->stored.unreleased[u];
-
-		if (ld->mark[i] == 0)
-			continue;
-		ld->moved[ld->nmoved++] = i;
-		ld->moved_bits[i / 8] |= (uint8) (1 << (i % 8));
-	}
-	ld->old_mark = NULL;
-	ld->old_to_new_rank = old_ranks_now(ld);
 }
 
 /*
@@ -331,33 +153,6 @@ find_corrected(FixesLoad *ld)
 	if (ld->ncorrected > 0)
 		elog(DEBUG1, "fixes_load %s: %lld commits were walked before a release reached them",
 			 ld->name, (long long) ld->ncorrected);
-}
-
-/*
- * The stored releases of the old commits (fixes_graph.releases, 1.2), if
- * they agree with the old releases: ranks 1 .. n_old_releases, each old
- * release's own commit in it.  Otherwise forgotten.
- */
-static void
-check_stored(FixesLoad *ld)
-{
-	bool		ok = true;
-
-	for (uint32 i = 0; ok && i < ld->n_old; i++)
-	{
-		if ((i & 0xffff) == 0xffff)
-			CHECK_FOR_INTERRUPTS();
-		ok = ld->stored.mark[i] >= 0 && ld->stored.mark[i] <= ld->n_old_releases;
-	}
-	for (int r = 0; ok && r < ld->n_old_releases; r++)
-		ok = ld->old_releases[r].commit < ld->n_old &&
-			ld->stored.mark[ld->old_releases[r].commit] == r + 1;
-	if (!ok)
-	{
-		elog(DEBUG1, "fixes_load %s: the stored releases of the old commits disagree with the old releases",
-			 ld->name);
-		ld->stored.mark = NULL;
-	}
 }
 
 /* the entry points of the release tags off the ref (release_tags 'all') */
@@ -453,7 +248,7 @@ off_ref_entries(FixesLoad *ld, OffRef *o)
 /*
  * The releases: the tags in scope that the pattern takes, in version order.
  * On a refresh, whether they only add to the old ones
- * (ld->stored.appended): every old release is still one, at the same
+ * (ld->refresh->stored.appended): every old release is still one, at the same
  * commit, and every new one comes after them.  Then an old commit keeps its
  * release, or gains one if it had none, and only the new commits and the
  * unreleased ones are marked; otherwise every commit is, through the
@@ -473,7 +268,7 @@ fixes_load_find_releases(FixesLoad *ld)
 	ld->release_entries = NULL;
 	ld->release_off_ref = NULL;
 	/* 'all': where the release tags off the ref enter its history */
-	if (ld->release_all && !ld->incremental)
+	if (ld->release_all && ld->refresh == NULL)
 		off_ref_entries(ld, &off);
 	if (off.nentries > 0)
 	{
@@ -517,17 +312,8 @@ fixes_load_find_releases(FixesLoad *ld)
 	for (int r = 0; r < ld->nreleases; r++)
 		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
 
-	ld->stored.appended = false;
-	if (!ld->incremental || ld->stored.mark == NULL)
-		return;
-	check_stored(ld);
-	if (ld->stored.mark == NULL || ld->nreleases < ld->n_old_releases)
-		return;
-	for (int r = 0; r < ld->n_old_releases; r++)
-		if (ld->release_commit[r] != ld->old_releases[r].commit ||
-			strcmp(ld->tags[ld->release_tag[r]].name, ld->old_releases[r].tag) != 0)
-			return;
-	ld->stored.appended = true;
+	if (ld->refresh != NULL)
+		fixes_refresh_releases_appended(ld);
 }
 
 /*
@@ -648,9 +434,9 @@ count_unreleased(void *arg, uint32 head, const FixesOid *ids, uint32 n)
 /*
  * release_tags 'ref', a full load: when more than half of the commits are
  * unreleased and release tags off the ref would release some of them, a
- * NOTICE says how many, and how to count those tags (issue 42: Open
- * vSwitch tags its releases on its release branches; 19,464 of 20,918
- * commits were unreleased and nothing said why).
+ * NOTICE says how many, and how to count those tags (a project that tags
+ * its releases on its release branches would otherwise see most of its
+ * commits unreleased, and nothing would say why).
  */
 static void
 say_off_ref(FixesLoad *ld)
@@ -711,18 +497,14 @@ fixes_load_releases(FixesLoad *ld)
 	uint32	   *stack;
 
 	stack = fixes_palloc_big(sizeof(uint32) * Max(g->n, 1), MCXT_ALLOC_HUGE);
-	if (ld->stored.appended && g->n <= ld->stored.cap)
-		mark_appended(ld, stack);
+	if (ld->refresh != NULL)
+		fixes_refresh_mark(ld, stack);
 	else
 	{
-		Assert(ld->stored.appended || !ld->parents_some);
 		ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		if (ld->stored.appended)
-			memcpy(ld->mark, ld->stored.mark, sizeof(int32) * ld->n_old);
 		if (ld->release_entry_start != NULL)
 		{
-			/* release_tags 'all', a full load: releases off the ref */
-			Assert(!ld->incremental);
+			/* release_tags 'all': releases off the ref */
 			fixes_mark_releases_from(g->n, g->par_start, g->par_end, g->parents,
 									 ld->release_entries, ld->release_entry_start,
 									 ld->nreleases, ld->mark, stack);
@@ -730,8 +512,6 @@ fixes_load_releases(FixesLoad *ld)
 		else
 			fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
 								ld->release_commit, ld->nreleases, ld->mark, stack);
-		if (ld->incremental)
-			find_moved(ld, stack);
 	}
 	pfree(stack);
 
@@ -741,7 +521,7 @@ fixes_load_releases(FixesLoad *ld)
 	if (ld->release_entry_start != NULL)
 		keep_first_reaching(ld);
 	find_corrected(ld);
-	if (!ld->release_all && !ld->incremental)
+	if (!ld->release_all && ld->refresh == NULL)
 		say_off_ref(ld);
 
 	if (ld->nreleases == 0 && g->n > 0)
@@ -780,14 +560,14 @@ fixes_tags_hash(FixesLoad *ld)
 		/*
 		 * and every other field of the tag a release row stores: a tag
 		 * made again on the same commit (a lightweight one replaced by an
-		 * annotated one) changes annotated and released_at (issue 28)
+		 * annotated one) changes annotated and released_at
 		 */
 		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].annotated,
 								sizeof(ld->tags[t].annotated), h);
 		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].time,
 								sizeof(ld->tags[t].time), h);
 	}
-	/* release_tags 'all' (1.3): 'ref' hashes as before 1.3 */
+	/* release_tags 'all': 'ref' hashes as before 1.3 */
 	if (ld->release_all)
 		h = hash_bytes_extended((const unsigned char *) "all", 3, h ^ 5);
 	/* and the stable scope: the expression and the branches it matches */

@@ -21,7 +21,7 @@
  * index of fixes_commits instead of sorting every id; the caller writes only
  * the edges whose answer changed.
  *
- * The work is bounded (issue 28): a line is compared with the subjects of at
+ * The work is bounded: a line is compared with the subjects of at
  * most fixes.max_subject_candidates commits whose subject has its quoted
  * subject's hash (past that, it is not resolved by subject: more than one
  * commit has that subject, barring hash collisions, and a WARNING names
@@ -39,6 +39,7 @@
 #include "utils/timestamp.h"
 
 #include "load_walk.h"
+#include "refresh.h"
 #include "spi_call.h"
 #include "oid_prefix.h"
 
@@ -584,7 +585,7 @@ fixes_load_resolve(FixesLoad *ld)
 {
 	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
 
-	fixes_resolve_edges(ld, &es, ld->incremental);
+	fixes_resolve_edges(ld, &es, ld->refresh != NULL);
 }
 
 /*
@@ -596,19 +597,21 @@ void
 fixes_load_count_resolved(FixesLoad *ld)
 {
 	/*
-	 * A refresh that read only some old edges (load_old_edges.c): the
+	 * A refresh that read only some old edges (refresh/old_edges.c): the
 	 * previous load's counts, less what the old edges read counted then,
 	 * plus what every edge read counts now
 	 */
-	ld->counted_edges = ld->edges_some ? ld->old_edges : 0;
-	ld->resolved = ld->edges_some ? ld->old_resolved : 0;
+	bool		some = ld->refresh != NULL && ld->refresh->edges_some;
+
+	ld->counted_edges = some ? ld->prev.edges : 0;
+	ld->resolved = some ? ld->prev.resolved : 0;
 	for (int64 k = 0; k < ld->nedges; k++)
 	{
 		FixesEdge  *e = &ld->edges[k];
 
 		if (e->kind != KIND_FIXES)
 			continue;
-		if (ld->edges_some && e->old && e->before.status != EDGE_IGNORED)
+		if (some && e->old && e->before.status != EDGE_IGNORED)
 		{
 			ld->counted_edges--;
 			ld->resolved -= e->before.status == EDGE_RESOLVED;

@@ -17,7 +17,7 @@
  * rule accepts, in version order, ranked after the mainline releases) and
  * their series; the release of each stable commit (the one-pass marking,
  * stopped at mainline commits); the backport lines, resolved against the
- * mainline by unique prefix (1.2: then by fixes_backport_overrides and by
+ * mainline by unique prefix (then by fixes_backport_overrides and by
  * subject, load_backports.c); the Fixes lines of stable commits, resolved
  * against both scopes (load_resolve.c); the series rows of fixes_affected.
  * The counters of fixes_per_stable_release are the counting module's
@@ -25,7 +25,7 @@
  * regressions_introduced and known_bugs from the series rows, each handed
  * to it as it is written; this phase hands the counts to the writer of
  * fixes_releases (load_write_releases.c).  A backport on a branch after the
- * branch's newest release is queued (1.2): its series row names it
+ * branch's newest release is queued: its series row names it
  * (fix_backport_idxs) with no fixed release, and no release counts it fixed.
  *
  * A phase of its own: it walks its scope with the walk loop of the
@@ -39,7 +39,7 @@
  * and the resolved pairs of its edges, which it frees once it has those.
  *
  * stable_branches is a setting of the repository, kept by a load that does
- * not give it (1.2, fixes_load_stable_setting).
+ * not give it (fixes_load_stable_setting).
  */
 #include "postgres.h"
 
@@ -482,7 +482,7 @@ series_below(FixesLoad *ld, const Stable *st, const int32 *best, uint32 *stamp, 
 #define SERIES_CHECK_WORK ((int64) 50 * 1000 * 1000)
 
 /*
- * What the series leave unsaid (issue 42), in a NOTICE each: stable releases
+ * What the series leave unsaid, in a NOTICE each: stable releases
  * that get no series (no mainline release is their ancestor: OVN's, whose
  * releases are all on release branches, loaded with 'ref'), and a series
  * whose stable releases sit on several branches (the newest of them, in

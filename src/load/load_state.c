@@ -228,3 +228,30 @@ fixes_load_stored_float(FixesLoad *ld, double v, const char *table, const char *
 		fixes_load_stored_bad(ld, table, "%s is %g, not a finite number.", column, v);
 	return v;
 }
+
+/*
+ * A full load starts: what a refresh's reading put in ld is forgotten (its
+ * state, ld->refresh, and what its walk added to the phases' arrays).
+ */
+void
+fixes_load_start_full(FixesLoad *ld)
+{
+	ld->refresh = NULL;
+	ld->n_old = 0;
+	ld->graph = fixes_graph_create(ld->cxt);
+	ld->cap = 0;
+	ld->subj_hash = NULL;
+	ld->committed_at = NULL;
+	ld->committed_null = NULL;
+	ld->stable_cc = NULL;
+	ld->newest_set = false;
+	ld->nedges = 0;
+	ld->edge_text.len = 0;
+	ld->missing_parents = 0;
+	ld->trailer_keys = NULL;
+	ld->ncs = 0;
+	ld->prefixes = NULL;
+	ld->kept_groups = NULL;
+	ld->missing_blobs = 0;
+	ld->missing_trees = 0;
+}

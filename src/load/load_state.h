@@ -1,34 +1,41 @@
 /*
  * load_state.h — the state of one fixes_load() call, shared by its phases
  *
- * load.c runs the phases below in this order, one file each (a refresh
- * runs the same ones and keeps what the previous load still holds).
+ * load.c runs the phases below in this order, one file each.  What the
+ * load is (nothing changed, full, refresh, a refresh that falls back to
+ * full) is decided by refresh/decide.c, which load.c asks at each point
+ * where it knows more; it then runs one sequence per kind.  The code only
+ * a refresh runs is in refresh/ (refresh/refresh.h has its map), its state
+ * in FixesRefresh (refresh/refresh_state.h): ld->refresh, NULL in a full
+ * load; where a phase below differs in a refresh, it calls refresh/.
  * Everything a load allocates lives in ld->cxt, the memory context
  * "fixes_load", deleted when the call returns; every SQL statement goes
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
  *   load_schema.c           the installed SQL version (ld->has.version)
- *   load_previous.c         the previous load: its row of fixes_repositories
+ *   refresh/previous.c      the previous load: its row of fixes_repositories
+ *                           (ld->prev)
  *   load_overrides.c        the rows of fixes_overrides
- *   load_backports.c        the rows of fixes_backport_overrides (1.2)
- *   load_stable.c           the stable_branches setting (1.2: remembered)
+ *   load_backports.c        the rows of fixes_backport_overrides
+ *   load_stable.c           the stable_branches setting (remembered)
  *   load_files.c            the files and maintainers settings
  * Clearing (load_clear.c): the previous load's rows that this load writes
  *   again, deleted before the history is read (every row of a full load; the
  *   stable scope of a refresh).
  * Reading, from the reader process (reader_proc.c, walk.c):
  *   tags.c                  tags and branches; load_stable.c picks the stable ones;
- *                           load_refs.c (1.2): none when the head and the hash
- *                           of the refs are the previous load's (its tags_hash)
+ *                           refresh/refs_hash.c: none when the head and the
+ *                           hash of the refs are the previous load's
  *   load_maintainers.c      the MAINTAINERS file of the ref's tree (those of
  *                           the releases: after the releases, when writing)
- *   load_graph.c            a refresh: the commit graph of the previous load,
- *                           without the ids of its commits, with the stored
- *                           release of each (1.2) and the parents of only the
- *                           rows that hold an unreleased commit; and
- *                           load_previous.c its releases
- *   load_ids.c              a refresh: the ids of the old commits the new ones
+ *   refresh/decide.c        what the load is; for a refresh,
+ *   refresh/graph_read.c    the commit graph of the previous load, without
+ *                           the ids of its commits, with the stored release
+ *                           of each and the parents of only the rows that
+ *                           hold an unreleased commit; and
+ *                           refresh/previous.c its releases
+ *   refresh/old_ids.c       a refresh: the ids of the old commits the new ones
  *                           name, by probe, from the reader's list of the
  *                           commits it will send (or every id,
  *                           fixes_load_read_ids())
@@ -46,26 +53,33 @@
  *   load_releases.c         releases, and the release of every commit: only
  *                           the new and the unreleased ones when the new
  *                           releases come after the old ones (else load.c has
- *                           load_graph.c read the rest of the parents first)
+ *                           refresh/graph_read.c read the rest of the parents
+ *                           first); refresh/old_marks.c: the old commits whose
+ *                           release changed
  * Writing, in the caller's transaction:
  *   load_write_commits.c    the release of the rows that need another one
  *   load_maintainers.c      the subsystems, each commit by its release's
  *                           MAINTAINERS (fixes_commit_files was written
- *                           during the read)
- *   load_previous.c         a refresh: the edges of the previous load
+ *                           during the read); which old ones a refresh
+ *                           keeps: refresh/kept_maintainers.c
+ *   refresh/old_edges.c     a refresh: the edges of the previous load it
+ *                           needs (refresh/previous.c reads them)
  *   load_resolve.c          each edge to a commit; load_overrides.c corrects
- *   load_ids.c              a refresh: the ids of the old targets of the edges
+ *   refresh/old_ids.c       a refresh: the ids of the old targets of the edges
  *                           it writes (fixes_load_fetch_edge_ids())
  *   load_write_edges.c      fixes_edges
  *   load_count.c            the counting module (load_count.h): every count,
  *                           per release (lifetimes included), per commit
  *                           fixed, per trailer key, per group, per stable
- *                           release, handed to the writers:
+ *                           release, handed to the writers (a refresh's
+ *                           counts by difference: refresh/kept_counts.c):
  *   load_subsystem_counts.c the groups of each commit, fixes_subsystem_counts
  *                           and fixes_path_prefix_counts
- *   load_trailer_counts.c   fixes_release_trailers
+ *   load_trailer_counts.c   fixes_release_trailers (a refresh's by
+ *                           difference: refresh/kept_trailer_counts.c)
  *   load_write_releases.c   fixes_releases, fixes_fixed_commits
- *   load_graph.c            fixes_graph, for the next refresh
+ *   load_graph.c            fixes_graph, for the next refresh (the rows a
+ *                           refresh keeps: refresh/graph_kept.c)
  *   load_analyze.c          ANALYZE of the tables the load changed much
  *   load_stable.c           with stable_branches: the stable scope, a phase
  *                           of its own (its struct StableScope holds its rows,
@@ -108,6 +122,7 @@
 #include "commit_raw.h"
 #include "graph.h"
 #include "progress.h"
+#include "refresh_state.h"
 #include "string_hash.h"
 #include "table_columns.h"
 #include "tags.h"
@@ -119,7 +134,7 @@ typedef enum FixesEdgeStatus
 	EDGE_RESOLVED,
 	EDGE_AMBIGUOUS,
 	EDGE_NOT_FOUND,
-	EDGE_IGNORED				/* by a row of fixes_overrides (1.1) */
+	EDGE_IGNORED				/* by a row of fixes_overrides */
 } FixesEdgeStatus;
 
 typedef enum FixesEdgeMethod
@@ -128,10 +143,10 @@ typedef enum FixesEdgeMethod
 	METHOD_HASH,
 	METHOD_HASH_SUBJECT,
 	METHOD_SUBJECT,
-	METHOD_OVERRIDE				/* a row of fixes_overrides (1.1) */
+	METHOD_OVERRIDE				/* a row of fixes_overrides */
 } FixesEdgeMethod;
 
-/* fixes_edges.kind (1.1): what the line says of the commit it names */
+/* fixes_edges.kind: what the line says of the commit it names */
 typedef enum FixesEdgeKind
 {
 	KIND_FIXES,					/* Fixes: <id> */
@@ -170,7 +185,7 @@ typedef struct FixesEdge
 	uint8		kind;			/* FixesEdgeKind */
 	bool		fixed_at_null;
 	TimestampTz fixed_at;		/* the fixing commit's committer date */
-	bool		introduced_null;	/* old edges: as stored (1.1) */
+	bool		introduced_null;	/* old edges: as stored */
 	TimestampTz introduced_at;	/* old edges: the target's committer date, as stored */
 	uint8		abbrev_len;
 	int32		subj_len;		/* -1: no quoted subject */
@@ -183,7 +198,7 @@ typedef struct FixesEdge
 /*
  * An edge list of a phase: the read phase's is ld->edges, ld->nedges,
  * ld->edges_cap and ld->edge_text; the stable phase's its own.  The walk's
- * edge hook (load_walk.c) and a refresh's old edges (load_previous.c)
+ * edge hook (load_walk.c) and a refresh's old edges (refresh/previous.c)
  * append to it through these pointers (fixes_edge_append(), load_state.c).
  */
 typedef struct FixesEdgeSink
@@ -194,7 +209,7 @@ typedef struct FixesEdgeSink
 	FixesArena *text;			/* abbrevs, quoted subjects, raw lines */
 } FixesEdgeSink;
 
-/* fixes_backports.method (1.2): how a stable commit's upstream was found */
+/* fixes_backports.method: how a stable commit's upstream was found */
 typedef enum FixesBackportMethod
 {
 	BACKPORT_NONE,				/* not resolved */
@@ -289,7 +304,7 @@ typedef struct FixesOverride
 	int64		matched;		/* edges it applied to */
 } FixesOverride;
 
-/* a row of fixes_backport_overrides for the repository being loaded (1.2) */
+/* a row of fixes_backport_overrides for the repository being loaded */
 typedef struct FixesBackportOverride
 {
 	FixesOid	stable;
@@ -301,7 +316,7 @@ typedef struct FixesOldRelease
 {
 	char	   *tag;
 	uint32		commit;
-	bool		id_valid;		/* id is the commit's (load_ids.c) */
+	bool		id_valid;		/* id is the commit's (refresh/old_ids.c) */
 	FixesOid	id;
 } FixesOldRelease;
 
@@ -315,19 +330,19 @@ typedef struct FixesLoad
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
 	char	   *stable_re;		/* stable_branches; NULL: none */
-	bool		release_all;	/* release_tags 'all' (1.3, load_releases.c) */
+	bool		release_all;	/* release_tags 'all' (load_releases.c) */
 	bool		release_all_changed;	/* not the previous load's: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	FixesSchema has;			/* the installed SQL version (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
-	bool		arg_files_set;	/* files given (1.1) */
+	bool		arg_files_set;	/* files given */
 	bool		arg_files;
-	bool		arg_maintainers_set;	/* maintainers given (1.1) */
+	bool		arg_maintainers_set;	/* maintainers given */
 	char	   *arg_maintainers;
 	bool		arg_stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
-	char	   *arg_release_tags;	/* release_tags given (1.3), NULL: keep */
+	char	   *arg_release_tags;	/* release_tags given, NULL: keep */
 	bool		stored_bad;		/* fixes_load_stored_bad() raised its error */
 
 	FixesGraph *graph;
@@ -339,30 +354,14 @@ typedef struct FixesLoad
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
 
-	/* the previous load, as fixes_repositories records it */
-	char	   *old_head;		/* hex, NULL if none */
-	int64		old_tags_hash;
-	int64		old_commits;
-	int32		old_nreleases;
-	bool		old_usable;		/* loaded, and missed no parents */
+	/* the previous load and the refresh (refresh/refresh_state.h) */
+	FixesPrevious prev;			/* its row of fixes_repositories */
+	FixesRefs	refs;			/* the hash of the refs the reader read */
+	FixesRefresh *refresh;		/* a refresh's own state; NULL: a full load */
 	bool		unchanged;		/* same head, same tags: nothing to do */
 	int64		tags_hash;		/* of this load's tags and release pattern */
-
-	/* the refs the reader read (1.2, load_refs.c) */
-	bool		refs_compared;	/* the reader was given old_refs_hash */
-	FixesOid	old_refs_hash;
-	bool		refs_unchanged; /* the previous load's: no tag read, its tags_hash */
-	bool		refs_hash_set;	/* refs_hash is known (no ref skipped) */
-	FixesOid	refs_hash;		/* fixes_repositories.refs_hash */
-
-	/* incremental is false for a full load */
-	bool		incremental;
-	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before */
-	int64		old_edges;		/* edges and resolved edges of the previous load */
-	int64		old_resolved;
-	FixesOldRelease *old_releases;
-	int			n_old_releases;
-	FixesReleaseStats *old_stats;	/* by old rank: their counts as stored (1.2), NULL: unknown */
+	uint32		n_old;			/* commits 0 .. n_old - 1 were loaded before
+								 * (0 but in a refresh) */
 
 	/* phase read (load_read.c, load_walk.c) */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
@@ -371,37 +370,12 @@ typedef struct FixesLoad
 	bool		ahead_files;	/* it sends each commit's files */
 	uint32		cap;			/* room in the per-commit arrays */
 	uint64	   *subj_hash;		/* by index: hash of the subject */
-	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
-								 * commits below this yet (load_graph.c) */
-	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
-	uint32	   *graph_rows;		/* the commits of each fixes_graph row read (load_graph.c) */
-	int32		graph_nrows;
-	bool	   *graph_row_parents;	/* by row: its parents read (all unless parents_some) */
-	bool		parents_some;	/* only some rows' parents read: those with an
-								 * unreleased commit, and the last rows short of
-								 * 65536 (load_graph.c); the rest on demand,
-								 * fixes_load_read_parents_rest() */
-	/* the releases of the old commits as the previous load stored them (1.2) */
-	struct
-	{
-		int32	   *mark;		/* by index < n_old: the release rank each old
-								 * commit had (fixes_graph.releases); NULL: not
-								 * stored; room for cap commits */
-		uint32		cap;
-		uint32	   *unreleased; /* the old commits it leaves unreleased */
-		uint32		nunreleased;
-		bool		appended;	/* the old releases are the first ones now, at
-								 * the same commits, and mark holds their
-								 * commits: only the unreleased are marked */
-	}			stored;
 	TimestampTz *committed_at;	/* by index, new commits only */
 	bool	   *committed_null;
 	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
-								 * old commits' from fixes_graph (1.2) */
+								 * old commits' from fixes_graph */
 	bool		newest_set;		/* newest_at: the newest committer date of the */
 	TimestampTz newest_at;		/* new mainline commits (if any has one) */
-	bool		old_newest_set; /* the same of the previous load's (1.2) */
-	TimestampTz old_newest_at;
 	int64		missing_parents;	/* beyond a shallow clone's boundary, of every walk */
 	FixesEdge  *edges;
 	int64		nedges;
@@ -412,7 +386,7 @@ typedef struct FixesLoad
 	/* fixes_overrides (load_overrides.c) */
 	FixesOverride *overrides;
 	int			noverrides;
-	FixesBackportOverride *bp_overrides;	/* fixes_backport_overrides (1.2) */
+	FixesBackportOverride *bp_overrides;	/* fixes_backport_overrides */
 	int			nbp_overrides;
 
 	/* the branches that stable_branches matches (load_stable.c) */
@@ -431,7 +405,7 @@ typedef struct FixesLoad
 	int			nreleases;
 	int32	   *mark;			/* by index: release rank, 0 = unreleased */
 	/*
-	 * release_tags 'all' (1.3): the releases whose tag the ref does not
+	 * release_tags 'all': the releases whose tag the ref does not
 	 * reach start at their entry points, release_entries[release_entry_start
 	 * [rank - 1] .. release_entry_start[rank]) (commit indexes); those whose
 	 * tag it reaches at release_commit.  NULL when every release is on the
@@ -442,14 +416,6 @@ typedef struct FixesLoad
 	uint32	   *release_entries;
 	bool	   *release_off_ref;	/* by rank - 1; NULL: none */
 	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
-	uint32	   *moved;			/* old commits whose release changed */
-	int64		nmoved;
-	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased;
-								 * NULL when mark holds them but for the moved
-								 * commits, which had none (fixes_old_mark()) */
-	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved
-								 * (NULL otherwise) */
-	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
 	/* the release the walk gave each new commit's row (load_read.c) */
 	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
 	uint32		walk_release_cap;
@@ -468,12 +434,6 @@ typedef struct FixesLoad
 	/* files and subsystems (load_files.c), with 1.1's tables */
 	bool		files;			/* record the changed files */
 	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
-	bool		old_files;
-	char	   *old_maintainers;
-	bool		old_maint_hash_null;
-	int64		old_maint_hash;
-	int64		old_missing_blobs;
-	int64		old_missing_trees;
 	int64		maint_hash;
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
@@ -485,24 +445,10 @@ typedef struct FixesLoad
 	int64		ncs;
 	int64		cs_cap;
 	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
-	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
-	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
-	bool		edges_some;		/* a refresh reads only the old edges it needs (load_old_edges.c) */
-	uint8	   *edges_of;		/* ... by old commit: its edges (as the fixing commit) are read */
-	bool	   *count_needed;	/* by rank: the releases whose counts a refresh computes
-								 * (fixes_count_releases_needed()), NULL: all */
-	bool		count_needed_set;
+	struct FixesKeptGroups *kept_groups;	/* the groups of the old commits (a
+											 * refresh reads them while the reader walks) */
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
-
-/* the release rank an old commit had in the previous load, 0 = unreleased */
-static inline int32
-fixes_old_mark(const FixesLoad *ld, uint32 idx)
-{
-	if (ld->old_mark != NULL)
-		return ld->old_mark[idx];
-	return (ld->moved_bits[idx / 8] >> (idx % 8)) & 1 ? 0 : ld->mark[idx];
-}
 
 /*
  * The installed SQL version is 1.1 or later: the stable scope, files and
@@ -582,6 +528,7 @@ extern uint32 fixes_load_stored_idx(FixesLoad *ld, int64 v, int64 n, const char 
 extern double fixes_load_stored_float(FixesLoad *ld, double v, const char *table,
 									  const char *column);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
+extern void fixes_load_start_full(FixesLoad *ld);
 extern FixesEdge *fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);
 extern void fixes_load_reserve_edges(FixesLoad *ld, int64 n);
@@ -609,24 +556,7 @@ extern void fixes_load_write_trailer_counts(FixesLoad *ld);
 
 extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
-extern void fixes_load_read_previous(FixesLoad *ld);
-extern void fixes_load_check_stored_keys(FixesLoad *ld);
-extern void fixes_load_read_old_releases(FixesLoad *ld);
-extern void fixes_load_read_previous_newest(FixesLoad *ld);
-extern bool fixes_load_read_graph(FixesLoad *ld, bool sparse);
-extern void fixes_load_read_subject_hashes(FixesLoad *ld);
-extern void fixes_load_read_parents_rest(FixesLoad *ld);
-extern void fixes_load_write_graph(FixesLoad *ld);
-extern bool fixes_load_graph_covers_scope(FixesLoad *ld);
-extern void fixes_load_read_ids(FixesLoad *ld);
-
-/* load_ids.c: the ids of old commits that a refresh needs, by probe */
-extern bool fixes_load_ids_may_be_sparse(const FixesLoad *ld);
-extern const char *fixes_load_ids_list_option(const FixesLoad *ld);
-extern void fixes_load_old_ids(FixesLoad *ld);
-extern void fixes_load_fetch_edge_ids(FixesLoad *ld);
-extern const FixesOid *fixes_load_oid(FixesLoad *ld, uint32 idx);
-extern uint32 fixes_load_old_head(FixesLoad *ld);
+extern void fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from);
 
 extern void fixes_load_read(FixesLoad *ld);
 extern void fixes_load_check_pattern(FixesLoad *ld);
@@ -639,25 +569,7 @@ extern void fixes_load_stable_branches(FixesLoad *ld);
 extern void fixes_load_stable(FixesLoad *ld);
 extern void fixes_load_find_releases(FixesLoad *ld);
 extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
-extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
-extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
-extern void fixes_load_read_old_edges(FixesLoad *ld);
-
-/* a range [lo, hi] of commit indexes */
-typedef struct FixesIdxRange
-{
-	uint32		lo;
-	uint32		hi;
-} FixesIdxRange;
-
-extern bool fixes_load_old_edges_by_range(FixesLoad *ld);
-extern void fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 nranges);
-
-/* load_old_edges.c: which old edges a refresh reads */
-extern bool fixes_load_old_edges_some(FixesLoad *ld);
-extern void fixes_load_old_edges_changeable(FixesLoad *ld);
-extern void fixes_load_old_edges_counted(FixesLoad *ld);
 extern void fixes_load_resolve(FixesLoad *ld);
 extern void fixes_load_count_resolved(FixesLoad *ld);
 extern void fixes_load_write_commits(FixesLoad *ld);
@@ -667,18 +579,12 @@ extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint
 extern void fixes_load_write_fixed_commits(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 
-/* load_refs.c: the hash of the refs, and the tags it spares reading (1.2) */
-extern void fixes_load_answer_tags(FixesLoad *ld, struct FixesReader *r);
-extern const char *fixes_load_refs_option(FixesLoad *ld, bool compare);
-extern void fixes_load_refs_received(FixesLoad *ld, struct FixesReader *r,
-									 const WireRefs *refs);
-extern void fixes_load_read_tags(FixesLoad *ld);
-
 /* load_write_repository.c: the one writer of the repository's row, at the end */
 extern void fixes_load_write_repository(FixesLoad *ld, double seconds);
 
 /* load_clear.c */
 extern void fixes_load_clear(FixesLoad *ld);
+extern void fixes_load_clear_stable(FixesLoad *ld);
 
 /* load_analyze.c */
 extern void fixes_load_analyze(FixesLoad *ld);

@@ -39,7 +39,7 @@
  * edges that changed as they were and adds them as they are
  * (fixes_count_group_lifetimes()), so it reads no edge into a group but
  * those that changed: fixes_load_groups_by_difference() tells load.c so
- * before the old edges are read (load_old_edges.c).  Otherwise every row is
+ * before the old edges are read (refresh/old_edges.c).  Otherwise every row is
  * written again, from every edge.
  */
 #include "postgres.h"
@@ -343,7 +343,7 @@ fixes_load_prefixes_begin(FixesLoad *ld)
 	if (px->dict_read)
 		return;
 	px->dict_read = true;
-	if (ld->incremental && !read_dictionary(ld, px))
+	if (ld->refresh != NULL && !read_dictionary(ld, px))
 	{
 		ld->prefixes = NULL;
 		px = prefixes(ld);
@@ -483,9 +483,9 @@ fixes_load_read_kept_groups(FixesLoad *ld)
 	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
 	px = ld->prefixes;
-	k->p_ok = ld->incremental && !px->dict_bad &&
+	k->p_ok = ld->refresh != NULL && !px->dict_bad &&
 		read_segments(ld, "prefixes", px->nstored, &k->p);
-	k->s_ok = ld->subsys != NULL && ld->incremental && !ld->reattribute &&
+	k->s_ok = ld->subsys != NULL && ld->refresh != NULL && !ld->reattribute &&
 		read_segments(ld, "subsystems", (uint32) fixes_load_nsections(ld), &k->s);
 }
 
@@ -805,7 +805,7 @@ set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
 	}
 	v[m] = Float8GetDatum(c->median);
 	n[m] = isnan(c->median);
-	/* 1.2: the lifetimes, ascending (empty: none) */
+	/* the lifetimes, ascending (empty: none) */
 	if ((m = fixes_attnum_if_exists(desc, "lifetimes")) >= 0)
 	{
 		v[m] = PointerGetDatum(fixes_bytea(c->days, sizeof(double) * c->ndays));
@@ -820,7 +820,7 @@ set_counts(Datum *v, bool *n, TupleDesc desc, const FixesGroupCounts *c)
  * keep their groups (the rows of fixes_commit_groups hold, no old commit
  * attributed again under another MAINTAINERS) and whose previous load
  * stored one row per group with its lifetimes.  True when every kind can:
- * then the counts read only the edges that changed (load_old_edges.c);
+ * then the counts read only the edges that changed (refresh/old_edges.c);
  * otherwise a kind is counted from every edge.
  */
 bool
@@ -836,7 +836,7 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 	px = ld->prefixes;
 	if (!k->decided)
 	{
-		bool		old_ok = ld->incremental && ld->has.version >= 12;
+		bool		old_ok = ld->refresh != NULL && ld->has.version >= 12;
 
 		k->decided = true;
 		if (old_ok && k->p_ok && !px->dict_bad)
@@ -938,7 +938,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "fixes per-group counts", ALLOCSET_DEFAULT_SIZES);
 	old_cxt = MemoryContextSwitchTo(cxt);
 	rewrite_p = !k->p_ok;
-	if (ld->incremental && rewrite_p)
+	if (ld->refresh != NULL && rewrite_p)
 		read_old_groups(ld, true, &old_p, 0);
 	else if (k->p.nsegments >= MAX_SEGMENTS)
 		rewrite_p = true;		/* k->p holds them all: one row again */
@@ -955,7 +955,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 			k->s_ok = false;
 		}
 		rewrite_s = !k->s_ok;
-		if (ld->incremental && !ld->reattribute && rewrite_s)
+		if (ld->refresh != NULL && !ld->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s, nsec);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
 			rewrite_s = true;	/* k->s holds them all: one row again */

@@ -1,5 +1,5 @@
 /*
- * load_trailer_keys.c — fixes_load(): the distinct trailer keys of each commit (1.1)
+ * load_trailer_keys.c — fixes_load(): the distinct trailer keys of each commit
  *
  * fixes_trailers_per_release counts, per release and lower-cased key, the
  * commits with such a trailer (load_trailer_counts.c).  For that a load
@@ -160,7 +160,7 @@ fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx)
 static void
 keys_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
-	if (ld->incremental)
+	if (ld->refresh != NULL)
 		fixes_trailer_keys_read_dictionary(ld);
 }
 

@@ -1,5 +1,5 @@
 /*
- * load_trailers.c — fixes_load(): the rows of fixes_trailers (1.1)
+ * load_trailers.c — fixes_load(): the rows of fixes_trailers
  *
  * The trailers of each new commit are git's, exactly as
  * `git log --format='%(trailers:only,unfold)'` prints them (trailers.c).
@@ -52,7 +52,7 @@ trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 	FixesTrailerRows *t = arg;
 	TupleDesc	desc;
 
-	if (!ld->incremental && ld->known)
+	if (ld->refresh == NULL && ld->known)
 	{
 		fixes_spi_delete_rows(ld->schema, "fixes_trailers", ld->repository_id);
 		fixes_spi_delete_rows(ld->schema, "fixes_release_trailers", ld->repository_id);

@@ -154,7 +154,7 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 		/*
 		 * Every walk of the load adds its own (the mainline's and the stable
 		 * scope's): a load that missed any is never built on
-		 * (load_previous.c), whichever walk missed them.
+		 * (refresh/previous.c), whichever walk missed them.
 		 */
 		ld->missing_parents += ld->walk->missing_parents;
 		fixes_walk_report(ld->walk);
@@ -253,7 +253,7 @@ fixes_edges_hook(FixesEdgeSink *sink)
 	return h;
 }
 
-/* a Cc: stable line anywhere in the message (1.2): ld->stable_cc and the row */
+/* a Cc: stable line anywhere in the message: ld->stable_cc and the row */
 static void
 stable_cc_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {

@@ -205,7 +205,8 @@ void
 fixes_load_write_commits(FixesLoad *ld)
 {
 	fixes_progress_phase(&ld->progress, "writing commits");
-	update_releases(ld, ld->moved, ld->nmoved);
+	if (ld->refresh != NULL)
+		update_releases(ld, ld->refresh->moved, ld->refresh->nmoved);
 	update_releases(ld, ld->corrected, ld->ncorrected);
 	CommandCounterIncrement();
 }

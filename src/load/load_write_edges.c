@@ -23,6 +23,7 @@
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load_walk.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /* the edges this load read from messages: one new row each */
@@ -59,7 +60,7 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	/* commit ids: keys in random order */
 	fixes_bulk_sort_index(b, "fixes_edges_fixing_commit_idx");
 	fixes_bulk_sort_index(b, "fixes_edges_target_commit_idx");
-	/* 1.2: target indexes, in random order too (load_old_edges.c) */
+	/* target indexes, in random order too (refresh/old_edges.c) */
 	fixes_bulk_sort_index(b, "fixes_edges_target_idx_idx");
 	for (int i = 0; i < lengthof(fixes_edge_status_names); i++)
 		status_text[i] = CStringGetTextDatum(fixes_edge_status_names[i]);
@@ -219,8 +220,8 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	int64		nonly_moved = 0;
 	int			nargs = fixes_has_v11(ld) ? 12 : 10;
 
-	for (int64 i = 0; i < ld->nmoved; i++)
-		moved[ld->moved[i]] = true;
+	for (int64 i = 0; ld->refresh != NULL && i < ld->refresh->nmoved; i++)
+		moved[ld->refresh->moved[i]] = true;
 	for (int64 k = 0; k < es->n; k++)
 	{
 		FixesEdge  *e = &es->edges[k];

@@ -23,6 +23,7 @@
 #include "commit_fields.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /* replace the rows of fixes_releases (a few hundred at most) */
@@ -102,7 +103,7 @@ fixes_load_write_releases(FixesLoad *ld)
 			}
 			else if (!isnan(*(const double *) field))
 			{
-				/* lifetimes (1.1): NULL where there is none */
+				/* lifetimes: NULL where there is none */
 				values[c_stat[c]] = Float8GetDatum(*(const double *) field);
 				nulls[c_stat[c]] = false;
 			}
@@ -308,7 +309,7 @@ update_affected(FixesLoad *ld)
 void
 fixes_load_write_fixed_commits(FixesLoad *ld)
 {
-	if (ld->incremental)
+	if (ld->refresh != NULL)
 		update_affected(ld);
 	else
 		insert_all(ld);

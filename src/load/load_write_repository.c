@@ -4,9 +4,9 @@
  *
  * load.c registers the row before anything else (its id keys every other
  * table) and this writer records the load in one UPDATE when it is done:
- * what was loaded and how (1.0), the settings of files, MAINTAINERS and
- * stable branches and the partial-clone counts (1.1), the newest committer
- * date of the mainline and the hash of the refs read (1.2).  Each column is written only by a database
+ * what was loaded and how, the settings of files, MAINTAINERS and
+ * stable branches and the partial-clone counts, the newest committer
+ * date of the mainline and the hash of the refs read.  Each column is written only by a database
  * whose SQL version has it.
  */
 #include "postgres.h"
@@ -59,7 +59,7 @@ set_int8(RowUpdate *u, const char *col, int64 v)
 /*
  * The newest committer date of the mainline commits, from which
  * fixes_lifetime_per_release measures how long each release has been
- * observed (1.2).  A refresh keeps the previous load's commits, so it is the
+ * observed.  A refresh keeps the previous load's commits, so it is the
  * later of theirs and the new commits'; a full load reads them all.
  */
 static void
@@ -68,25 +68,25 @@ set_newest(FixesLoad *ld, RowUpdate *u)
 	bool		set = ld->newest_set;
 	TimestampTz at = ld->newest_at;
 
-	if (ld->incremental && ld->old_newest_set && (!set || ld->old_newest_at > at))
+	if (ld->refresh != NULL && ld->prev.newest_set && (!set || ld->prev.newest_at > at))
 	{
-		at = ld->old_newest_at;
+		at = ld->prev.newest_at;
 		set = true;
 	}
 	set_col(u, "last_committed_at", TIMESTAMPTZOID, TimestampTzGetDatum(at), !set);
 }
 
-/* the settings of files and MAINTAINERS and the partial-clone counts (1.1) */
+/* the settings of files and MAINTAINERS and the partial-clone counts */
 static void
 set_files(FixesLoad *ld, RowUpdate *u)
 {
-	bool		keep = ld->unchanged || ld->incremental;
+	bool		keep = ld->unchanged || ld->refresh != NULL;
 
 	set_col(u, "files", BOOLOID, BoolGetDatum(ld->files), false);
 	set_text(u, "maintainers", ld->maintainers);
 	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->maint_hash), ld->subsys == NULL);
-	set_int8(u, "missing_blobs", ld->missing_blobs + (keep ? ld->old_missing_blobs : 0));
-	set_int8(u, "missing_trees", ld->missing_trees + (keep ? ld->old_missing_trees : 0));
+	set_int8(u, "missing_blobs", ld->missing_blobs + (keep ? ld->prev.missing_blobs : 0));
+	set_int8(u, "missing_trees", ld->missing_trees + (keep ? ld->prev.missing_trees : 0));
 }
 
 /* Record the load, which took seconds, in the repository's row. */
@@ -108,7 +108,7 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	set_col(&u, "head_commit", TEXTOID,
 			ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head)), ld->empty);
 	set_col(&u, "load_seconds", FLOAT8OID, Float8GetDatum(seconds), false);
-	set_int8(&u, "commits", ld->unchanged ? ld->old_commits : (int64) ld->n_mainline);
+	set_int8(&u, "commits", ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
 	set_col(&u, "releases", INT4OID, Int32GetDatum(ld->nreleases), false);
 	set_int8(&u, "edges", ld->counted_edges);
 	set_int8(&u, "resolved", ld->resolved);
@@ -117,20 +117,20 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	if (fixes_has_v11(ld))
 	{
 		set_files(ld, &u);
-		/* the stable phase ran: its setting, remembered for the next load (1.2) */
+		/* the stable phase ran: its setting, remembered for the next load */
 		if (!ld->unchanged)
 			set_text(&u, "stable_branches", ld->stable_re);
 	}
 	if (fixes_has_v12(ld) && !ld->unchanged)
 		set_newest(ld, &u);
-	/* release_tags (1.3), remembered for the next load */
+	/* release_tags, remembered for the next load */
 	if (fixes_has_v13(ld))
 		set_text(&u, "release_tags", ld->release_all ? "all" : "ref");
-	/* the refs this load read (load_refs.c), for the next load to compare */
+	/* the refs this load read (refresh/refs_hash.c), for the next load to compare */
 	if (fixes_has_v12(ld))
 		set_col(&u, "refs_hash", TEXTOID,
-				ld->refs_hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs_hash)) : (Datum) 0,
-				!ld->refs_hash_set);
+				ld->refs.hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs.hash)) : (Datum) 0,
+				!ld->refs.hash_set);
 
 	fixes_spi_execute(psprintf("UPDATE ONLY %s.fixes_repositories SET loaded_at = now(), %s "
 							   "WHERE repository_id = $1", ld->schema, u.set.data),

@@ -146,7 +146,7 @@ fixes_graph_reserve(FixesGraph *g, uint32 n)
 
 /*
  * count commits appended whose ids are not read (a refresh's graph:
- * load_ids.c puts those it needs, fixes_graph_put()): only their parents
+ * refresh/old_ids.c puts those it needs, fixes_graph_put()): only their parents
  * are, which the caller sets next (fixes_graph_append_parents())
  */
 void
@@ -289,7 +289,7 @@ fixes_graph_hash_range(FixesGraph *g, uint32 lo, uint32 hi)
 
 /*
  * Every id of the graph into the map, afresh: a refresh's graph whose ids
- * were all read after all (load_ids.c), no longer sparse
+ * were all read after all (refresh/old_ids.c), no longer sparse
  */
 void
 fixes_graph_hash_all(FixesGraph *g)

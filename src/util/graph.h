@@ -25,7 +25,7 @@ typedef struct FixesGraph
 	uint32		nhashed;		/* indexes in slots */
 	/*
 	 * A refresh's graph holds the ids of only some of the previous load's
-	 * commits (load_ids.c): oids[i] for i < sparse_below is set, and i is
+	 * commits (refresh/old_ids.c): oids[i] for i < sparse_below is set, and i is
 	 * in the map, when fixes_graph_known(g, i)
 	 */
 	uint32		sparse_below;

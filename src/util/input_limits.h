@@ -34,7 +34,7 @@ extern int	fixes_max_message_lines;
 extern int	fixes_max_edges_per_commit;
 extern int	fixes_max_trailers_per_commit;
 extern int	fixes_max_subject_candidates;
-extern int	fixes_refresh_list_limit;	/* kB, load_ids.c */
+extern int	fixes_refresh_list_limit;	/* kB, refresh/old_ids.c */
 
 extern void fixes_limits_define_gucs(void);
 extern void fixes_limit_warn(FixesLimitHits *h, FixesLimit which, const FixesOid *commit,

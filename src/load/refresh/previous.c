@@ -1,11 +1,11 @@
 /*
- * load_previous.c — fixes_load(): what the previous load of this name left
+ * previous.c — fixes_load(): what the previous load of this name left
  *
  * The repository's row (its settings, head, counts and tag hash), its
  * releases (to tell which moved) and, for a refresh, its edges: every edge
  * is resolved again against the grown history, and only those whose
  * resolution changed are written back.  The commit graph itself is read by
- * load_graph.c.
+ * graph_read.c.
  */
 #include "postgres.h"
 
@@ -34,6 +34,7 @@
 #include "input_limits.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 #include "table_columns.h"
 
@@ -54,7 +55,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	TupleDesc	desc;
 	Datum		d;
 
-	ld->old_usable = false;
+	ld->prev.usable = false;
 	if (!ld->known)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
@@ -65,51 +66,51 @@ fixes_load_read_previous(FixesLoad *ld)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
-	ld->old_usable = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull)) == 0;
-	ld->old_edges = DatumGetInt64(SPI_getbinval(tup, desc, 2, &isnull));
-	ld->old_resolved = DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull));
-	ld->old_commits = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
-	ld->old_nreleases = DatumGetInt32(SPI_getbinval(tup, desc, 5, &isnull));
+	ld->prev.usable = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull)) == 0;
+	ld->prev.edges = DatumGetInt64(SPI_getbinval(tup, desc, 2, &isnull));
+	ld->prev.resolved = DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull));
+	ld->prev.commits = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
+	ld->prev.nreleases = DatumGetInt32(SPI_getbinval(tup, desc, 5, &isnull));
 	d = SPI_getbinval(tup, desc, 6, &isnull);
-	ld->old_head = isnull ? NULL : TextDatumGetCString(d);
+	ld->prev.head = isnull ? NULL : TextDatumGetCString(d);
 	d = SPI_getbinval(tup, desc, 7, &isnull);
-	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
+	ld->prev.tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
-		ld->old_usable = false;
+		ld->prev.usable = false;
 	if (fixes_has_v11(ld))
 	{
-		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
+		ld->prev.files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		d = SPI_getbinval(tup, desc, 9, &isnull);
-		ld->old_maintainers = isnull ? NULL : MemoryContextStrdup(ld->cxt, TextDatumGetCString(d));
+		ld->prev.maintainers = isnull ? NULL : MemoryContextStrdup(ld->cxt, TextDatumGetCString(d));
 		d = SPI_getbinval(tup, desc, 10, &isnull);
-		ld->old_maint_hash_null = isnull;
-		ld->old_maint_hash = isnull ? 0 : DatumGetInt64(d);
-		ld->old_missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 11, &isnull));
-		ld->old_missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
+		ld->prev.maint_hash_null = isnull;
+		ld->prev.maint_hash = isnull ? 0 : DatumGetInt64(d);
+		ld->prev.missing_blobs = DatumGetInt64(SPI_getbinval(tup, desc, 11, &isnull));
+		ld->prev.missing_trees = DatumGetInt64(SPI_getbinval(tup, desc, 12, &isnull));
 	}
 	SPI_freetuptable(SPI_tuptable);
 	/* stored state is input: a head that is no full id is none (a full load) */
-	if (ld->old_head != NULL && fixes_lower_hex_span(ld->old_head) != strlen(ld->old_head))
+	if (ld->prev.head != NULL && fixes_lower_hex_span(ld->prev.head) != strlen(ld->prev.head))
 	{
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored head of repository \"%s\" is not a commit id; loading it in full",
 						ld->name)));
-		ld->old_head = NULL;
+		ld->prev.head = NULL;
 	}
 	/* counts that no load wrote are no base for a refresh */
-	if (ld->old_usable &&
-		(ld->old_edges < 0 || ld->old_resolved < 0 || ld->old_resolved > ld->old_edges ||
-		 ld->old_commits < 0 || ld->old_commits >= PG_INT32_MAX || ld->old_nreleases < 0 ||
-		 ld->old_edges > ld->old_commits * (int64) Max(fixes_max_edges_per_commit, 1)))
+	if (ld->prev.usable &&
+		(ld->prev.edges < 0 || ld->prev.resolved < 0 || ld->prev.resolved > ld->prev.edges ||
+		 ld->prev.commits < 0 || ld->prev.commits >= PG_INT32_MAX || ld->prev.nreleases < 0 ||
+		 ld->prev.edges > ld->prev.commits * (int64) Max(fixes_max_edges_per_commit, 1)))
 	{
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored counts of repository \"%s\" are unusable; loading it in full",
 						ld->name),
 				 errdetail("fixes_repositories holds " INT64_FORMAT " commits, " INT64_FORMAT " edges, " INT64_FORMAT " resolved, %d releases.",
-						   ld->old_commits, ld->old_edges, ld->old_resolved, ld->old_nreleases)));
-		ld->old_usable = false;
+						   ld->prev.commits, ld->prev.edges, ld->prev.resolved, ld->prev.nreleases)));
+		ld->prev.usable = false;
 	}
 }
 
@@ -118,7 +119,7 @@ fixes_load_read_previous(FixesLoad *ld)
  * (stored state is input, src/README.md).  A row with an index out of
  * range is one that no read by range finds, and that the refresh would
  * keep: fixes_commits.commit_idx from 0 to the last old commit, and
- * fixes_edges' fixing_idx and (1.2, by its index) target_idx among the
+ * fixes_edges' fixing_idx and (by its index) target_idx among the
  * commits.  Five probes of the primary keys' and target_idx's indexes.
  */
 void
@@ -167,7 +168,7 @@ fixes_load_check_stored_keys(FixesLoad *ld)
 	SPI_freetuptable(SPI_tuptable);
 }
 
-/* 1.2: the newest committer date of the previous load's mainline commits */
+/* the newest committer date of the previous load's mainline commits */
 void
 fixes_load_read_previous_newest(FixesLoad *ld)
 {
@@ -176,7 +177,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	bool		isnull;
 	Datum		d;
 
-	ld->old_newest_set = false;
+	ld->prev.newest_set = false;
 	if (!ld->known || ld->has.version < 12)
 		return;
 	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM ONLY %s.fixes_repositories "
@@ -184,9 +185,9 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 						  1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
 	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-	ld->old_newest_set = !isnull;
+	ld->prev.newest_set = !isnull;
 	if (!isnull)
-		ld->old_newest_at = DatumGetTimestampTz(d);
+		ld->prev.newest_at = DatumGetTimestampTz(d);
 	SPI_freetuptable(SPI_tuptable);
 }
 
@@ -223,7 +224,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 {
 	/*
 	 * and their counts, which a refresh keeps for the releases it does not
-	 * change: when the tables hold every count (1.2)
+	 * change: when the tables hold every count
 	 */
 	bool		counts = ld->has.version >= 12 && fixes_has_v11(ld);
 	StringInfoData cols;
@@ -241,10 +242,10 @@ fixes_load_read_old_releases(FixesLoad *ld)
 				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->n_old_releases = (int) SPI_processed;
-	ld->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->n_old_releases, 1));
-	ld->old_stats = counts ? palloc0(sizeof(FixesReleaseStats) * (ld->n_old_releases + 1)) : NULL;
-	for (int i = 0; i < ld->n_old_releases; i++)
+	ld->refresh->n_old_releases = (int) SPI_processed;
+	ld->refresh->old_releases = palloc(sizeof(FixesOldRelease) * Max(ld->refresh->n_old_releases, 1));
+	ld->refresh->old_stats = counts ? palloc0(sizeof(FixesReleaseStats) * (ld->refresh->n_old_releases + 1)) : NULL;
+	for (int i = 0; i < ld->refresh->n_old_releases; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		bool		isnull;
@@ -253,22 +254,22 @@ fixes_load_read_old_releases(FixesLoad *ld)
 
 		if (isnull)
 			fixes_load_stored_bad(ld, "fixes_releases", "A release has no tag.");
-		ld->old_releases[i].tag = TextDatumGetCString(d);
+		ld->refresh->old_releases[i].tag = TextDatumGetCString(d);
 		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
 		/* an index into the graph (read before this) */
-		ld->old_releases[i].commit = isnull ? FIXES_NO_IDX :
+		ld->refresh->old_releases[i].commit = isnull ? FIXES_NO_IDX :
 			fixes_load_stored_idx(ld, DatumGetInt32(d), ld->n_old, "fixes_releases", "commit_idx");
 		if (isnull)
 			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_idx.",
-								  ld->old_releases[i].tag);
+								  ld->refresh->old_releases[i].tag);
 		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull);
 		if (isnull)
 			fixes_load_stored_bad(ld, "fixes_releases", "Release %s has no commit_id.",
-								  ld->old_releases[i].tag);
-		ld->old_releases[i].id_valid =
-			fixes_oid_parse_full(&ld->old_releases[i].id, TextDatumGetCString(d));
-		if (ld->old_stats != NULL && !old_counts(ld, tup, SPI_tuptable->tupdesc, &ld->old_stats[i + 1]))
-			ld->old_stats = NULL;	/* not all there: the counts are computed again */
+								  ld->refresh->old_releases[i].tag);
+		ld->refresh->old_releases[i].id_valid =
+			fixes_oid_parse_full(&ld->refresh->old_releases[i].id, TextDatumGetCString(d));
+		if (ld->refresh->old_stats != NULL && !old_counts(ld, tup, SPI_tuptable->tupdesc, &ld->refresh->old_stats[i + 1]))
+			ld->refresh->old_stats = NULL;	/* not all there: the counts are computed again */
 	}
 	SPI_freetuptable(SPI_tuptable);
 }
@@ -411,7 +412,7 @@ fixes_load_old_edges_by_range(FixesLoad *ld)
  * 130,000 of them).  The scan is of the repository's key range in the
  * primary key (its first column is repository_id, its second fixing_idx),
  * not of the whole table: another repository's size costs this one nothing
- * (issue 28).  Reading by ranges needs that key
+ *.  Reading by ranges needs that key
  * (fixes_load_old_edges_by_range()).
  */
 void
@@ -453,7 +454,7 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 		fixes_arena_init(&ld->edge_text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
 	/* (a hint: fixes_repositories.edges is stored state, bounded by the commits) */
-	room = ranges != NULL ? 0 : Min(Max(ld->old_edges, 0), (int64) ld->n_old * 8);
+	room = ranges != NULL ? 0 : Min(Max(ld->prev.edges, 0), (int64) ld->n_old * 8);
 	room += room / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
@@ -509,7 +510,7 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 		old = MemoryContextSwitchTo(rowcxt);
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
-		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
+		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->prev.commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)

@@ -1,7 +1,7 @@
 /*
- * load_ids.c — a refresh: the ids of the old commits it needs, by probe
+ * old_ids.c — a refresh: the ids of the old commits it needs, by probe
  *
- * A refresh's graph (load_graph.c) holds every commit of the previous load
+ * A refresh's graph (graph_read.c) holds every commit of the previous load
  * with its parents, but the ids of only those of the rows it may write
  * again: at 1.3M commits, reading and hashing the other 26 MB of ids was
  * half of what a daily refresh spent reading the graph.  The refresh needs
@@ -47,6 +47,7 @@
 #include "commit_fields.h"
 #include "commit_raw.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "reader_proc.h"
 #include "spi_call.h"
 
@@ -55,7 +56,7 @@ bool
 fixes_load_ids_may_be_sparse(const FixesLoad *ld)
 {
 	return fixes_has_v12(ld) && ld->known && ld->stable_re == NULL &&
-		ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
+		ld->prev.head != NULL && strlen(ld->prev.head) == FIXES_OID_HEXSZ;
 }
 
 /* ids to look up, each once */
@@ -94,7 +95,7 @@ want_listed(FixesLoad *ld, Wanted *w, const WireList *l)
 			CHECK_FOR_INTERRUPTS();
 		wire_list_entry(l, i, &oid, &has_time, &time);
 		if (!has_time || !fixes_time_to_timestamptz(time, &at) ||
-			(ld->old_newest_set && at <= ld->old_newest_at))
+			(ld->prev.newest_set && at <= ld->prev.newest_at))
 			want(w, &oid);
 	}
 }
@@ -196,7 +197,7 @@ fixes_load_old_ids(FixesLoad *ld)
 	if (g->sparse_below == 0)
 		return;
 	if (ld->ahead == NULL || !list_asked(ld) ||
-		!fixes_oid_parse_full(&old_head, ld->old_head))
+		!fixes_oid_parse_full(&old_head, ld->prev.head))
 	{
 		fixes_load_read_ids(ld);
 		return;
@@ -217,9 +218,9 @@ fixes_load_old_ids(FixesLoad *ld)
 	w.have = g;
 	want_listed(ld, &w, &list);
 	/* the previous load's releases name their commits' ids */
-	for (int i = 0; i < ld->n_old_releases; i++)
-		if (ld->old_releases[i].id_valid && ld->old_releases[i].commit < g->n)
-			fixes_graph_put(g, &ld->old_releases[i].id, ld->old_releases[i].commit);
+	for (int i = 0; i < ld->refresh->n_old_releases; i++)
+		if (ld->refresh->old_releases[i].id_valid && ld->refresh->old_releases[i].commit < g->n)
+			fixes_graph_put(g, &ld->refresh->old_releases[i].id, ld->refresh->old_releases[i].commit);
 	want(&w, &old_head);
 	want(&w, &ld->head);
 	for (int t = 0; t < ld->ntags; t++)
@@ -232,8 +233,7 @@ fixes_load_old_ids(FixesLoad *ld)
 			want(&w, &ld->overrides[o].target);
 	}
 	/*
-	 * One probe costs what reading 128 stored ids does, about (10-40 us at
-	 * 1.3M commits, 0.25-0.3 s for the 1.3M ids): past that many, every id
+	 * One probe costs what reading 128 stored ids does: past that many, every id
 	 * is read (a rewritten history, or a merge of many commits dated before
 	 * the previous load's newest)
 	 */

@@ -1,13 +1,12 @@
 /*
- * load_refs.c — fixes_load(): the tags it peels, the hash of the refs, and
- * the tags that hash spares reading (1.2)
+ * refs_hash.c — fixes_load(): the tags it peels, the hash of the refs, and
+ * the tags that hash spares reading
  *
  * The reader names every tag and peels only those the load asks for: the
  * ones the release pattern takes (fixes_load_answer_tags()).
  *
- * Reading the tags means peeling each one: at 1.3M commits and 800 tags,
- * 0.25 s of page faults in the pack's index, most of a reload that finds
- * nothing changed.  Tag objects are immutable, so when every ref the load
+ * Reading the tags means peeling each one: page faults in the pack's
+ * index, most of a reload that finds nothing changed.  Tag objects are immutable, so when every ref the load
  * reads (the tags, and the branches with stable_branches) has the name and
  * the target the previous load saw, so do the tags and branches it peeled,
  * and the tags hash the previous load stored is this load's.
@@ -33,6 +32,7 @@
 #include "utils/builtins.h"
 
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 static bool
@@ -67,7 +67,7 @@ read_old_refs_hash(FixesLoad *ld)
 		char	   *hex = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 
 		/* NULL, or not an id (a row an administrator wrote): none */
-		found = hex != NULL && fixes_oid_parse_full(&ld->old_refs_hash, hex);
+		found = hex != NULL && fixes_oid_parse_full(&ld->refs.old_hash, hex);
 	}
 	if (SPI_tuptable)
 		SPI_freetuptable(SPI_tuptable);
@@ -88,7 +88,7 @@ settings_hash(FixesLoad *ld)
 	h = hash_bytes_extended((const unsigned char *) (ld->stable_re ? ld->stable_re : ""),
 							ld->stable_re ? (int) strlen(ld->stable_re) : 0,
 							h + (ld->stable_re ? 1 : 2));
-	/* release_tags 'all' (1.3); 'ref' salts as before 1.3 */
+	/* release_tags 'all'; 'ref' salts as before 1.3 */
 	if (ld->release_all)
 		h = hash_bytes_extended((const unsigned char *) "all", 3, h + 5);
 	return (uint64) fixes_overrides_hash(ld, (int64) h);
@@ -104,17 +104,17 @@ fixes_load_refs_option(FixesLoad *ld, bool compare)
 {
 	char		hex[FIXES_OID_HEXSZ + 1];
 
-	ld->refs_compared = false;
+	ld->refs.compared = false;
 	if (!fixes_has_v12(ld))
 		return NULL;
 	/* what else would make the load more than a no-op, known so far */
-	if (compare && ld->known && ld->old_usable && !ld->reattribute && ld->old_head != NULL)
-		ld->refs_compared = read_old_refs_hash(ld);
-	if (ld->refs_compared)
-		fixes_format_oid(hex, &ld->old_refs_hash);
+	if (compare && ld->known && ld->prev.usable && !ld->reattribute && ld->prev.head != NULL)
+		ld->refs.compared = read_old_refs_hash(ld);
+	if (ld->refs.compared)
+		fixes_format_oid(hex, &ld->refs.old_hash);
 	return psprintf("--refs=%s:%016" INT64_MODIFIER "x%s%s", ld->stable_re ? "tb" : "t",
-					settings_hash(ld), ld->refs_compared ? ":" : "",
-					ld->refs_compared ? hex : "");
+					settings_hash(ld), ld->refs.compared ? ":" : "",
+					ld->refs.compared ? hex : "");
 }
 
 /*
@@ -124,20 +124,20 @@ fixes_load_refs_option(FixesLoad *ld, bool compare)
 void
 fixes_load_refs_received(FixesLoad *ld, FixesReader *r, const WireRefs *refs)
 {
-	ld->refs_unchanged = false;
-	ld->refs_hash_set = false;
+	ld->refs.unchanged = false;
+	ld->refs.hash_set = false;
 	if (refs == NULL)
 		return;
 	if (refs->state == REFS_UNCHANGED &&
-		(!ld->refs_compared || memcmp(refs->hash.id, ld->old_refs_hash.id, FIXES_OID_RAWSZ) != 0))
+		(!ld->refs.compared || memcmp(refs->hash.id, ld->refs.old_hash.id, FIXES_OID_RAWSZ) != 0))
 		fixes_reader_protocol_error(r, "The refs record says unchanged, but the reader was not given that hash.");
-	ld->refs_unchanged = refs->state == REFS_UNCHANGED;
-	ld->refs_hash_set = refs->state != REFS_UNREADABLE;
-	ld->refs_hash = refs->hash;
-	if (ld->refs_unchanged)
+	ld->refs.unchanged = refs->state == REFS_UNCHANGED;
+	ld->refs.hash_set = refs->state != REFS_UNREADABLE;
+	ld->refs.hash = refs->hash;
+	if (ld->refs.unchanged)
 	{
 		/* the tags, branches and settings of the previous load: its hash */
-		ld->tags_hash = ld->old_tags_hash;
+		ld->tags_hash = ld->prev.tags_hash;
 		ld->ntags = 0;
 		ld->nbranches = 0;
 		elog(DEBUG1, "fixes_load %s: refs unchanged since the last load: tags not read", ld->name);
@@ -154,7 +154,7 @@ fixes_load_read_tags(FixesLoad *ld)
 {
 	FixesReader *volatile reader = NULL;
 
-	Assert(ld->refs_unchanged);
+	Assert(ld->refs.unchanged);
 	PG_TRY();
 	{
 		const char *args[3] = {ld->ref, "--ask-tags", fixes_load_refs_option(ld, false)};

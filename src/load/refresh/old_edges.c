@@ -1,5 +1,5 @@
 /*
- * load_old_edges.c — a refresh: which edges of the previous load it reads
+ * old_edges.c — a refresh: which edges of the previous load it reads
  *
  * A refresh needs an old edge when the new commits can change it, or when a
  * count it computes again reads it; the others (nearly all, in a daily
@@ -10,7 +10,7 @@
  * steps:
  *
  * Before the resolution (fixes_load_old_edges_changeable()), the edges of
- *   - the commits whose release changed (ld->moved), and of the commits
+ *   - the commits whose release changed (ld->refresh->moved), and of the commits
  *     with an edge into one of them (fixes_edges_target_idx_idx): their
  *     releases are written again;
  *   - the commits with an edge settled by hash (resolved by hash or
@@ -57,6 +57,7 @@
 #include "commit_fields.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /* a set of old commits, by index */
@@ -169,7 +170,7 @@ add_fixing_of_targets(FixesLoad *ld, CommitSet *s, const FixesIdxRange *ranges, 
 	pfree(hi);
 }
 
-/* the condition of the partial indexes of the edges not settled by hash (1.2) */
+/* the condition of the partial indexes of the edges not settled by hash */
 #define UNSETTLED "(status <> 'resolved' OR method NOT IN ('hash', 'hash+subject'))"
 
 /*
@@ -247,7 +248,7 @@ new_ids_array(FixesLoad *ld)
 bool
 fixes_load_old_edges_some(FixesLoad *ld)
 {
-	return ld->incremental && fixes_has_v12(ld) && ld->stable_re == NULL &&
+	return ld->refresh != NULL && fixes_has_v12(ld) && ld->stable_re == NULL &&
 		ld->n_old > 0 && fixes_load_old_edges_by_range(ld);
 }
 
@@ -266,11 +267,11 @@ read_rest(FixesLoad *ld, const char *why)
 	int64		nranges;
 
 	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->name, why);
-	ranges = ranges_of(ld->edges_of, ld->n_old, false, &nranges);
+	ranges = ranges_of(ld->refresh->edges_of, ld->n_old, false, &nranges);
 	if (nranges > 0)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
-	memset(ld->edges_of, 1, ld->n_old);
-	ld->edges_some = false;
+	memset(ld->refresh->edges_of, 1, ld->n_old);
+	ld->refresh->edges_some = false;
 	if (ranges != NULL)
 		pfree(ranges);
 }
@@ -284,7 +285,7 @@ read_set(FixesLoad *ld, CommitSet *s)
 	int64		before = ld->nedges;
 
 	for (uint32 i = 0; i < ld->n_old; i++)
-		if (ld->edges_of[i] && s->has[i])
+		if (ld->refresh->edges_of[i] && s->has[i])
 		{
 			s->has[i] = 0;
 			s->count--;
@@ -294,7 +295,7 @@ read_set(FixesLoad *ld, CommitSet *s)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
 	for (uint32 i = 0; i < ld->n_old; i++)
 		if (s->has[i])
-			ld->edges_of[i] = 1;
+			ld->refresh->edges_of[i] = 1;
 	elog(DEBUG1, "fixes_load %s: old edges: %lld more read, of %lld commits in %lld ranges",
 		 ld->name, (long long) (ld->nedges - before), (long long) s->count, (long long) nranges);
 	if (ranges != NULL)
@@ -303,7 +304,7 @@ read_set(FixesLoad *ld, CommitSet *s)
 
 /*
  * Before the resolution: the old edges that the new commits or this load's
- * releases can change (every one unless ld->edges_some)
+ * releases can change (every one unless ld->refresh->edges_some)
  */
 void
 fixes_load_old_edges_changeable(FixesLoad *ld)
@@ -312,19 +313,19 @@ fixes_load_old_edges_changeable(FixesLoad *ld)
 	FixesIdxRange *ranges;
 	int64		nranges;
 
-	if (!ld->incremental || ld->old_edges_read)
+	if (ld->refresh == NULL || ld->refresh->old_edges_read)
 		return;
-	ld->old_edges_read = true;
-	if (!ld->edges_some)
+	ld->refresh->old_edges_read = true;
+	if (!ld->refresh->edges_some)
 	{
 		fixes_load_read_old_edges(ld);
 		return;
 	}
-	ld->edges_of = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	ld->refresh->edges_of = fixes_palloc_big(Max(ld->n_old, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	set_init(&s, ld->n_old);
 	/* the commits that moved, as fixing commits and as targets */
-	for (int64 m = 0; m < ld->nmoved; m++)
-		set_add(&s, ld->moved[m]);
+	for (int64 m = 0; m < ld->refresh->nmoved; m++)
+		set_add(&s, ld->refresh->moved[m]);
 	if (!too_many(ld, s.count))
 	{
 		ranges = ranges_of(s.has, ld->n_old, true, &nranges);
@@ -363,7 +364,7 @@ fixes_load_old_edges_counted(FixesLoad *ld)
 	FixesIdxRange *ranges;
 	int64		nranges;
 
-	if (!ld->incremental || !ld->edges_some)
+	if (ld->refresh == NULL || !ld->refresh->edges_some)
 		return;
 	count = fixes_count_releases_needed(ld);
 	if (count == NULL)
