@@ -15,6 +15,7 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 
+#include "load_clear.h"
 #include "load_state.h"
 #include "spi_call.h"
 

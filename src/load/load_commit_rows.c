@@ -23,6 +23,7 @@
 
 #include "bulk_insert.h"
 #include "load_commit_rows.h"
+#include "load_releases.h"
 
 struct FixesCommitRows
 {

@@ -31,6 +31,7 @@
 
 #include "lifetime_days.h"
 #include "load_count.h"
+#include "load_releases.h"
 #include "load_trailer_keys.h"
 
 /* ---- per mainline release ---- */
@@ -60,8 +61,8 @@ fixes_edge_lifetime(const FixesLoad *ld, const FixesEdge *e, int64 *usecs)
 	}
 	else
 	{
-		t_null = ld->committed_null[t];
-		t_at = ld->committed_at[t];
+		t_null = ld->by_commit.committed_null[t];
+		t_at = ld->by_commit.committed_at[t];
 	}
 	if (t_null || e->fixed_at_null)
 		return false;
@@ -82,20 +83,20 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 	int64		n = 0;
 
 	fixes_sort_uint64(keys, nkeys);
-	ld->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
+	ld->counts->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
 	for (int64 p = 0; p < nkeys; p++)
 	{
 		uint32		t = (uint32) (keys[p] >> 32);
-		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
+		const FixesEdge *e = &ld->edge_list.edges[keys[p] & PG_UINT32_MAX];
 		FixesFixedCommit *c;
 
 		if ((p & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (n > 0 && ld->fixed[n - 1].commit == t)
-			c = &ld->fixed[n - 1];
+		if (n > 0 && ld->counts->fixed[n - 1].commit == t)
+			c = &ld->counts->fixed[n - 1];
 		else
 		{
-			c = &ld->fixed[n++];
+			c = &ld->counts->fixed[n++];
 			c->commit = t;
 			c->fixes = 0;
 			c->dated = false;
@@ -109,7 +110,7 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 			c->last = e->fixed_at;
 		c->dated = true;
 	}
-	ld->nfixed = n;
+	ld->counts->nfixed = n;
 }
 
 static int
@@ -121,24 +122,24 @@ fixed_commit_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the entry of commit t among ld->fixed, NULL if no resolved edge points at it */
+/* the entry of commit t among ld->counts->fixed, NULL if no resolved edge points at it */
 const FixesFixedCommit *
 fixes_load_fixed_commit(const FixesLoad *ld, uint32 t)
 {
-	return bsearch(&t, ld->fixed, ld->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
+	return bsearch(&t, ld->counts->fixed, ld->counts->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
 }
 
-/* for each rank: the percentiles of its group of v (sorted), into ld->stats */
+/* for each rank: the percentiles of its group of v (sorted), into ld->counts->stats */
 static void
 lifetimes_per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 {
 	int64		i = 0;
 
-	fixes_lifetime_sort(v, n, (uint32) ld->nreleases + 1);
+	fixes_lifetime_sort(v, n, (uint32) ld->releases->n + 1);
 	while (i < n)
 	{
 		int64		j = i;
-		FixesReleaseStats *st = &ld->stats[v[i].group];
+		FixesReleaseStats *st = &ld->counts->stats[v[i].group];
 
 		while (j < n && v[j].group == v[i].group)
 			j++;
@@ -205,18 +206,18 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	uint8	   *moved;
 	bool	   *kept;
 
-	*ncount = ld->nreleases;
+	*ncount = ld->releases->n;
 	if (!ld->incremental || ld->old_stats == NULL ||
 		(ld->old_mark == NULL && ld->moved_bits == NULL) ||
 		ld->old_to_new_rank == NULL)
 		return NULL;
-	count = palloc0(sizeof(bool) * (ld->nreleases + 1));
-	kept = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	count = palloc0(sizeof(bool) * (ld->releases->n + 1));
+	kept = palloc0(sizeof(bool) * (ld->releases->n + 1));
 	/* the releases of the previous load that are still releases */
 	for (int w = 1; w <= ld->n_old_releases; w++)
 		if (ld->old_to_new_rank[w] != 0)
 			kept[ld->old_to_new_rank[w]] = true;
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		count[r] = !kept[r];
 	pfree(kept);
 	/* the commits that are new or moved, and their releases */
@@ -235,9 +236,9 @@ releases_to_count(FixesLoad *ld, int *ncount)
 		count[ld->mark[i]] = true;
 	}
 	/* the edges that changed */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		bool		now_resolved = e->now.status == EDGE_RESOLVED;
 		bool		before_resolved = e->old && e->before.status == EDGE_RESOLVED;
 
@@ -281,7 +282,7 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	}
 	pfree(moved);
 	*ncount = 0;
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		*ncount += count[r];
 	return count;
 }
@@ -307,7 +308,7 @@ fixes_count_releases_needed(FixesLoad *ld)
 		MemoryContextSwitchTo(old);
 		if (ld->count_needed != NULL)
 			elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
-				 ld->name, ncount, ld->nreleases);
+				 ld->args.name, ncount, ld->releases->n);
 	}
 	return ld->count_needed;
 }
@@ -315,9 +316,9 @@ fixes_count_releases_needed(FixesLoad *ld)
 /*
  * After the edges are resolved and the dates of their targets fetched
  * (fixes_load_fetch_target_times): the counts of fixes_per_release and the
- * lifetimes of fixes_lifetime_per_release into ld->stats (by rank; [0] is
+ * lifetimes of fixes_lifetime_per_release into ld->counts->stats (by rank; [0] is
  * the unreleased tail), and the commits resolved edges point at into
- * ld->fixed.  A refresh computes only the releases that it changes
+ * ld->counts->fixed.  A refresh computes only the releases that it changes
  * (releases_to_count()) and keeps the stored counts of the others; the
  * edges and commits are counted by the same rules either way, those of the
  * releases kept into a scratch row that is thrown away.
@@ -329,8 +330,8 @@ fixes_count_releases(FixesLoad *ld)
 	int32	   *mark = ld->mark;
 	/* per commit: FIXING, INTRODUCED, TAGGED, FIXING_EARLIER */
 	uint8	   *flags = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	FixesLifetime *life_fixed = NULL;
 	FixesLifetime *life_introduced = NULL;
 	int64		nlife_fixed = 0,
@@ -342,28 +343,28 @@ fixes_count_releases(FixesLoad *ld)
 	FixesReleaseStats scratch;
 
 /* the counts of release r, or the scratch row when r keeps its stored ones */
-#define STATS(r) (count == NULL || count[r] ? &ld->stats[r] : &scratch)
+#define STATS(r) (count == NULL || count[r] ? &ld->counts->stats[r] : &scratch)
 #define COUNTED(r) (count == NULL || count[r])
 
 	/* an edge's position goes in the low half of its key */
-	if (ld->nedges > (int64) PG_UINT32_MAX)
-		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
-	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
-	for (int r = 0; r <= ld->nreleases; r++)
+	if (ld->edge_list.n > (int64) PG_UINT32_MAX)
+		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->args.name);
+	ld->counts->stats = palloc0(sizeof(FixesReleaseStats) * (ld->releases->n + 1));
+	for (int r = 0; r <= ld->releases->n; r++)
 	{
-		ld->stats[r].fixed_median_days = NAN;
-		ld->stats[r].fixed_p90_days = NAN;
-		ld->stats[r].introduced_median_days = NAN;
+		ld->counts->stats[r].fixed_median_days = NAN;
+		ld->counts->stats[r].fixed_p90_days = NAN;
+		ld->counts->stats[r].introduced_median_days = NAN;
 	}
 	if (lifetimes)
 	{
-		life_fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-		life_introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+		life_fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+		life_introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	}
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		uint32		f = e->fixing;
 		uint32		t = e->now.target;
 		int32		fr,
@@ -420,9 +421,9 @@ fixes_count_releases(FixesLoad *ld)
 		life_introduced[nlife_introduced++].days = days;
 		/* 1.2: the bugs of R found within a year, and two (NULL in the view until observable) */
 		if (usecs <= WITHIN_365D)
-			ld->stats[tr].found_within_365d++;
+			ld->counts->stats[tr].found_within_365d++;
 		if (usecs <= WITHIN_730D)
-			ld->stats[tr].found_within_730d++;
+			ld->counts->stats[tr].found_within_730d++;
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
@@ -433,28 +434,28 @@ fixes_count_releases(FixesLoad *ld)
 		if (r == 0 || !COUNTED(r))
 			continue;
 		/* 1.2: the commits of a release with a Cc: stable line, and of those the fixing ones */
-		if (ld->stable_cc[i])
+		if (ld->by_commit.stable_cc[i])
 		{
-			ld->stats[r].stable_cc_commits++;
+			ld->counts->stats[r].stable_cc_commits++;
 			if (flags[i] & FIXING)
-				ld->stats[r].stable_cc_fixing_commits++;
+				ld->counts->stats[r].stable_cc_fixing_commits++;
 		}
 		if (flags[i] == 0)
 			continue;
 		if (flags[i] & FIXING)
-			ld->stats[r].fixing_commits++;
+			ld->counts->stats[r].fixing_commits++;
 		if (flags[i] & INTRODUCED)
-			ld->stats[r].buggy_commits_introduced++;
+			ld->counts->stats[r].buggy_commits_introduced++;
 		if (flags[i] & TAGGED)
-			ld->stats[r].tagged_commits++;
+			ld->counts->stats[r].tagged_commits++;
 		if (flags[i] & FIXING_EARLIER)
-			ld->stats[r].fixing_earlier_commits++;
+			ld->counts->stats[r].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
 	fixes_sort_uint64(fixed_pairs, npairs);
 	for (int64 p = 0; p < npairs; p++)
 		if (p == 0 || fixed_pairs[p] != fixed_pairs[p - 1])
-			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;
+			ld->counts->stats[fixed_pairs[p] >> 32].commits_fixed++;
 	if (lifetimes)
 	{
 		lifetimes_per_release(ld, life_fixed, nlife_fixed, true);
@@ -470,7 +471,7 @@ fixes_count_releases(FixesLoad *ld)
 			int			r = ld->old_to_new_rank[w];
 
 			if (r != 0 && !count[r])
-				ld->stats[r] = ld->old_stats[w];
+				ld->counts->stats[r] = ld->old_stats[w];
 		}
 	}
 #undef STATS
@@ -490,9 +491,9 @@ fixes_count_fixing_commits(FixesLoad *ld, bool before)
 {
 	bool	   *fixing = fixes_palloc_big(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		FixesResolution *r = before ? &e->before : &e->now;
 
 		if ((k & 0xffff) == 0xffff)
@@ -527,7 +528,7 @@ fixes_count_old_tag(const FixesLoad *ld, uint32 idx)
 		return 0;
 	if (ld->old_to_new_rank[was] != 0)
 		return (uint32) ld->old_to_new_rank[was];
-	return (uint32) (ld->nreleases + was);
+	return (uint32) (ld->releases->n + was);
 }
 
 /* add (commits, fixing) to the count of every key of a commit in tag id tag */
@@ -697,7 +698,7 @@ group_lifetimes(FixesGroupCounts *cnt, FixesLifetime *life, int64 nlife, uint32 
 
 /*
  * The counts of every group from the resolved Fixes edges of the mainline
- * (all of ld->edges before the stable phase: fixing and target commits are
+ * (all of ld->edge_list.edges before the stable phase: fixing and target commits are
  * mainline) and the groups of each commit; anc (prefixes): group id *
  * depths + d - 1 -> its prefix at depth d, NULL for sections.
  */
@@ -706,9 +707,9 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 {
 	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	Expander	x;
-	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	int64		nsel = 0;
 	FixesLifetime *life = NULL;
 	int64		nlife = 0,
@@ -730,9 +731,9 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 			cnt[x.out[k]].commits++;
 	}
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 
 		fixing[k] = e->fixing;
 		target[k] = e->now.target;
@@ -761,7 +762,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 			int64		usecs;
 			double		days;
 
-			if (!fixes_edge_lifetime(ld, &ld->edges[sel[q]], &usecs))
+			if (!fixes_edge_lifetime(ld, &ld->edge_list.edges[sel[q]], &usecs))
 				continue;		/* NULL: percentile_cont skips it */
 			days = fixes_sql_days(usecs);
 			life = lifetimes_room(life, nlife + x.nout, &life_cap);
@@ -855,9 +856,9 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 				cap = 0,
 				u = 0;
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		bool		now,
 					before;
 
@@ -891,9 +892,9 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 		return v;
 
 	/* their edges, now and as stored */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		ChangedCommit *x;
 
 		if ((k & 0xffff) == 0xffff)
@@ -1026,9 +1027,9 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		pfree(cc);
 
 	/* the lifetimes of the edges that changed, as stored and now */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		int64		usecs;
 
 		if ((k & 0xffff) == 0xffff)
@@ -1198,7 +1199,7 @@ struct FixesStableCounter
 static inline int32
 version_pos(const FixesLoad *ld, int32 rank)
 {
-	return rank > 0 ? ld->release_tag[rank - 1] + 1 : 0;
+	return rank > 0 ? ld->releases->tag_of[rank - 1] + 1 : 0;
 }
 
 /* in the current memory context, which keeps the counts until they are written */
@@ -1298,4 +1299,14 @@ fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out)
 	out->regressions = c->regressions;
 	out->known_bugs = c->known_bugs;
 	pfree(c->known);
+}
+
+/*
+ * The mainline's counts this file owns (load_count.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_counts_init(FixesLoad *ld)
+{
+	ld->counts = MemoryContextAllocZero(ld->cxt, sizeof(FixesCounts));
 }

@@ -70,7 +70,7 @@ read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint3
 
 	Assert(!isnull && VARSIZE_ANY_EXHDR(bits) == (commits + 7) / 8);
 	for (uint32 i = 0; i < commits; i++)
-		ld->stable_cc[first + i] = (b[i / 8] >> (i % 8)) & 1;
+		ld->by_commit.stable_cc[first + i] = (b[i / 8] >> (i % 8)) & 1;
 	if ((Pointer) bits != DatumGetPointer(d))
 		pfree(bits);
 }
@@ -171,7 +171,7 @@ rows_with_parents(FixesLoad *ld, bool marks, int32 tail, uint32 *rows)
 	uint32		lo = 0;
 	uint32		cap = 0;
 
-	ld->parents_some = marks && ld->stable_re == NULL && ld->old_head != NULL;
+	ld->parents_some = marks && ld->args.stable_re == NULL && ld->old_head != NULL;
 	ld->stored.nunreleased = 0;
 	for (int32 r = 0; r < ld->graph_nrows; r++)
 	{
@@ -292,7 +292,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 			ld->subj_rows = (int32) r;
 		}
 		if (r >= tail)
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[c], (Size) commits * sizeof(uint64));
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->by_commit.subj_hash[c], (Size) commits * sizeof(uint64));
 		if (marks)
 			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 9, ld->stored.mark + c, (Size) commits * sizeof(int32));
 		c += commits;
@@ -330,7 +330,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 		return false;
 	if (ld->parents_some)
 		elog(DEBUG1, "fixes_load %s: parents of %d of %d fixes_graph rows read",
-			 ld->name, nwant, (int) nrows);
+			 ld->args.name, nwant, (int) nrows);
 	pfree(rows);
 	return true;
 }
@@ -391,7 +391,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	{
 		ereport(NOTICE,
 				(errmsg("the stored graph of repository \"%s\" is unusable; loading it in full",
-						ld->name)));
+						ld->args.name)));
 		return false;
 	}
 	ld->n_old = g->n;
@@ -422,7 +422,7 @@ fixes_load_read_parents_rest(FixesLoad *ld)
 	for (int32 r = 0; r < ld->graph_nrows; r++)
 		if (!ld->graph_row_parents[r])
 			chunks[n++] = r;
-	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->name, n);
+	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->args.name, n);
 	if (n == 0)
 		return;
 	args[0] = Int32GetDatum(ld->repository_id);
@@ -520,9 +520,9 @@ fixes_load_read_subject_hashes(FixesLoad *ld)
 {
 	if (ld->subj_from == 0)
 		return;
-	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->name, ld->subj_from);
+	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->args.name, ld->subj_from);
 	(void) read_graph_column(ld, "subject_hashes", sizeof(uint64), 0, ld->subj_rows,
-							 (char *) ld->subj_hash, ld->subj_from);
+							 (char *) ld->by_commit.subj_hash, ld->subj_from);
 	ld->subj_from = 0;
 }
 
@@ -566,7 +566,7 @@ fixes_load_read_ids(FixesLoad *ld)
 {
 	if (ld->graph->sparse_below == 0)
 		return;
-	elog(DEBUG1, "fixes_load %s: ids of %u commits read", ld->name, ld->graph->sparse_below);
+	elog(DEBUG1, "fixes_load %s: ids of %u commits read", ld->args.name, ld->graph->sparse_below);
 	read_ids_rows(ld, 0, ld->graph_nrows);
 }
 
@@ -703,7 +703,7 @@ write_moved_releases(FixesLoad *ld, int32 first)
 	if (plan != NULL)
 		SPI_freeplan(plan);
 	if (ld->incremental)
-		elog(DEBUG1, "fixes_load %s: releases of %d fixes_graph rows written again", ld->name, updated);
+		elog(DEBUG1, "fixes_load %s: releases of %d fixes_graph rows written again", ld->args.name, updated);
 }
 
 /*
@@ -755,7 +755,7 @@ fixes_load_write_graph(FixesLoad *ld)
 		if (from < g->sparse_below && first < ld->graph_nrows)
 			read_ids_rows(ld, first, ld->graph_nrows);
 		elog(DEBUG1, "fixes_load %s: fixes_graph rows from %d written again (commits %u ..)",
-			 ld->name, first, from);
+			 ld->args.name, first, from);
 	}
 	del_args[0] = Int32GetDatum(ld->repository_id);
 	del_args[1] = Int32GetDatum(first);
@@ -791,7 +791,7 @@ fixes_load_write_graph(FixesLoad *ld)
 			memcpy(ids + (Size) (i - lo) * FIXES_OID_RAWSZ, g->oids[i].id, FIXES_OID_RAWSZ);
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
-			if (ld->stable_cc[i])
+			if (ld->by_commit.stable_cc[i])
 				bits[(i - lo) / 8] |= (uint8) (1 << ((i - lo) % 8));
 		}
 		parents = fixes_palloc_big(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
@@ -804,7 +804,7 @@ fixes_load_write_graph(FixesLoad *ld)
 		args[2] = Int32GetDatum(chunk);
 		args[3] = Int32GetDatum((int32) n);
 		args[4] = PointerGetDatum(fixes_bytea(ids, (Size) n * FIXES_OID_RAWSZ));
-		args[5] = PointerGetDatum(fixes_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
+		args[5] = PointerGetDatum(fixes_bytea(ld->by_commit.subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
 		args[8] = PointerGetDatum(fixes_bytea(bits, ((Size) n + 7) / 8));

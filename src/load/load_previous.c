@@ -93,7 +93,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored head of repository \"%s\" is not a commit id; loading it in full",
-						ld->name)));
+						ld->args.name)));
 		ld->old_head = NULL;
 	}
 	/* counts that no load wrote are no base for a refresh */
@@ -105,7 +105,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored counts of repository \"%s\" are unusable; loading it in full",
-						ld->name),
+						ld->args.name),
 				 errdetail("fixes_repositories holds " INT64_FORMAT " commits, " INT64_FORMAT " edges, " INT64_FORMAT " resolved, %d releases.",
 						   ld->old_commits, ld->old_edges, ld->old_resolved, ld->old_nreleases)));
 		ld->old_usable = false;
@@ -336,12 +336,12 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 		fixes_load_stored_bad(ld, "fixes_edges", "An edge has line %d.", e->line);
 	t = DatumGetTextPP(v[c->abbrev]);
 	e->abbrev_len = (uint8) Min(VARSIZE_ANY_EXHDR(t), 40);
-	e->abbrev_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->abbrev_len);
+	e->abbrev_off = fixes_arena_add(&ld->edge_list.text, VARDATA_ANY(t), e->abbrev_len);
 	if (!isnull[c->quoted_subject])
 	{
 		t = DatumGetTextPP(v[c->quoted_subject]);
 		e->subj_len = VARSIZE_ANY_EXHDR(t);
-		e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
+		e->subj_off = fixes_arena_add(&ld->edge_list.text, VARDATA_ANY(t), e->subj_len);
 	}
 	e->before.status = status_code(ld, v[c->status], isnull[c->status]);
 	e->before.method = method_code(ld, v[c->method], isnull[c->method]);
@@ -448,15 +448,15 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 	Assert(ranges == NULL || nranges > 0);
 	if (ranges != NULL && pkey == NULL)
 		elog(ERROR, "fixes_edges has no primary key on (repository_id, fixing_idx, ...)");
-	if (ld->edge_text.data == NULL)
-		fixes_arena_init(&ld->edge_text, ld->cxt);
+	if (ld->edge_list.text.data == NULL)
+		fixes_arena_init(&ld->edge_list.text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
 	/* (a hint: fixes_repositories.edges is stored state, bounded by the commits) */
 	room = ranges != NULL ? 0 : Min(Max(ld->old_edges, 0), (int64) ld->n_old * 8);
 	room += room / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
-	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);
+	fixes_arena_reserve(&ld->edge_list.text, (Size) Min(room, (int64) 1 << 24) * 48);
 	/* the columns read are the first natts */
 	natts = Max(Max(Max(c.fixing_idx, c.line), Max(c.abbrev, c.quoted_subject)),
 				Max(Max(Max(c.status, c.method), Max(c.target_idx, c.candidates)),

@@ -19,6 +19,7 @@
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 
+#include "load_schema.h"
 #include "load_state.h"
 
 /*

@@ -42,7 +42,7 @@
  *                           load_trailer_keys.c (the raw message),
  *                           load_files.c (its paths to load_subsystem_counts.c
  *                           and load_maintainers.c), the newest date, the
- *                           Fixes and revert lines (load_walk.c: ld->edges)
+ *                           Fixes and revert lines (load_walk.c: ld->edge_list.edges)
  *   load_releases.c         releases, and the release of every commit: only
  *                           the new and the unreleased ones when the new
  *                           releases come after the old ones (else load.c has
@@ -181,8 +181,8 @@ typedef struct FixesEdge
 } FixesEdge;
 
 /*
- * An edge list of a phase: the read phase's is ld->edges, ld->nedges,
- * ld->edges_cap and ld->edge_text; the stable phase's its own.  The walk's
+ * An edge list of a phase: the read phase's is ld->edge_list.edges, ld->edge_list.n,
+ * ld->edge_list.cap and ld->edge_list.text; the stable phase's its own.  The walk's
  * edge hook (load_walk.c) and a refresh's old edges (load_previous.c)
  * append to it through these pointers (fixes_edge_append(), load_state.c).
  */
@@ -277,25 +277,6 @@ typedef struct FixesSchema
 	int			version;		/* 10, 11, 12 or 13 */
 } FixesSchema;
 
-/* a row of fixes_overrides for the repository being loaded */
-typedef struct FixesOverride
-{
-	FixesOid	fixing;
-	char		abbrev[41];		/* NUL-terminated, lower case */
-	uint8		abbrev_len;
-	bool		has_target;		/* false: the edge is ignored */
-	FixesOid	target;
-	uint32		fixing_idx;		/* FIXES_NO_IDX: not in scope */
-	int64		matched;		/* edges it applied to */
-} FixesOverride;
-
-/* a row of fixes_backport_overrides for the repository being loaded (1.2) */
-typedef struct FixesBackportOverride
-{
-	FixesOid	stable;
-	FixesOid	upstream;
-} FixesBackportOverride;
-
 /* a release of the previous load, as fixes_releases holds it */
 typedef struct FixesOldRelease
 {
@@ -307,34 +288,84 @@ typedef struct FixesOldRelease
 
 typedef struct FixesStableHeads FixesStableHeads;
 
-typedef struct FixesLoad
+/* ---- the state every phase shares (load_state.h), embedded in FixesLoad ---- */
+
+/*
+ * fixes_load()'s arguments, as given (stable_re: as load_stable.c settles
+ * it).  A full load after a refresh whose stored state did not read back
+ * starts from a copy of them (copy_arguments() in load.c).
+ */
+typedef struct FixesLoadArgs
 {
-	/* arguments */
 	char	   *path;
 	char	   *ref;
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
 	char	   *stable_re;		/* stable_branches; NULL: none */
-	bool		release_all;	/* release_tags 'all' (1.3, load_releases.c) */
+	bool		stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
+	bool		files_set;		/* files given */
+	bool		files;
+	bool		maintainers_set;	/* maintainers given */
+	char	   *maintainers;
+	char	   *release_tags;	/* release_tags given, NULL: keep */
+} FixesLoadArgs;
+
+/* when the phase now ending started (fixes_load_phase(), load_state.c) */
+typedef struct FixesPhaseClock
+{
+	TimestampTz start;			/* wall clock */
+	double		cpu;			/* the backend's CPU seconds */
+} FixesPhaseClock;
+
+/*
+ * Facts of each commit, by graph index, grown together by
+ * fixes_load_ensure_room() (load_state.c) to cap commits.
+ */
+typedef struct FixesCommitArrays
+{
+	uint32		cap;			/* room in each array */
+	uint64	   *subj_hash;		/* hash of the subject */
+	TimestampTz *committed_at;	/* new commits only */
+	bool	   *committed_null;
+	bool	   *stable_cc;		/* a Cc: stable line (stable_cc.h); old
+								 * commits' from fixes_graph */
+} FixesCommitArrays;
+
+/*
+ * The mainline's edge list: the Fixes and revert lines the read phase
+ * finds (and a refresh's old edges), grown by load_state.c.
+ */
+typedef struct FixesEdgeList
+{
+	FixesEdge  *edges;
+	int64		n;
+	int64		cap;
+	FixesArena	text;			/* abbrevs, quoted subjects, raw lines */
+} FixesEdgeList;
+
+/* ---- the state a phase owns: declared in its header, allocated by its init ---- */
+struct FixesReleases;			/* load_releases.h: fixes_releases_init() */
+struct FixesEdgeOverrides;		/* load_overrides.h: fixes_edge_overrides_init() */
+struct FixesBackportOverrides;	/* load_backports.h: fixes_backport_overrides_init() */
+struct FixesStableBranches;		/* load_stable.h: fixes_stable_branches_init() */
+struct FixesCounts;				/* load_count.h: fixes_counts_init() */
+struct FixesPaths;				/* load_files.h: fixes_paths_init() */
+
+typedef struct FixesLoad
+{
+	FixesLoadArgs args;
 	bool		release_all_changed;	/* not the previous load's: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
-	FixesSchema has;			/* the installed SQL version (load_schema.c) */
+	FixesSchema has;			/* what the installed SQL has (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
-	bool		arg_files_set;	/* files given (1.1) */
-	bool		arg_files;
-	bool		arg_maintainers_set;	/* maintainers given (1.1) */
-	char	   *arg_maintainers;
-	bool		arg_stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
-	char	   *arg_release_tags;	/* release_tags given (1.3), NULL: keep */
 	bool		stored_bad;		/* fixes_load_stored_bad() raised its error */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
-	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
-	double		phase_cpu;		/* the backend's CPU seconds then */
+	FixesPhaseClock phase_clock;	/* for the DEBUG1 timings of each phase */
 	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
@@ -369,8 +400,7 @@ typedef struct FixesLoad
 	struct FixesReader *ahead;	/* a refresh's reader, walking already
 								 * (read_repository()); stopped there too */
 	bool		ahead_files;	/* it sends each commit's files */
-	uint32		cap;			/* room in the per-commit arrays */
-	uint64	   *subj_hash;		/* by index: hash of the subject */
+	FixesCommitArrays by_commit;
 	uint32		subj_from;		/* subj_hash holds no hashes of the previous load's
 								 * commits below this yet (load_graph.c) */
 	int32		subj_rows;		/* ... which are in the fixes_graph rows below this */
@@ -394,54 +424,21 @@ typedef struct FixesLoad
 								 * the same commits, and mark holds their
 								 * commits: only the unreleased are marked */
 	}			stored;
-	TimestampTz *committed_at;	/* by index, new commits only */
-	bool	   *committed_null;
-	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
-								 * old commits' from fixes_graph (1.2) */
 	bool		newest_set;		/* newest_at: the newest committer date of the */
 	TimestampTz newest_at;		/* new mainline commits (if any has one) */
 	bool		old_newest_set; /* the same of the previous load's (1.2) */
 	TimestampTz old_newest_at;
 	int64		missing_parents;	/* beyond a shallow clone's boundary, of every walk */
-	FixesEdge  *edges;
-	int64		nedges;
-	int64		edges_cap;
-	FixesArena	edge_text;
-	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
-
-	/* fixes_overrides (load_overrides.c) */
-	FixesOverride *overrides;
-	int			noverrides;
-	FixesBackportOverride *bp_overrides;	/* fixes_backport_overrides (1.2) */
-	int			nbp_overrides;
-
-	/* the branches that stable_branches matches (load_stable.c) */
-	FixesBranch *branches;
-	int			nbranches;
-	FixesStableHeads *stable;	/* their commits, the heads of the stable
-										 * walk (load_stable.c's); NULL: none */
+	FixesEdgeList edge_list;
+	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_keys.c) */
 	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
+	int32	   *mark;			/* by index: release rank, 0 = unreleased
+								 * (load_releases.c) */
 
-	/* phase releases */
-	FixesTag   *tags;
-	int			ntags;
-	int		   *release_tag;	/* rank - 1 -> index in tags */
-	uint32	   *release_commit; /* rank - 1 -> commit index */
-	int64	   *release_size;	/* rank - 1 -> commits */
-	int			nreleases;
-	int32	   *mark;			/* by index: release rank, 0 = unreleased */
-	/*
-	 * release_tags 'all' (1.3): the releases whose tag the ref does not
-	 * reach start at their entry points, release_entries[release_entry_start
-	 * [rank - 1] .. release_entry_start[rank]) (commit indexes); those whose
-	 * tag it reaches at release_commit.  NULL when every release is on the
-	 * ref.  release_commit of a release off the ref is an entry point it
-	 * marks.
-	 */
-	uint32	   *release_entry_start;
-	uint32	   *release_entries;
-	bool	   *release_off_ref;	/* by rank - 1; NULL: none */
-	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
+	struct FixesEdgeOverrides *edge_overrides;
+	struct FixesBackportOverrides *backport_overrides;
+	struct FixesStableBranches *stable_branches;
+	struct FixesReleases *releases;
 	uint32	   *moved;			/* old commits whose release changed */
 	int64		nmoved;
 	int32	   *old_mark;		/* by index < n_old: old release rank, 0 = unreleased;
@@ -450,24 +447,13 @@ typedef struct FixesLoad
 	uint8	   *moved_bits;		/* then: a bit per old commit, set if it moved
 								 * (NULL otherwise) */
 	int		   *old_to_new_rank;	/* old rank -> rank of the same tag now, 0 if gone */
-	/* the release the walk gave each new commit's row (load_read.c) */
-	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
-	uint32		walk_release_cap;
-	uint32	   *corrected;		/* new commits whose row needs another release */
-	int64		ncorrected;
 
 	/* phase resolve: the counts of fixes_load, of fixes edges only */
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
-	/* phase counts (load_count.c) */
-	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
-	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
-	int64		nfixed;
-
-	/* files and subsystems (load_files.c), with 1.1's tables */
-	bool		files;			/* record the changed files */
-	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
+	struct FixesCounts *counts;
+	struct FixesPaths *paths;	/* files and subsystems */
 	bool		old_files;
 	char	   *old_maintainers;
 	bool		old_maint_hash_null;
@@ -477,14 +463,6 @@ typedef struct FixesLoad
 	int64		maint_hash;
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
-	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
-	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
-	int64		missing_blobs;	/* of this load's read */
-	int64		missing_trees;
-	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
-	int64		ncs;
-	int64		cs_cap;
-	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
 	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
 	bool		edges_some;		/* a refresh reads only the old edges it needs (load_old_edges.c) */
@@ -564,16 +542,6 @@ fixes_subject_lower_bound(const void *base, int64 n, Size stride, uint64 h)
 	return a;
 }
 
-/* the release of commit idx as text, or NULL (after load_releases.c) */
-static inline Datum
-fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
-{
-	int32		rank = ld->mark[idx];
-
-	*isnull = rank == 0;
-	return ld->release_name[rank];
-}
-
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_stored_bad(FixesLoad *ld, const char *table, const char *fmt,...)
 			pg_attribute_printf(3, 4) pg_attribute_noreturn();
@@ -589,25 +557,6 @@ extern void fixes_load_free_edges(FixesLoad *ld);
 extern int	fixes_uint32_cmp(const void *a, const void *b);
 extern int	fixes_uint64_cmp(const void *a, const void *b);
 extern void fixes_sort_uint64(uint64 *v, int64 n);
-
-extern void fixes_load_schema(FixesLoad *ld);
-
-extern void fixes_load_read_overrides(FixesLoad *ld);
-extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);
-extern void fixes_load_apply_overrides(FixesLoad *ld);
-
-/* load_backports.c */
-extern void fixes_load_read_backport_overrides(FixesLoad *ld);
-extern uint64 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h);
-extern void fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl);
-extern void fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl);
-
-extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
-extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
-extern void fixes_trailer_keys_read_dictionary(FixesLoad *ld);
-extern void fixes_load_write_trailer_counts(FixesLoad *ld);
-
-extern void fixes_load_fetch_target_times(FixesLoad *ld);
 
 extern void fixes_load_read_previous(FixesLoad *ld);
 extern void fixes_load_check_stored_keys(FixesLoad *ld);
@@ -632,20 +581,6 @@ extern void fixes_load_fetch_edge_ids(FixesLoad *ld);
 extern const FixesOid *fixes_load_oid(FixesLoad *ld, uint32 idx);
 extern uint32 fixes_load_old_head(FixesLoad *ld);
 
-extern void fixes_load_read(FixesLoad *ld);
-extern void fixes_load_check_pattern(FixesLoad *ld);
-extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
-/* stable_branches' default in 1.2: keep the repository's setting (an invalid expression) */
-#define FIXES_STABLE_KEEP "*keep*"
-extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
-extern void fixes_load_stable_check(FixesLoad *ld);
-extern void fixes_load_stable_branches(FixesLoad *ld);
-extern void fixes_load_stable(FixesLoad *ld);
-extern void fixes_load_find_releases(FixesLoad *ld);
-extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
-extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
-extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
-extern void fixes_load_releases(FixesLoad *ld);
 extern void fixes_load_read_old_edges(FixesLoad *ld);
 
 /* a range [lo, hi] of commit indexes */
@@ -662,14 +597,6 @@ extern void fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ran
 extern bool fixes_load_old_edges_some(FixesLoad *ld);
 extern void fixes_load_old_edges_changeable(FixesLoad *ld);
 extern void fixes_load_old_edges_counted(FixesLoad *ld);
-extern void fixes_load_resolve(FixesLoad *ld);
-extern void fixes_load_count_resolved(FixesLoad *ld);
-extern void fixes_load_write_commits(FixesLoad *ld);
-extern void fixes_load_write_edges(FixesLoad *ld);
-extern void fixes_load_write_releases(FixesLoad *ld);
-extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
-extern void fixes_load_write_fixed_commits(FixesLoad *ld);
-extern int64 fixes_tags_hash(FixesLoad *ld);
 
 /* load_refs.c: the hash of the refs, and the tags it spares reading (1.2) */
 extern void fixes_load_answer_tags(FixesLoad *ld, struct FixesReader *r);
@@ -677,34 +604,5 @@ extern const char *fixes_load_refs_option(FixesLoad *ld, bool compare);
 extern void fixes_load_refs_received(FixesLoad *ld, struct FixesReader *r,
 									 const WireRefs *refs);
 extern void fixes_load_read_tags(FixesLoad *ld);
-
-/* load_write_repository.c: the one writer of the repository's row, at the end */
-extern void fixes_load_write_repository(FixesLoad *ld, double seconds);
-
-/* load_clear.c */
-extern void fixes_load_clear(FixesLoad *ld);
-
-/* load_analyze.c */
-extern void fixes_load_analyze(FixesLoad *ld);
-
-/* load_files.c */
-extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
-								bool maint_given, const char *maintainers);
-extern void fixes_load_files_report(FixesLoad *ld);
-
-/* load_maintainers.c */
-extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);
-extern void fixes_load_write_files(FixesLoad *ld);
-extern void fixes_load_maintainers_path(FixesLoad *ld, uint32 idx, const char *path, int len);
-extern void fixes_load_maintainers_restart(FixesLoad *ld);
-extern int	fixes_load_nsections(FixesLoad *ld);
-
-/* load_subsystem_counts.c: prefixes of 1 .. FIXES_PREFIX_DEPTHS components are stored */
-#define FIXES_PREFIX_DEPTHS 4
-extern void fixes_load_prefixes_begin(FixesLoad *ld);
-extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
-extern void fixes_load_read_kept_groups(FixesLoad *ld);
-extern bool fixes_load_groups_by_difference(FixesLoad *ld);
-extern void fixes_load_subsystem_counts(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_STATE_H */

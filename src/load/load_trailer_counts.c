@@ -27,7 +27,9 @@
 
 #include "bulk_insert.h"
 #include "load_count.h"
+#include "load_releases.h"
 #include "load_state.h"
+#include "load_trailer_counts.h"
 #include "load_trailer_keys.h"
 #include "spi_call.h"
 
@@ -38,9 +40,9 @@
 static const char *
 tag_name(FixesLoad *ld, uint32 tag)
 {
-	if (tag <= (uint32) ld->nreleases)
-		return ld->tags[ld->release_tag[tag - 1]].name;
-	return ld->old_releases[tag - ld->nreleases - 1].tag;
+	if (tag <= (uint32) ld->releases->n)
+		return ld->releases->tags[ld->releases->tag_of[tag - 1]].name;
+	return ld->old_releases[tag - ld->releases->n - 1].tag;
 }
 
 /* a full load: every row, from the keys read */
@@ -157,7 +159,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 
 			ereport(NOTICE,
 					(errmsg("the stored trailer keys of repository \"%s\" are unusable; reading them from fixes_trailers",
-							ld->name)));
+							ld->args.name)));
 			memset(all, true, Max(ld->n_old, 1));
 			fixes_trailer_keys_fetch(ld, all);
 			first = 0;
