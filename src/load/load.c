@@ -57,6 +57,7 @@
 #include "load_state.h"
 #include "load_subsystem_counts.h"
 #include "load_trailer_counts.h"
+#include "load_walk.h"
 #include "load_write_commits.h"
 #include "load_write_edges.h"
 #include "load_write_releases.h"
@@ -392,7 +393,7 @@ start_head_reader(FixesLoad *ld, bool *refresh, bool *maintainers)
 	}
 	ld->ahead_files = ld->paths->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
-	*maintainers = fixes_has_v11(ld) && ld->paths->maintainers != NULL;
+	*maintainers = ld->has.file_tables && ld->paths->maintainers != NULL;
 	nargs = *maintainers ? 3 : 2;
 	/* the list of what it will walk, for the old commits' ids (load_ids.c) */
 	list = fixes_load_ids_list_option(ld);
@@ -510,8 +511,8 @@ read_repository(FixesLoad *ld)
 			read_previous_graph(ld);
 		ld->releases->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->releases->ntags,
 												   &ld->stable_branches->branches, &ld->stable_branches->n, refresh,
-												   fixes_has_v12(ld) ? &refs : NULL);
-		fixes_load_refs_received(ld, reader, fixes_has_v12(ld) ? &refs : NULL);
+												   ld->has.refs_hash ? &refs : NULL);
+		fixes_load_refs_received(ld, reader, ld->has.refs_hash ? &refs : NULL);
 		if (!refresh)
 			fixes_reader_finish(reader);
 		tags_read(ld);
@@ -559,8 +560,7 @@ read_repository(FixesLoad *ld)
 						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
 								ld->args.ref, ld->args.path),
 						 errdetail("The history was rewritten, or the reference now names another line of history.")));
-				fixes_walk_release(ld->walk);
-				ld->walk = NULL;
+				fixes_load_walk_end(ld);
 				start_full_load(ld);
 				fixes_load_clear(ld);
 				fixes_load_read(ld);
@@ -573,8 +573,7 @@ read_repository(FixesLoad *ld)
 			if (ld->incremental && ld->releases->all && fixes_load_release_tags_off_ref(ld))
 			{
 				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->args.name);
-				fixes_walk_release(ld->walk);
-				ld->walk = NULL;
+				fixes_load_walk_end(ld);
 				start_full_load(ld);
 				fixes_load_clear(ld);
 				fixes_load_read(ld);
@@ -591,7 +590,7 @@ read_repository(FixesLoad *ld)
 		fixes_reader_stop(reader);
 		fixes_reader_stop(ld->ahead);
 		ld->ahead = NULL;
-		fixes_walk_release(ld->walk);
+		fixes_load_walk_end(ld);
 	}
 	PG_END_TRY();
 }
@@ -641,11 +640,11 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_fixed_commits(ld);
 	fixes_load_phase(ld, "releases and fixed commits written");
 	/* and with 1.2 for the releases of its commits (fixes_graph.releases), which a tag moves */
-	if (new_commits || !ld->incremental || fixes_has_v12(ld))
+	if (new_commits || !ld->incremental || ld->has.graph_releases)
 		fixes_load_write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
-	if (fixes_has_v11(ld))
+	if (ld->has.stable_scope)
 		fixes_load_stable(ld);
 }
 

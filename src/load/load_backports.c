@@ -44,7 +44,7 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 	Datum		args[1];
 
 	ld->backport_overrides->n = 0;
-	if (!fixes_has_v12(ld))
+	if (!ld->has.backport_overrides)
 		return;
 	sql = psprintf("SELECT stable_commit, upstream_commit FROM ONLY %s.fixes_backport_overrides "
 				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
@@ -304,7 +304,7 @@ fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 	text	  **subj;
 	int64		matched = 0;
 
-	if (!fixes_has_v12(ld) || nstable == 0)
+	if (!ld->has.backport_method || nstable == 0)
 		return;
 	resolved = palloc0(sizeof(bool) * nstable);
 	for (int64 k = 0; k < bl->n; k++)

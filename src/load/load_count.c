@@ -338,7 +338,7 @@ fixes_count_releases(FixesLoad *ld)
 				nlife_introduced = 0;
 	int64		npairs = 0;
 	int64		nkeys = 0;
-	bool		lifetimes = fixes_has_v11(ld);
+	bool		lifetimes = ld->has.release_lifetimes;
 	const bool *count = fixes_count_releases_needed(ld);
 	FixesReleaseStats scratch;
 

@@ -39,7 +39,7 @@ void
 fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
-	if (!fixes_has_v11(ld))
+	if (!ld->has.file_tables)
 		return;
 	/* the previous settings: load_previous.c read them */
 	ld->paths->files = files_given ? files : ld->old_files;
@@ -81,7 +81,7 @@ files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
 	FileRows   *fr = arg;
 
-	if (!fixes_has_v11(ld) || !ld->paths->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return;
 	fr->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 }

@@ -217,7 +217,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	uint64		c = 0;
 	int			ncopies = 0;
 	uint64		tail;
-	bool		marks = ld->has.version >= 12;
+	bool		marks = ld->has.graph_releases;
 	uint32	   *rows;
 	int			nwant;
 
@@ -237,7 +237,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64))
 			return false;
 		/* a graph written before 1.2 has no bitmap: the next load is a full one */
-		if (ld->has.version >= 12 && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
+		if (ld->has.graph_releases && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
 			return false;
 		/* the releases of its commits: written by every load since this column came */
 		if (marks && fixes_chunk_length(tup, desc, 9) != (Size) commits * sizeof(int32))
@@ -308,7 +308,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 
 		if ((r & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (ld->has.version >= 12)
+		if (ld->has.graph_releases)
 			read_stable_cc(ld, tt->vals[r], desc, (uint32) c, commits);
 		if (sparse)
 			fixes_graph_append_unhashed(g, commits);
@@ -356,7 +356,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM ONLY %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
-				   ld->has.version >= 12 ? ", stable_cc, releases" : "", ld->schema);
+				   ld->has.graph_releases ? ", stable_cc, releases" : "", ld->schema);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ok = false;
@@ -725,7 +725,7 @@ fixes_load_write_graph(FixesLoad *ld)
 	Datum		del_args[2];
 	Oid			ins_types[10] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
 	BYTEAOID, BYTEAOID};
-	bool		v12 = ld->has.version >= 12;
+	bool		v12 = ld->has.graph_releases;
 	SPIPlanPtr	plan;
 	int32		chunk;
 

@@ -56,7 +56,7 @@
 bool
 fixes_load_ids_may_be_sparse(const FixesLoad *ld)
 {
-	return fixes_has_v12(ld) && ld->known && ld->args.stable_re == NULL &&
+	return ld->has.graph_releases && ld->known && ld->args.stable_re == NULL &&
 		ld->old_head != NULL && strlen(ld->old_head) == FIXES_OID_HEXSZ;
 }
 

@@ -568,7 +568,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	const char *content = NULL;
 	size_t		content_len = 0;
 
-	if (!fixes_has_v11(ld) || ld->paths->maintainers == NULL || ld->empty)
+	if (!ld->has.file_tables || ld->paths->maintainers == NULL || ld->empty)
 		return;
 	ss = palloc0(sizeof(FixesSubsystems));
 	ss->cxt = CurrentMemoryContext;
@@ -610,7 +610,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	 * files.  The hash of a database at 1.2 differs from that of the same
 	 * file at 1.1, whose attributions were all by the ref's file.
 	 */
-	ld->maint_hash = (int64) (ld->has.version >= 12
+	ld->maint_hash = (int64) (ld->has.maintainers_by_release
 							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
 							  : ss->vers[ss->ref_ver]->hash);
 	if (ld->old_maint_hash_null)
@@ -1131,7 +1131,7 @@ fixes_load_write_files(FixesLoad *ld)
 	int64		nchanged = 0;
 	int			from;
 
-	if (!fixes_has_v11(ld) || ss == NULL)
+	if (!ld->has.file_tables || ss == NULL)
 		return;
 	ss->rank_ver = palloc(sizeof(int) * (ld->releases->n + 1));
 	ss->rank_has = palloc0(sizeof(bool) * (ld->releases->n + 1));
@@ -1140,18 +1140,18 @@ fixes_load_write_files(FixesLoad *ld)
 	{
 		ss->rank_ver[r] = ss->ref_ver;
 		/* a database at 1.0 or 1.1 SQL: every release by the ref's file */
-		ss->rank_read[r] = r == 0 || ld->has.version < 12;
+		ss->rank_read[r] = r == 0 || !ld->has.maintainers_by_release;
 	}
 	full = !ld->incremental || ld->reattribute;
 	/* no release left of the previous ones: every commit is the ref's now */
-	if (ld->has.version >= 12 && ld->incremental && ld->releases->n == 0 && ld->n_old_releases > 0)
+	if (ld->has.maintainers_by_release && ld->incremental && ld->releases->n == 0 && ld->n_old_releases > 0)
 		full = true;
 	/*
 	 * The files are read when commits are released or move, when a release
 	 * is new, and when one is gone or moved, even if it held no commit: its
 	 * sections were listed (can_keep())
 	 */
-	if (ld->has.version >= 12 && ld->releases->n > 0 &&
+	if (ld->has.maintainers_by_release && ld->releases->n > 0 &&
 		(full || ld->nmoved > 0 || new_released(ld) || new_release(ld) || !can_keep(ld)))
 	{
 		bool	   *want = NULL;

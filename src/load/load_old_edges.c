@@ -248,7 +248,7 @@ new_ids_array(FixesLoad *ld)
 bool
 fixes_load_old_edges_some(FixesLoad *ld)
 {
-	return ld->incremental && fixes_has_v12(ld) && ld->args.stable_re == NULL &&
+	return ld->incremental && ld->has.graph_releases && ld->args.stable_re == NULL &&
 		ld->n_old > 0 && fixes_load_old_edges_by_range(ld);
 }
 

@@ -47,7 +47,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 	Datum		args[1];
 
 	ld->edge_overrides->n = 0;
-	if (!fixes_has_v11(ld))
+	if (!ld->has.overrides)
 		return;
 	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM ONLY %s.fixes_overrides "
 				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);

@@ -58,7 +58,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
 				   "FROM ONLY %s.fixes_repositories WHERE repository_id = $1",
-				   fixes_has_v11(ld) ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
+				   ld->has.file_tables ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
 				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -75,7 +75,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->old_tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
 		ld->old_usable = false;
-	if (fixes_has_v11(ld))
+	if (ld->has.file_tables)
 	{
 		ld->old_files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		d = SPI_getbinval(tup, desc, 9, &isnull);
@@ -125,7 +125,7 @@ fixes_load_check_stored_keys(FixesLoad *ld)
 {
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	bool		v12 = fixes_has_v12(ld);
+	bool		v12 = ld->has.graph_releases;
 	HeapTuple	tup;
 	TupleDesc	desc;
 	bool		isnull;
@@ -176,7 +176,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	Datum		d;
 
 	ld->old_newest_set = false;
-	if (!ld->known || ld->has.version < 12)
+	if (!ld->known || !ld->has.last_committed_at)
 		return;
 	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema),
@@ -224,7 +224,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	 * and their counts, which a refresh keeps for the releases it does not
 	 * change: when the tables hold every count (1.2)
 	 */
-	bool		counts = ld->has.version >= 12 && fixes_has_v11(ld);
+	bool		counts = ld->has.release_cc_counts;
 	StringInfoData cols;
 	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
@@ -237,7 +237,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
 	sql = psprintf("SELECT tag, commit_idx, commit_id%s FROM ONLY %s.fixes_releases "
 				   "WHERE repository_id = $1%s ORDER BY release_rank",
-				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
+				   cols.data, ld->schema, ld->has.stable_scope ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->n_old_releases = (int) SPI_processed;
@@ -442,8 +442,8 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 	c.target_idx = fixes_attnum(desc, "target_idx");
 	c.candidates = fixes_attnum(desc, "candidates");
 	c.fixed_at = fixes_attnum(desc, "fixed_at");
-	c.kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
-	c.introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
+	c.kind = ld->has.revert_edges ? fixes_attnum(desc, "kind") : -1;
+	c.introduced_at = ld->has.revert_edges ? fixes_attnum(desc, "introduced_at") : -1;
 
 	Assert(ranges == NULL || nranges > 0);
 	if (ranges != NULL && pkey == NULL)
@@ -508,7 +508,7 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 		old = MemoryContextSwitchTo(rowcxt);
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
-		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
+		if (!ld->has.stable_scope || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->old_commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)

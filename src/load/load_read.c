@@ -224,7 +224,7 @@ fixes_load_read(FixesLoad *ld)
 	scope.rows = fixes_commit_rows_begin(ld, false);
 	fixes_walk_scope_hook(&scope, release);
 	fixes_walk_scope_hook(&scope, fixes_stable_cc_hook());
-	if (fixes_has_v11(ld))
+	if (ld->has.trailer_tables)
 	{
 		fixes_walk_scope_hook(&scope, fixes_trailers_hook());
 		fixes_walk_scope_hook(&scope, fixes_trailer_keys_hook());

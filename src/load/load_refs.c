@@ -108,7 +108,7 @@ fixes_load_refs_option(FixesLoad *ld, bool compare)
 	char		hex[FIXES_OID_HEXSZ + 1];
 
 	ld->refs_compared = false;
-	if (!fixes_has_v12(ld))
+	if (!ld->has.refs_hash)
 		return NULL;
 	/* what else would make the load more than a no-op, known so far */
 	if (compare && ld->known && ld->old_usable && !ld->reattribute && ld->old_head != NULL)

@@ -79,7 +79,7 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 				 errhint("'ref': the tags the ref reaches are the releases; 'all': every release tag of the repository, for projects that tag their releases on release branches.")));
 	ld->releases->all = false;
 	ld->release_all_changed = false;
-	if (!fixes_has_v13(ld))
+	if (!ld->has.release_tags)
 		return;
 	if (ld->known)
 	{
@@ -306,7 +306,7 @@ mark_appended(FixesLoad *ld, uint32 *stack)
 
 /*
  * The new commits whose row the walk wrote with another release than the
- * whole graph gives them (load_read.c: walk_release holds -1 - what it
+ * whole graph gives them (load_read.c: releases->walked holds -1 - what it
  * wrote): across clock skew, or commits of the same second.
  */
 static void
@@ -536,7 +536,7 @@ fixes_load_find_releases(FixesLoad *ld)
  * release_tags 'all', after the marking: a release tag off the ref that
  * marked no commit (another release reached all it reaches first) is no
  * release of the mainline, and goes; the others keep their ranks in
- * order.  release_commit of one off the ref becomes an entry point it
+ * order.  releases->commit of one off the ref becomes an entry point it
  * marked.
  */
 static void

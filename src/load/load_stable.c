@@ -142,7 +142,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (ld->known && fixes_has_v11(ld))
+	if (ld->known && ld->has.stable_scope)
 	{
 		char	   *sql = psprintf("SELECT stable_branches FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
@@ -160,7 +160,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 		ld->args.stable_re = old;
 		return;
 	}
-	if (ld->args.stable_re != NULL && fixes_has_v11(ld))
+	if (ld->args.stable_re != NULL && ld->has.stable_scope)
 		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
 	if (ld->known && (old == NULL) != (ld->args.stable_re == NULL))
 		ereport(NOTICE,
@@ -184,7 +184,7 @@ fixes_load_stable_check(FixesLoad *ld)
 {
 	if (ld->args.stable_re == NULL)
 		return;
-	if (!fixes_has_v11(ld))
+	if (!ld->has.stable_scope)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("stable_branches needs version 1.1 of extension fixes"),
@@ -690,7 +690,7 @@ write_backports(FixesLoad *ld, const FixesBackportList *bl)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_method = fixes_has_v12(ld) ? fixes_attnum(desc, "method") : -1;
+	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */
@@ -1211,8 +1211,7 @@ read_stable(FixesLoad *ld, StableScope *sc)
 	}
 	PG_FINALLY();
 	{
-		fixes_walk_release(ld->walk);
-		ld->walk = NULL;
+		fixes_load_walk_end(ld);
 	}
 	PG_END_TRY();
 }

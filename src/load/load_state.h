@@ -8,7 +8,7 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
- *   load_schema.c           the installed SQL version (ld->has.version)
+ *   load_schema.c           what the installed SQL has (ld->has)
  *   load_previous.c         the previous load: its row of fixes_repositories
  *   load_overrides.c        the rows of fixes_overrides
  *   load_backports.c        the rows of fixes_backport_overrides (1.2)
@@ -175,7 +175,7 @@ typedef struct FixesEdge
 	uint8		abbrev_len;
 	int32		subj_len;		/* -1: no quoted subject */
 	uint32		raw_len;		/* new edges only */
-	Size		abbrev_off;		/* in edge_text */
+	Size		abbrev_off;		/* in the list's text */
 	Size		subj_off;
 	Size		raw_off;
 } FixesEdge;
@@ -266,15 +266,40 @@ typedef struct FixesFixedCommit
 } FixesFixedCommit;
 
 /*
- * The installed SQL version (load_schema.c): a database still at 1.0 or
- * 1.1 SQL (before ALTER EXTENSION fixes UPDATE) is loaded as that version
- * loaded it.  What a version has is implied by it (fixes_has_v11(),
- * fixes_has_v12()): a table or column an administrator dropped is not
- * looked for.
+ * What the installed SQL of the extension has (load_schema.c decides it
+ * once, from the version ALTER EXTENSION fixes UPDATE last reached): a
+ * database whose SQL is older is loaded as its version loaded it, and the
+ * phases write only the tables and columns it has.  A table or column an
+ * administrator dropped is not looked for.
  */
 typedef struct FixesSchema
 {
-	int			version;		/* 10, 11, 12 or 13 */
+	int			version;		/* major * 10 + minor; only for tables of columns
+								 * that name the version that has each
+								 * (fixes_release_stat_columns) */
+	bool		stable_scope;	/* fixes_commits.mainline, fixes_releases.mainline
+								 * and .series, fixes_backports, fixes_affected*,
+								 * fixes_repositories.stable_branches */
+	bool		file_tables;	/* fixes_commit_files, the subsystem and path
+								 * prefix tables, fixes_commits.files, .added,
+								 * .deleted, fixes_repositories.files,
+								 * .maintainers, .maintainers_hash, .missing_* */
+	bool		trailer_tables; /* fixes_trailers, fixes_release_trailers */
+	bool		overrides;		/* fixes_overrides */
+	bool		revert_edges;	/* fixes_edges.kind and .introduced_at */
+	bool		release_lifetimes;	/* the lifetime columns of fixes_releases */
+	bool		release_cc_counts;	/* fixes_releases holds every count
+									 * (stable_cc_commits, found_within_*) */
+	bool		commit_stable_cc;	/* fixes_commits.stable_cc */
+	bool		backport_overrides; /* fixes_backport_overrides */
+	bool		backport_method;	/* fixes_backports.method */
+	bool		graph_releases; /* fixes_graph.stable_cc and .releases */
+	bool		maintainers_by_release; /* each commit's subsystems by its
+										 * release's MAINTAINERS (and the
+										 * hash that says so) */
+	bool		refs_hash;		/* fixes_repositories.refs_hash */
+	bool		last_committed_at;	/* fixes_repositories.last_committed_at */
+	bool		release_tags;	/* fixes_repositories.release_tags */
 } FixesSchema;
 
 /* a release of the previous load, as fixes_releases holds it */
@@ -435,6 +460,7 @@ typedef struct FixesLoad
 	int32	   *mark;			/* by index: release rank, 0 = unreleased
 								 * (load_releases.c) */
 
+	/* the state the phases own (declared in their headers, above) */
 	struct FixesEdgeOverrides *edge_overrides;
 	struct FixesBackportOverrides *backport_overrides;
 	struct FixesStableBranches *stable_branches;
@@ -463,7 +489,8 @@ typedef struct FixesLoad
 	int64		maint_hash;
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
-	struct FixesKeptGroups *kept_groups;	/* the same, read while the reader walks */
+	struct FixesKeptGroups *kept_groups;	/* the groups a refresh keeps (load_subsystem_counts.c),
+										 * read while the reader walks */
 	bool		old_edges_read; /* a refresh read its old edges before the walk's records */
 	bool		edges_some;		/* a refresh reads only the old edges it needs (load_old_edges.c) */
 	uint8	   *edges_of;		/* ... by old commit: its edges (as the fixing commit) are read */
@@ -480,34 +507,6 @@ fixes_old_mark(const FixesLoad *ld, uint32 idx)
 	if (ld->old_mark != NULL)
 		return ld->old_mark[idx];
 	return (ld->moved_bits[idx / 8] >> (idx % 8)) & 1 ? 0 : ld->mark[idx];
-}
-
-/*
- * The installed SQL version is 1.1 or later: the stable scope, files and
- * subsystems, trailers, overrides, revert edges, fixes_edges.introduced_at,
- * the 1.1 counts of fixes_releases
- */
-static inline bool
-fixes_has_v11(const FixesLoad *ld)
-{
-	return ld->has.version >= 11;
-}
-
-/*
- * 1.2 or later: fixes_commits.stable_cc, fixes_backports.method,
- * fixes_backport_overrides, the 1.2 counts of fixes_releases
- */
-static inline bool
-fixes_has_v12(const FixesLoad *ld)
-{
-	return ld->has.version >= 12;
-}
-
-/* 1.3 or later */
-static inline bool
-fixes_has_v13(const FixesLoad *ld)
-{
-	return ld->has.version >= 13;
 }
 
 /* the hash by which subjects are compared before their text is */

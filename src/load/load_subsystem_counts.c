@@ -481,7 +481,7 @@ fixes_load_read_kept_groups(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!fixes_has_v11(ld) || !ld->paths->files || ld->kept_groups != NULL)
+	if (!ld->has.file_tables || !ld->paths->files || ld->kept_groups != NULL)
 		return;
 	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
@@ -832,14 +832,14 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!fixes_has_v11(ld) || !ld->paths->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return false;
 	fixes_load_read_kept_groups(ld);
 	k = ld->kept_groups;
 	px = ld->paths->prefixes;
 	if (!k->decided)
 	{
-		bool		old_ok = ld->incremental && ld->has.version >= 12;
+		bool		old_ok = ld->incremental && ld->has.maintainers_by_release;
 
 		k->decided = true;
 		if (old_ok && k->p_ok && !px->dict_bad)
@@ -931,7 +931,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	MemoryContext cxt,
 				old_cxt;
 
-	if (!fixes_has_v11(ld) || !ld->paths->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return;
 	/* the groups of the old commits: kept (read already, or now), or read again */
 	(void) fixes_load_groups_by_difference(ld);

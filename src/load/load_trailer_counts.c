@@ -135,7 +135,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 	HTAB	   *counts;
 	bool		new_commits = ld->graph->n > ld->n_old;
 
-	if (!fixes_has_v11(ld))
+	if (!ld->has.trailer_tables)
 		return;
 	k = fixes_trailer_keys(ld);
 	fixing_now = fixes_count_fixing_commits(ld, false);

@@ -201,7 +201,7 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		FixesEdge  *e;
 		char		abbrev[40];
 
-		if (tr.kind == FIXES_TRAILER_REVERT && !fixes_has_v11(ld))
+		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.revert_edges)
 			continue;			/* a database at 1.0 has no revert edges */
 		if (n++ == fixes_max_edges_per_commit)
 		{
@@ -274,4 +274,14 @@ fixes_stable_cc_hook(void)
 	FixesWalkHook h = {NULL, stable_cc_commit, NULL, NULL};
 
 	return h;
+}
+
+/* the walk of ld->walk released (its reader stopped), and ld->walk cleared */
+void
+fixes_load_walk_end(FixesLoad *ld)
+{
+	FixesWalk  *w = ld->walk;
+
+	fixes_walk_release(w);
+	ld->walk = NULL;
 }

@@ -48,8 +48,8 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_subject = fixes_attnum(desc, "quoted_subject");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
-	int			c_introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
+	int			c_kind = ld->has.revert_edges ? fixes_attnum(desc, "kind") : -1;
+	int			c_introduced_at = ld->has.revert_edges ? fixes_attnum(desc, "introduced_at") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	Datum		status_text[lengthof(fixes_edge_status_names)];
@@ -219,7 +219,7 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
 	int64	   *only_moved = fixes_palloc_big(sizeof(int64) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	int64		nonly_moved = 0;
-	int			nargs = fixes_has_v11(ld) ? 12 : 10;
+	int			nargs = ld->has.revert_edges ? 12 : 10;
 
 	for (int64 i = 0; i < ld->nmoved; i++)
 		moved[ld->moved[i]] = true;
@@ -302,7 +302,7 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 	Datum		args[2];
 	char	   *sql;
 
-	if (!fixes_has_v11(ld) || ld->n_old == 0)
+	if (!ld->has.revert_edges || ld->n_old == 0)
 		return;
 	ids = fixes_palloc_big(sizeof(uint32) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < es->n; k++)

@@ -69,7 +69,7 @@ fixes_load_write_releases(FixesLoad *ld)
 			c_stat[c] = col->days ? fixes_attnum_if_exists(desc, col->name)
 				: fixes_attnum(desc, col->name);
 	}
-	if (fixes_has_v11(ld))
+	if (ld->has.stable_scope)
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");

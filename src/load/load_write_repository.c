@@ -117,20 +117,18 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	set_int8(&u, "resolved", ld->resolved);
 	set_int8(&u, "missing_parents", ld->missing_parents);
 	set_int8(&u, "tags_hash", ld->tags_hash);
-	if (fixes_has_v11(ld))
-	{
+	if (ld->has.file_tables)
 		set_files(ld, &u);
-		/* the stable phase ran: its setting, remembered for the next load (1.2) */
-		if (!ld->unchanged)
-			set_text(&u, "stable_branches", ld->args.stable_re);
-	}
-	if (fixes_has_v12(ld) && !ld->unchanged)
+	/* the stable phase ran: its setting, remembered for the next load (1.2) */
+	if (ld->has.stable_scope && !ld->unchanged)
+		set_text(&u, "stable_branches", ld->args.stable_re);
+	if (ld->has.last_committed_at && !ld->unchanged)
 		set_newest(ld, &u);
 	/* release_tags (1.3), remembered for the next load */
-	if (fixes_has_v13(ld))
+	if (ld->has.release_tags)
 		set_text(&u, "release_tags", ld->releases->all ? "all" : "ref");
 	/* the refs this load read (load_refs.c), for the next load to compare */
-	if (fixes_has_v12(ld))
+	if (ld->has.refs_hash)
 		set_col(&u, "refs_hash", TEXTOID,
 				ld->refs_hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs_hash)) : (Datum) 0,
 				!ld->refs_hash_set);
