@@ -181,10 +181,10 @@ typedef struct FixesEdge
 } FixesEdge;
 
 /*
- * An edge list of a phase: the read phase's is ld->edge_list.edges, ld->edge_list.n,
- * ld->edge_list.cap and ld->edge_list.text; the stable phase's its own.  The walk's
- * edge hook (load_walk.c) and a refresh's old edges (load_previous.c)
- * append to it through these pointers (fixes_edge_append(), load_state.c).
+ * An edge list of a phase: the read phase's is ld->edge_list (its edges, n,
+ * cap and text); the stable phase's its own.  The walk's edge hook
+ * (load_walk.c) and a refresh's old edges (load_previous.c) append to it
+ * through these pointers (fixes_edge_append(), load_state.c).
  */
 typedef struct FixesEdgeSink
 {
