@@ -50,6 +50,24 @@
 #include "extension_schema.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "load_analyze.h"
+#include "load_backports.h"
+#include "load_clear.h"
+#include "load_files.h"
+#include "load_maintainers.h"
+#include "load_overrides.h"
+#include "load_read.h"
+#include "load_releases.h"
+#include "load_resolve.h"
+#include "load_schema.h"
+#include "load_stable.h"
+#include "load_subsystem_counts.h"
+#include "load_trailer_counts.h"
+#include "load_walk.h"
+#include "load_write_commits.h"
+#include "load_write_edges.h"
+#include "load_write_releases.h"
+#include "load_write_repository.h"
 #include "refresh.h"
 #include "repository_lock.h"
 #include "spi_call.h"
@@ -181,16 +199,16 @@ same_repository_path(const char *a, const char *b)
 static void
 check_default_name(FixesLoad *ld, const char *stored)
 {
-	if (stored == NULL || same_repository_path(stored, ld->path))
+	if (stored == NULL || same_repository_path(stored, ld->args.path))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_DUPLICATE_OBJECT),
 			 errmsg("repository \"%s\" was loaded from \"%s\", not from \"%s\"",
-					ld->name, stored, ld->path),
+					ld->args.name, stored, ld->args.path),
 			 errdetail("Without a name, a load is named by the last component of its path, and loading \"%s\" under that name would replace the rows of the repository loaded from \"%s\".",
-					   ld->path, stored),
+					   ld->args.path, stored),
 			 errhint("Pass another name to load both, fixes_load(%s, name => '...'); or, if the repository moved, name => %s to load it in place of the old one.",
-					 quote_literal_cstr(ld->path), quote_literal_cstr(ld->name))));
+					 quote_literal_cstr(ld->args.path), quote_literal_cstr(ld->args.name))));
 }
 
 /*
@@ -212,9 +230,9 @@ repository_id(FixesLoad *ld, bool default_name)
 	Datum		args[3];
 	bool		isnull;
 
-	args[0] = CStringGetTextDatum(ld->name);
-	args[1] = CStringGetTextDatum(ld->path);
-	args[2] = CStringGetTextDatum(ld->ref);
+	args[0] = CStringGetTextDatum(ld->args.name);
+	args[1] = CStringGetTextDatum(ld->args.path);
+	args[2] = CStringGetTextDatum(ld->args.ref);
 
 	/*
 	 * A load of a known name finds its row (the repository's lock is held:
@@ -236,7 +254,7 @@ repository_id(FixesLoad *ld, bool default_name)
 		}
 	}
 	if (fixes_spi_execute(sql, 3, argtypes, args, NULL, 1, SPI_OK_INSERT_RETURNING) != 1)
-		elog(ERROR, "could not register repository \"%s\"", ld->name);
+		elog(ERROR, "could not register repository \"%s\"", ld->args.name);
 	ld->known = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	return DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 }
@@ -299,7 +317,7 @@ check_write_privileges(void)
 static FixesReader *
 start_head_reader(FixesLoad *ld, bool refresh, bool *maintainers)
 {
-	const char *args[6] = {ld->ref, ld->prev.head, ld->maintainers};
+	const char *args[6] = {ld->args.ref, ld->prev.head, ld->paths->maintainers};
 	const char *refs;
 	const char *list;
 	int			nargs;
@@ -312,11 +330,11 @@ start_head_reader(FixesLoad *ld, bool refresh, bool *maintainers)
 		/* only the release tags peeled (fixes_load_answer_tags()) */
 		args[1] = "--ask-tags";
 		args[2] = refs;
-		return fixes_reader_start_args("head", ld->path, args, refs ? 3 : 2, true);
+		return fixes_reader_start_args("head", ld->args.path, args, refs ? 3 : 2, true);
 	}
-	ld->ahead_files = ld->files;
+	ld->ahead_files = ld->paths->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
-	*maintainers = fixes_has_v11(ld) && ld->maintainers != NULL;
+	*maintainers = ld->has.file_tables && ld->paths->maintainers != NULL;
 	nargs = *maintainers ? 3 : 2;
 	/* the list of what it will walk, for the old commits' ids (refresh/old_ids.c) */
 	list = fixes_load_ids_list_option(ld);
@@ -325,7 +343,7 @@ start_head_reader(FixesLoad *ld, bool refresh, bool *maintainers)
 	args[nargs++] = "--ask-tags";
 	if (refs != NULL)
 		args[nargs++] = refs;
-	return fixes_reader_start_args(ld->files ? "refresh-files" : "refresh", ld->path,
+	return fixes_reader_start_args(ld->paths->files ? "refresh-files" : "refresh", ld->args.path,
 								   args, nargs, true);
 }
 
@@ -364,8 +382,7 @@ read_refresh(FixesLoad *ld)
 static void
 read_full(FixesLoad *ld)
 {
-	fixes_walk_release(ld->walk);
-	ld->walk = NULL;
+	fixes_load_walk_end(ld);
 	fixes_load_start_full(ld);
 	fixes_load_clear(ld);
 	fixes_load_read(ld);
@@ -412,16 +429,16 @@ read_repository(FixesLoad *ld)
 		 */
 		if (refresh && head.found && !fixes_refresh_head_unmoved(ld))
 			(void) fixes_refresh_decide(ld, FIXES_DECIDE_HEAD_MOVED);
-		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
-												   &ld->branches, &ld->nbranches, refresh,
-												   fixes_has_v12(ld) ? &refs : NULL);
-		fixes_load_refs_received(ld, reader, fixes_has_v12(ld) ? &refs : NULL);
+		ld->releases->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->releases->ntags,
+												   &ld->stable_branches->branches, &ld->stable_branches->n, refresh,
+												   ld->has.refs_hash ? &refs : NULL);
+		fixes_load_refs_received(ld, reader, ld->has.refs_hash ? &refs : NULL);
 		if (!refresh)
 			fixes_reader_finish(reader);
 		tags_read(ld);
 		fixes_load_phase(ld, "tags read");
 		fixes_load_read_maintainers(ld, maintainers ? reader : NULL);
-		if (ld->subsys != NULL)
+		if (ld->paths->subsys != NULL)
 			fixes_load_phase(ld, "MAINTAINERS read");
 		if (refresh)
 		{
@@ -465,7 +482,7 @@ read_repository(FixesLoad *ld)
 		fixes_reader_stop(reader);
 		fixes_reader_stop(ld->ahead);
 		ld->ahead = NULL;
-		fixes_walk_release(ld->walk);
+		fixes_load_walk_end(ld);
 	}
 	PG_END_TRY();
 }
@@ -484,7 +501,7 @@ write_graph(FixesLoad *ld)
 	if (ld->refresh != NULL)
 	{
 		fixes_refresh_graph_kept(ld, &first, &from);
-		if (fixes_has_v12(ld))
+		if (ld->has.graph_releases)
 			fixes_refresh_write_moved_releases(ld, first);
 	}
 	fixes_load_write_graph(ld, first, from);
@@ -501,10 +518,10 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_files(ld);
 	fixes_load_phase(ld, "files and subsystems written");
 	/* with files, only the old edges it needs when the per-group counts need no others */
-	if (ld->refresh != NULL && ld->refresh->edges_some && ld->files &&
+	if (ld->refresh != NULL && ld->refresh->edges_some && ld->paths->files &&
 		!fixes_load_groups_by_difference(ld))
 	{
-		elog(DEBUG1, "fixes_load %s: old edges: every one read (the per-group counts are computed again)", ld->name);
+		elog(DEBUG1, "fixes_load %s: old edges: every one read (the per-group counts are computed again)", ld->args.name);
 		ld->refresh->edges_some = false;
 	}
 	fixes_load_old_edges_changeable(ld);
@@ -536,11 +553,11 @@ write_repository(FixesLoad *ld)
 	fixes_load_write_fixed_commits(ld);
 	fixes_load_phase(ld, "releases and fixed commits written");
 	/* and with 1.2 for the releases of its commits (fixes_graph.releases), which a tag moves */
-	if (new_commits || ld->refresh == NULL || fixes_has_v12(ld))
+	if (new_commits || ld->refresh == NULL || ld->has.graph_releases)
 		write_graph(ld);
 	fixes_load_phase(ld, "graph written");
 	ld->n_mainline = ld->graph->n;
-	if (fixes_has_v11(ld))
+	if (ld->has.stable_scope)
 		fixes_load_stable(ld);
 }
 
@@ -553,8 +570,14 @@ static void
 run_load(FixesLoad *ld, bool full)
 {
 	fixes_decoder_init(&ld->decoder);
-	fixes_progress_start(&ld->progress, ld->name);
+	fixes_progress_start(&ld->progress, ld->args.name);
 	ld->graph = fixes_graph_create(ld->cxt);
+	fixes_edge_overrides_init(ld);
+	fixes_backport_overrides_init(ld);
+	fixes_stable_branches_init(ld);
+	fixes_paths_init(ld);
+	fixes_releases_init(ld);
+	fixes_counts_init(ld);
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	if (full)
@@ -562,11 +585,11 @@ run_load(FixesLoad *ld, bool full)
 	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
 	fixes_load_read_backport_overrides(ld);
-	fixes_load_settings(ld, ld->arg_files_set, ld->arg_files, ld->arg_maintainers_set,
-						ld->arg_maintainers);
-	fixes_load_stable_setting(ld, ld->arg_stable_keep);
+	fixes_load_settings(ld, ld->args.files_set, ld->args.files, ld->args.maintainers_set,
+						ld->args.maintainers);
+	fixes_load_stable_setting(ld, ld->args.stable_keep);
 	fixes_load_stable_check(ld);
-	fixes_load_release_tags_setting(ld, ld->arg_release_tags);
+	fixes_load_release_tags_setting(ld, ld->args.release_tags);
 
 	read_repository(ld);
 	if (ld->unchanged)
@@ -574,7 +597,7 @@ run_load(FixesLoad *ld, bool full)
 		/* what the previous load recorded is still true */
 		ld->counted_edges = ld->prev.edges;
 		ld->resolved = ld->prev.resolved;
-		ld->nreleases = ld->prev.nreleases;
+		ld->releases->n = ld->prev.nreleases;
 	}
 	else
 	{
@@ -590,22 +613,12 @@ copy_arguments(const FixesLoad *from, MemoryContext callcxt)
 {
 	FixesLoad  *ld = palloc0(sizeof(FixesLoad));
 
-	ld->path = from->path;
-	ld->ref = from->ref;
-	ld->pattern = from->pattern;
-	ld->name = from->name;
-	ld->stable_re = from->stable_re;
+	ld->args = from->args;
 	ld->nsp = from->nsp;
 	ld->schema = from->schema;
 	ld->has = from->has;
 	ld->repository_id = from->repository_id;
 	ld->known = from->known;
-	ld->arg_files_set = from->arg_files_set;
-	ld->arg_files = from->arg_files;
-	ld->arg_maintainers_set = from->arg_maintainers_set;
-	ld->arg_maintainers = from->arg_maintainers;
-	ld->arg_stable_keep = from->arg_stable_keep;
-	ld->arg_release_tags = from->arg_release_tags;
 	ld->cxt = AllocSetContextCreate(callcxt, "fixes_load", ALLOCSET_DEFAULT_SIZES);
 	return ld;
 }
@@ -658,7 +671,7 @@ run_load_checked(FixesLoad *ld, MemoryContext callcxt)
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored state of repository \"%s\" does not read back: loading it in full",
-						ld->name),
+						ld->args.name),
 				 errdetail("%s%s%s", edata->message,
 						   edata->detail ? ": " : "", edata->detail ? edata->detail : ""),
 				 errhint("A role that may write the tables of extension fixes changed them, or they are damaged.")));
@@ -705,32 +718,32 @@ fixes_load(PG_FUNCTION_ARGS)
 
 	trim_when_done();
 	ld = palloc0(sizeof(FixesLoad));
-	ld->path = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	ld->ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
-	ld->pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
-	ld->name = PG_ARGISNULL(3) ? default_name(ld->path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
+	ld->args.path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	ld->args.ref = PG_ARGISNULL(1) ? pstrdup("HEAD") : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	ld->args.pattern = PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2));
+	ld->args.name = PG_ARGISNULL(3) ? default_name(ld->args.path) : text_to_cstring(PG_GETARG_TEXT_PP(3));
 	/*
 	 * The 1.0 definition has four arguments.  1.2's stable_branches defaults
 	 * to FIXES_STABLE_KEEP, the repository's setting; NULL turns it off.
 	 */
-	ld->stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
-	if (ld->stable_re != NULL && strcmp(ld->stable_re, FIXES_STABLE_KEEP) == 0)
+	ld->args.stable_re = PG_NARGS() > 4 && !PG_ARGISNULL(4) ? text_to_cstring(PG_GETARG_TEXT_PP(4)) : NULL;
+	if (ld->args.stable_re != NULL && strcmp(ld->args.stable_re, FIXES_STABLE_KEEP) == 0)
 	{
-		ld->arg_stable_keep = true;
-		ld->stable_re = NULL;
+		ld->args.stable_keep = true;
+		ld->args.stable_re = NULL;
 	}
 	/* fixes_load(path, ref, release_pattern, name, stable_branches, files, maintainers) */
 	if (PG_NARGS() >= 7)
 	{
-		ld->arg_files_set = !PG_ARGISNULL(5);
-		ld->arg_files = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
-		ld->arg_maintainers_set = !PG_ARGISNULL(6);
-		ld->arg_maintainers = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
+		ld->args.files_set = !PG_ARGISNULL(5);
+		ld->args.files = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+		ld->args.maintainers_set = !PG_ARGISNULL(6);
+		ld->args.maintainers = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
 	}
 	/* release_tags (NULL keeps the repository's setting) */
-	ld->arg_release_tags = PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
+	ld->args.release_tags = PG_NARGS() >= 8 && !PG_ARGISNULL(7) ?
 		text_to_cstring(PG_GETARG_TEXT_PP(7)) : NULL;
-	if (ld->name[0] == '\0')
+	if (ld->args.name[0] == '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repository name must not be empty"),
@@ -743,7 +756,7 @@ fixes_load(PG_FUNCTION_ARGS)
 	SPI_connect();
 	check_write_privileges();
 	old = MemoryContextSwitchTo(ld->cxt);
-	fixes_lock_repository(ld->name);
+	fixes_lock_repository(ld->args.name);
 	ld->repository_id = repository_id(ld, PG_ARGISNULL(3));
 	ld = run_load_checked(ld, callcxt);
 
@@ -754,15 +767,15 @@ fixes_load(PG_FUNCTION_ARGS)
 	SPI_finish();
 	fixes_progress_end(&ld->progress);
 
-	fixes_decoder_report(&ld->decoder, ld->path);
+	fixes_decoder_report(&ld->decoder, ld->args.path);
 	fixes_load_files_report(ld);
 	if (ld->empty)
 		ereport(NOTICE,
-				(errmsg("repository \"%s\" has no commits", ld->path)));
+				(errmsg("repository \"%s\" has no commits", ld->args.path)));
 
-	values[i++] = CStringGetTextDatum(ld->name);
+	values[i++] = CStringGetTextDatum(ld->args.name);
 	values[i++] = Int64GetDatum(ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
-	values[i++] = Int32GetDatum(ld->nreleases);
+	values[i++] = Int32GetDatum(ld->releases->n);
 	values[i++] = Int64GetDatum(ld->counted_edges);
 	values[i++] = Int64GetDatum(ld->resolved);
 	values[i++] = Float8GetDatum(seconds);

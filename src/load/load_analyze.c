@@ -40,6 +40,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
+#include "load_analyze.h"
 #include "load_state.h"
 #include "spi_call.h"
 

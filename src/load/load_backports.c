@@ -31,6 +31,7 @@
 #include "utils/memutils.h"
 
 #include "backport.h"
+#include "load_backports.h"
 #include "load_walk.h"
 #include "refresh.h"
 #include "spi_call.h"
@@ -43,20 +44,20 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
 
-	ld->nbp_overrides = 0;
-	if (!fixes_has_v12(ld))
+	ld->backport_overrides->n = 0;
+	if (!ld->has.backport_overrides)
 		return;
 	sql = psprintf("SELECT stable_commit, upstream_commit FROM ONLY %s.fixes_backport_overrides "
 				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
-	args[0] = CStringGetTextDatum(ld->name);
+	args[0] = CStringGetTextDatum(ld->args.name);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->bp_overrides = MemoryContextAllocZero(ld->cxt,
+	ld->backport_overrides->rows = MemoryContextAllocZero(ld->cxt,
 											  sizeof(FixesBackportOverride) * Max(SPI_processed, 1));
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[r];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		FixesBackportOverride *o = &ld->bp_overrides[ld->nbp_overrides];
+		FixesBackportOverride *o = &ld->backport_overrides->rows[ld->backport_overrides->n];
 		char	   *stable = SPI_getvalue(tup, desc, 1);
 		char	   *upstream = SPI_getvalue(tup, desc, 2);
 
@@ -66,11 +67,11 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 			ereport(WARNING,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("skipping a row of fixes_backport_overrides for repository \"%s\" that names no commit: (%s, %s)",
-							ld->name, stable ? stable : "NULL", upstream ? upstream : "NULL"),
+							ld->args.name, stable ? stable : "NULL", upstream ? upstream : "NULL"),
 					 errdetail("stable_commit and upstream_commit must be 40 hex digits.")));
 			continue;
 		}
-		ld->nbp_overrides++;
+		ld->backport_overrides->n++;
 	}
 	SPI_freetuptable(SPI_tuptable);
 }
@@ -79,13 +80,13 @@ fixes_load_read_backport_overrides(FixesLoad *ld)
 uint64
 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h)
 {
-	if (ld->nbp_overrides == 0)
+	if (ld->backport_overrides->n == 0)
 		return h;
 	h = hash_bytes_extended((const unsigned char *) "fixes_backport_overrides", 24, h);
-	for (int i = 0; i < ld->nbp_overrides; i++)
+	for (int i = 0; i < ld->backport_overrides->n; i++)
 	{
-		h = hash_bytes_extended(ld->bp_overrides[i].stable.id, FIXES_OID_RAWSZ, h);
-		h = hash_bytes_extended(ld->bp_overrides[i].upstream.id, FIXES_OID_RAWSZ, h);
+		h = hash_bytes_extended(ld->backport_overrides->rows[i].stable.id, FIXES_OID_RAWSZ, h);
+		h = hash_bytes_extended(ld->backport_overrides->rows[i].upstream.id, FIXES_OID_RAWSZ, h);
 	}
 	return h;
 }
@@ -304,7 +305,7 @@ fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 	text	  **subj;
 	int64		matched = 0;
 
-	if (!fixes_has_v12(ld) || nstable == 0)
+	if (!ld->has.backport_method || nstable == 0)
 		return;
 	resolved = palloc0(sizeof(bool) * nstable);
 	for (int64 k = 0; k < bl->n; k++)
@@ -314,7 +315,7 @@ fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 	for (uint32 c = nmain; c < g->n; c++)
 		if (!resolved[c - nmain] && !is_merge(g, c))
 		{
-			wanted[nwanted].hash = ld->subj_hash[c];
+			wanted[nwanted].hash = ld->by_commit.subj_hash[c];
 			wanted[nwanted].stable = c;
 			nwanted++;
 		}
@@ -324,7 +325,7 @@ fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 	fixes_load_read_subject_hashes(ld);
 	for (uint32 i = 0; i < nmain; i++)
 	{
-		uint64		h = ld->subj_hash[i];
+		uint64		h = ld->by_commit.subj_hash[i];
 		int64		a;
 
 		if ((i & 0xffff) == 0)
@@ -388,7 +389,7 @@ fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl)
 		}
 	}
 	elog(DEBUG1, "fixes_load %s: %lld stable commits without a resolved backport line, %lld matched by subject",
-		 ld->name, (long long) nwanted, (long long) matched);
+		 ld->args.name, (long long) nwanted, (long long) matched);
 }
 
 /*
@@ -405,12 +406,12 @@ fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 	bool	   *overridden;
 	uint32		nstable = g->n - ld->n_mainline;
 
-	if (ld->nbp_overrides == 0 || nstable == 0)
+	if (ld->backport_overrides->n == 0 || nstable == 0)
 		return;
 	overridden = palloc0(sizeof(bool) * nstable);
-	for (int i = 0; i < ld->nbp_overrides; i++)
+	for (int i = 0; i < ld->backport_overrides->n; i++)
 	{
-		FixesBackportOverride *o = &ld->bp_overrides[i];
+		FixesBackportOverride *o = &ld->backport_overrides->rows[i];
 		uint32		stable = fixes_graph_lookup(g, &o->stable);
 		uint32		upstream = fixes_graph_lookup(g, &o->upstream);
 
@@ -429,9 +430,9 @@ fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 			ereport(WARNING,
 					(errcode(ERRCODE_WARNING),
 					 errmsg("backport override upstream %s is not a mainline commit of repository \"%s\"",
-							u, ld->name),
+							u, ld->args.name),
 					 errdetail("The row of fixes_backport_overrides for stable commit %s is not applied.", s),
-					 errhint("The upstream commit must be reachable from the loaded ref \"%s\".", ld->ref)));
+					 errhint("The upstream commit must be reachable from the loaded ref \"%s\".", ld->args.ref)));
 			continue;
 		}
 		overridden[stable - ld->n_mainline] = true;
@@ -449,6 +450,16 @@ fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 		ereport(NOTICE,
 				(errmsg_plural("%lld row of fixes_backport_overrides for repository \"%s\" names no stable commit",
 							   "%lld rows of fixes_backport_overrides for repository \"%s\" name no stable commit",
-							   unmatched, (long long) unmatched, ld->name),
+							   unmatched, (long long) unmatched, ld->args.name),
 				 errdetail("A row applies to a commit of the stable scope: reachable from a branch that stable_branches matches, not from the ref.")));
+}
+
+/*
+ * The rows of fixes_backport_overrides this file owns (load_backports.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_backport_overrides_init(FixesLoad *ld)
+{
+	ld->backport_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesBackportOverrides));
 }

@@ -16,6 +16,7 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 
+#include "load_clear.h"
 #include "load_state.h"
 #include "spi_call.h"
 
@@ -38,7 +39,7 @@ delete_all(FixesLoad *ld)
 	fixes_spi_delete_rows(ld->schema, "fixes_fixed_commits", ld->repository_id);
 	fixes_spi_delete_rows(ld->schema, "fixes_commits", ld->repository_id);
 	fixes_spi_delete_rows(ld->schema, "fixes_graph", ld->repository_id);
-	if (fixes_has_v11(ld))
+	if (ld->has.file_tables)
 	{
 		/* the files, subsystems and their stored answers (load_files.c) */
 		fixes_spi_delete_rows(ld->schema, "fixes_commit_files", ld->repository_id);
@@ -48,7 +49,7 @@ delete_all(FixesLoad *ld)
 		fixes_spi_delete_rows(ld->schema, "fixes_path_prefix_counts", ld->repository_id);
 		fixes_spi_delete_rows(ld->schema, "fixes_commit_groups", ld->repository_id);
 	}
-	if (fixes_has_v11(ld))
+	if (ld->has.stable_scope)
 	{
 		fixes_spi_delete_rows(ld->schema, "fixes_backports", ld->repository_id);
 		fixes_spi_delete_rows(ld->schema, "fixes_affected_series", ld->repository_id);
@@ -62,7 +63,7 @@ delete_all(FixesLoad *ld)
 static void
 delete_stable(FixesLoad *ld)
 {
-	if (!fixes_has_v11(ld))
+	if (!ld->has.stable_scope)
 		return;
 	delete_where(ld, "fixes_edges", " AND fixing_idx >= $2", ld->prev.commits);
 	delete_where(ld, "fixes_commits", " AND commit_idx >= $2", ld->prev.commits);

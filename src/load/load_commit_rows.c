@@ -23,6 +23,7 @@
 
 #include "bulk_insert.h"
 #include "load_commit_rows.h"
+#include "load_releases.h"
 
 struct FixesCommitRows
 {
@@ -51,9 +52,9 @@ commit_cols(FixesLoad *ld, TupleDesc desc, FixesCommitCols *c)
 	c->subject = fixes_attnum(desc, "subject");
 	c->message = fixes_attnum(desc, "message");
 	c->mainline = fixes_attnum_if_exists(desc, "mainline");
-	c->stable_cc = fixes_has_v12(ld) ? fixes_attnum_if_exists(desc, "stable_cc") : -1;
+	c->stable_cc = ld->has.commit_stable_cc ? fixes_attnum_if_exists(desc, "stable_cc") : -1;
 	c->files = c->added = c->deleted = -1;
-	if (fixes_has_v11(ld))
+	if (ld->has.file_tables)
 	{
 		c->files = fixes_attnum(desc, "files");
 		c->added = fixes_attnum(desc, "added");

@@ -31,6 +31,7 @@
 
 #include "lifetime_days.h"
 #include "load_count.h"
+#include "load_releases.h"
 #include "load_trailer_keys.h"
 #include "refresh.h"
 
@@ -61,8 +62,8 @@ fixes_edge_lifetime(const FixesLoad *ld, const FixesEdge *e, int64 *usecs)
 	}
 	else
 	{
-		t_null = ld->committed_null[t];
-		t_at = ld->committed_at[t];
+		t_null = ld->by_commit.committed_null[t];
+		t_at = ld->by_commit.committed_at[t];
 	}
 	if (t_null || e->fixed_at_null)
 		return false;
@@ -83,20 +84,20 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 	int64		n = 0;
 
 	fixes_sort_uint64(keys, nkeys);
-	ld->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
+	ld->counts->fixed = fixes_palloc_big(sizeof(FixesFixedCommit) * Max(nkeys, 1), MCXT_ALLOC_HUGE);
 	for (int64 p = 0; p < nkeys; p++)
 	{
 		uint32		t = (uint32) (keys[p] >> 32);
-		const FixesEdge *e = &ld->edges[keys[p] & PG_UINT32_MAX];
+		const FixesEdge *e = &ld->edge_list.edges[keys[p] & PG_UINT32_MAX];
 		FixesFixedCommit *c;
 
 		if ((p & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (n > 0 && ld->fixed[n - 1].commit == t)
-			c = &ld->fixed[n - 1];
+		if (n > 0 && ld->counts->fixed[n - 1].commit == t)
+			c = &ld->counts->fixed[n - 1];
 		else
 		{
-			c = &ld->fixed[n++];
+			c = &ld->counts->fixed[n++];
 			c->commit = t;
 			c->fixes = 0;
 			c->dated = false;
@@ -110,7 +111,7 @@ fixed_commits(FixesLoad *ld, uint64 *keys, int64 nkeys)
 			c->last = e->fixed_at;
 		c->dated = true;
 	}
-	ld->nfixed = n;
+	ld->counts->nfixed = n;
 }
 
 static int
@@ -122,24 +123,24 @@ fixed_commit_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* the entry of commit t among ld->fixed, NULL if no resolved edge points at it */
+/* the entry of commit t among ld->counts->fixed, NULL if no resolved edge points at it */
 const FixesFixedCommit *
 fixes_load_fixed_commit(const FixesLoad *ld, uint32 t)
 {
-	return bsearch(&t, ld->fixed, ld->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
+	return bsearch(&t, ld->counts->fixed, ld->counts->nfixed, sizeof(FixesFixedCommit), fixed_commit_cmp);
 }
 
-/* for each rank: the percentiles of its group of v (sorted), into ld->stats */
+/* for each rank: the percentiles of its group of v (sorted), into ld->counts->stats */
 static void
 lifetimes_per_release(FixesLoad *ld, FixesLifetime *v, int64 n, bool fixed)
 {
 	int64		i = 0;
 
-	fixes_lifetime_sort(v, n, (uint32) ld->nreleases + 1);
+	fixes_lifetime_sort(v, n, (uint32) ld->releases->n + 1);
 	while (i < n)
 	{
 		int64		j = i;
-		FixesReleaseStats *st = &ld->stats[v[i].group];
+		FixesReleaseStats *st = &ld->counts->stats[v[i].group];
 
 		while (j < n && v[j].group == v[i].group)
 			j++;
@@ -180,9 +181,9 @@ const int	fixes_release_nstat_columns = lengthof(fixes_release_stat_columns);
 /*
  * After the edges are resolved and the dates of their targets fetched
  * (fixes_load_fetch_target_times): the counts of fixes_per_release and the
- * lifetimes of fixes_lifetime_per_release into ld->stats (by rank; [0] is
+ * lifetimes of fixes_lifetime_per_release into ld->counts->stats (by rank; [0] is
  * the unreleased tail), and the commits resolved edges point at into
- * ld->fixed.  A refresh computes only the releases that it changes
+ * ld->counts->fixed.  A refresh computes only the releases that it changes
  * (releases_to_count()) and keeps the stored counts of the others; the
  * edges and commits are counted by the same rules either way, those of the
  * releases kept into a scratch row that is thrown away.
@@ -194,41 +195,41 @@ fixes_count_releases(FixesLoad *ld)
 	int32	   *mark = ld->mark;
 	/* per commit: FIXING, INTRODUCED, TAGGED, FIXING_EARLIER */
 	uint8	   *flags = fixes_palloc_big(Max(n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	uint64	   *fixed_pairs = fixes_palloc_big(sizeof(uint64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint64	   *target_keys = fixes_palloc_big(sizeof(uint64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	FixesLifetime *life_fixed = NULL;
 	FixesLifetime *life_introduced = NULL;
 	int64		nlife_fixed = 0,
 				nlife_introduced = 0;
 	int64		npairs = 0;
 	int64		nkeys = 0;
-	bool		lifetimes = fixes_has_v11(ld);
+	bool		lifetimes = ld->has.release_lifetimes;
 	const bool *count = fixes_count_releases_needed(ld);
 	FixesReleaseStats scratch;
 
 /* the counts of release r, or the scratch row when r keeps its stored ones */
-#define STATS(r) (count == NULL || count[r] ? &ld->stats[r] : &scratch)
+#define STATS(r) (count == NULL || count[r] ? &ld->counts->stats[r] : &scratch)
 #define COUNTED(r) (count == NULL || count[r])
 
 	/* an edge's position goes in the low half of its key */
-	if (ld->nedges > (int64) PG_UINT32_MAX)
-		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->name);
-	ld->stats = palloc0(sizeof(FixesReleaseStats) * (ld->nreleases + 1));
-	for (int r = 0; r <= ld->nreleases; r++)
+	if (ld->edge_list.n > (int64) PG_UINT32_MAX)
+		elog(ERROR, "too many Fixes lines in repository \"%s\"", ld->args.name);
+	ld->counts->stats = palloc0(sizeof(FixesReleaseStats) * (ld->releases->n + 1));
+	for (int r = 0; r <= ld->releases->n; r++)
 	{
-		ld->stats[r].fixed_median_days = NAN;
-		ld->stats[r].fixed_p90_days = NAN;
-		ld->stats[r].introduced_median_days = NAN;
+		ld->counts->stats[r].fixed_median_days = NAN;
+		ld->counts->stats[r].fixed_p90_days = NAN;
+		ld->counts->stats[r].introduced_median_days = NAN;
 	}
 	if (lifetimes)
 	{
-		life_fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-		life_introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+		life_fixed = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+		life_introduced = fixes_palloc_big(sizeof(FixesLifetime) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	}
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		uint32		f = e->fixing;
 		uint32		t = e->now.target;
 		int32		fr,
@@ -285,9 +286,9 @@ fixes_count_releases(FixesLoad *ld)
 		life_introduced[nlife_introduced++].days = days;
 		/* the bugs of R found within a year, and two (NULL in the view until observable) */
 		if (usecs <= WITHIN_365D)
-			ld->stats[tr].found_within_365d++;
+			ld->counts->stats[tr].found_within_365d++;
 		if (usecs <= WITHIN_730D)
-			ld->stats[tr].found_within_730d++;
+			ld->counts->stats[tr].found_within_730d++;
 	}
 	for (uint32 i = 0; i < n; i++)
 	{
@@ -298,28 +299,28 @@ fixes_count_releases(FixesLoad *ld)
 		if (r == 0 || !COUNTED(r))
 			continue;
 		/* the commits of a release with a Cc: stable line, and of those the fixing ones */
-		if (ld->stable_cc[i])
+		if (ld->by_commit.stable_cc[i])
 		{
-			ld->stats[r].stable_cc_commits++;
+			ld->counts->stats[r].stable_cc_commits++;
 			if (flags[i] & FIXING)
-				ld->stats[r].stable_cc_fixing_commits++;
+				ld->counts->stats[r].stable_cc_fixing_commits++;
 		}
 		if (flags[i] == 0)
 			continue;
 		if (flags[i] & FIXING)
-			ld->stats[r].fixing_commits++;
+			ld->counts->stats[r].fixing_commits++;
 		if (flags[i] & INTRODUCED)
-			ld->stats[r].buggy_commits_introduced++;
+			ld->counts->stats[r].buggy_commits_introduced++;
 		if (flags[i] & TAGGED)
-			ld->stats[r].tagged_commits++;
+			ld->counts->stats[r].tagged_commits++;
 		if (flags[i] & FIXING_EARLIER)
-			ld->stats[r].fixing_earlier_commits++;
+			ld->counts->stats[r].fixing_earlier_commits++;
 	}
 	/* commits_fixed: distinct (release, target) among the bugs fixed */
 	fixes_sort_uint64(fixed_pairs, npairs);
 	for (int64 p = 0; p < npairs; p++)
 		if (p == 0 || fixed_pairs[p] != fixed_pairs[p - 1])
-			ld->stats[fixed_pairs[p] >> 32].commits_fixed++;
+			ld->counts->stats[fixed_pairs[p] >> 32].commits_fixed++;
 	if (lifetimes)
 	{
 		lifetimes_per_release(ld, life_fixed, nlife_fixed, true);
@@ -347,9 +348,9 @@ fixes_count_fixing_commits(FixesLoad *ld, bool before)
 {
 	bool	   *fixing = fixes_palloc_big(Max(ld->graph->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		FixesResolution *r = before ? &e->before : &e->now;
 
 		if ((k & 0xffff) == 0xffff)
@@ -527,7 +528,7 @@ group_lifetimes(FixesGroupCounts *cnt, FixesLifetime *life, int64 nlife, uint32 
 
 /*
  * The counts of every group from the resolved Fixes edges of the mainline
- * (all of ld->edges before the stable phase: fixing and target commits are
+ * (all of ld->edge_list.edges before the stable phase: fixing and target commits are
  * mainline) and the groups of each commit; anc (prefixes): group id *
  * depths + d - 1 -> its prefix at depth d, NULL for sections.
  */
@@ -536,9 +537,9 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 {
 	FixesGroupCounts *cnt = fixes_palloc_big(sizeof(FixesGroupCounts) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	Expander	x;
-	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
-	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	int64	   *sel = fixes_palloc_big(sizeof(int64) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *fixing = fixes_palloc_big(sizeof(uint32) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	uint32	   *target = fixes_palloc_big(sizeof(uint32) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	int64		nsel = 0;
 	FixesLifetime *life = NULL;
 	int64		nlife = 0,
@@ -560,9 +561,9 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 			cnt[x.out[k]].commits++;
 	}
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 
 		fixing[k] = e->fixing;
 		target[k] = e->now.target;
@@ -591,7 +592,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 			int64		usecs;
 			double		days;
 
-			if (!fixes_edge_lifetime(ld, &ld->edges[sel[q]], &usecs))
+			if (!fixes_edge_lifetime(ld, &ld->edge_list.edges[sel[q]], &usecs))
 				continue;		/* NULL: percentile_cont skips it */
 			days = fixes_sql_days(usecs);
 			life = lifetimes_room(life, nlife + x.nout, &life_cap);
@@ -685,9 +686,9 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 				cap = 0,
 				u = 0;
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		bool		now,
 					before;
 
@@ -721,9 +722,9 @@ changed_commits(FixesLoad *ld, const FixesGroups *g, int64 *n)
 		return v;
 
 	/* their edges, now and as stored */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		ChangedCommit *x;
 
 		if ((k & 0xffff) == 0xffff)
@@ -856,9 +857,9 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		pfree(cc);
 
 	/* the lifetimes of the edges that changed, as stored and now */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		int64		usecs;
 
 		if ((k & 0xffff) == 0xffff)
@@ -1028,7 +1029,7 @@ struct FixesStableCounter
 static inline int32
 version_pos(const FixesLoad *ld, int32 rank)
 {
-	return rank > 0 ? ld->release_tag[rank - 1] + 1 : 0;
+	return rank > 0 ? ld->releases->tag_of[rank - 1] + 1 : 0;
 }
 
 /* in the current memory context, which keeps the counts until they are written */
@@ -1128,4 +1129,14 @@ fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out)
 	out->regressions = c->regressions;
 	out->known_bugs = c->known_bugs;
 	pfree(c->known);
+}
+
+/*
+ * The mainline's counts this file owns (load_count.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_counts_init(FixesLoad *ld)
+{
+	ld->counts = MemoryContextAllocZero(ld->cxt, sizeof(FixesCounts));
 }

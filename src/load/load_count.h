@@ -3,7 +3,7 @@
  *
  * Every count the loader stores is computed here, each rule written once,
  * and handed to a writer that only writes it:
- *   per mainline release   fixes_count_releases()  -> ld->stats, ld->fixed
+ *   per mainline release   fixes_count_releases()  -> ld->counts->stats, ld->counts->fixed
  *                          (load_write_releases.c: fixes_releases,
  *                          fixes_fixed_commits), lifetimes included
  *   per release and key    fixes_count_trailers()  -> load_trailer_counts.c
@@ -155,5 +155,16 @@ extern FixesStableCounter *fixes_count_stable_begin(const FixesLoad *ld, int nma
 extern void fixes_count_stable_row(FixesStableCounter *c, int series, int32 introduced,
 								   int32 fixed);
 extern void fixes_count_stable_releases(FixesStableCounter *c, FixesStableCounts *out);
+
+/* the counts of the mainline (fixes_counts_init()) */
+typedef struct FixesCounts
+{
+	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
+	FixesFixedCommit *fixed;	/* the commits resolved edges point at, sorted by index */
+	int64		nfixed;
+} FixesCounts;
+
+extern void fixes_counts_init(FixesLoad *ld);
+extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
 
 #endif							/* FIXES_LOAD_COUNT_H */

@@ -25,6 +25,9 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
+#include "load_files.h"
+#include "load_maintainers.h"
+#include "load_subsystem_counts.h"
 #include "load_walk.h"
 #include "spi_call.h"
 
@@ -36,30 +39,30 @@ void
 fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 					bool maint_given, const char *maintainers)
 {
-	if (!fixes_has_v11(ld))
+	if (!ld->has.file_tables)
 		return;
 	/* the previous settings: refresh/previous.c read them */
-	ld->files = files_given ? files : ld->prev.files;
+	ld->paths->files = files_given ? files : ld->prev.files;
 	if (maint_given)
-		ld->maintainers = maintainers[0] == '\0' ? NULL : MemoryContextStrdup(ld->cxt, maintainers);
+		ld->paths->maintainers = maintainers[0] == '\0' ? NULL : MemoryContextStrdup(ld->cxt, maintainers);
 	else
-		ld->maintainers = ld->prev.maintainers;
-	if (ld->maintainers != NULL && !ld->files)
+		ld->paths->maintainers = ld->prev.maintainers;
+	if (ld->paths->maintainers != NULL && !ld->paths->files)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("maintainers needs files"),
 				 errdetail(maint_given ? "Subsystems are attributed from the changed files of each commit."
 						   : "Repository \"%s\" attributes subsystems from MAINTAINERS file \"%s\", which needs the changed files of each commit.",
-						   ld->name, ld->maintainers),
+						   ld->args.name, ld->paths->maintainers),
 				 errhint("Pass files => true, or maintainers => '' to stop attributing subsystems.")));
-	if (ld->known && ld->prev.files && !ld->files)
+	if (ld->known && ld->prev.files && !ld->paths->files)
 		ereport(NOTICE,
-				(errmsg("the changed files of repository \"%s\" are dropped", ld->name),
+				(errmsg("the changed files of repository \"%s\" are dropped", ld->args.name),
 				 errdetail("files => false removes the rows of fixes_commit_files and the sizes of its commits.")));
 	/* another setting: every commit is read again */
-	if (ld->files != ld->prev.files ||
-		(ld->maintainers == NULL) != (ld->prev.maintainers == NULL) ||
-		(ld->maintainers != NULL && strcmp(ld->maintainers, ld->prev.maintainers) != 0))
+	if (ld->paths->files != ld->prev.files ||
+		(ld->paths->maintainers == NULL) != (ld->prev.maintainers == NULL) ||
+		(ld->paths->maintainers != NULL && strcmp(ld->paths->maintainers, ld->prev.maintainers) != 0))
 		ld->prev.usable = false;
 }
 
@@ -78,7 +81,7 @@ files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
 	FileRows   *fr = arg;
 
-	if (!fixes_has_v11(ld) || !ld->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return;
 	fr->bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_files"));
 }
@@ -135,7 +138,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	c_deleted = fixes_attnum(desc, "deleted");
 	fixes_walk_files(wc->walk, wf);
 	if (wf->state == FILES_TREE_MISSING)
-		ld->missing_trees++;
+		ld->paths->missing_trees++;
 	if (wf->state != FILES_DIFFED)
 		return;					/* sums stay NULL */
 	fixes_bulk_row(fr->bulk, &fv, &fn);
@@ -154,7 +157,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		nfiles++;
 		added += row.added;
 		deleted += row.deleted;
-		ld->missing_blobs += row.kind == FILE_MISSING;
+		ld->paths->missing_blobs += row.kind == FILE_MISSING;
 		if (wc->npaths == paths_cap)
 		{
 			paths_cap = paths_cap ? 2 * paths_cap : 64;
@@ -215,7 +218,7 @@ maintainers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	if (ld->subsys == NULL)
+	if (ld->paths->subsys == NULL)
 		return;
 	for (int i = 0; i < wc->npaths; i++)
 		fixes_load_maintainers_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
@@ -234,12 +237,23 @@ fixes_maintainers_paths_hook(void)
 void
 fixes_load_files_report(FixesLoad *ld)
 {
-	if (ld->missing_blobs == 0 && ld->missing_trees == 0)
+	if (ld->paths->missing_blobs == 0 && ld->paths->missing_trees == 0)
 		return;
 	ereport(WARNING,
 			(errmsg("repository \"%s\" lacks the content of %lld changed files and the trees of %lld commits",
-					ld->path, (long long) ld->missing_blobs, (long long) ld->missing_trees),
+					ld->args.path, (long long) ld->paths->missing_blobs, (long long) ld->paths->missing_trees),
 			 errdetail("It is a partial clone. A file without content has no counts of added and deleted lines; a commit without its tree has no files. Nothing was fetched."),
 			 errhint("Fetch the missing objects in the repository (for example \"git fetch --refetch\" without a filter) and load it again.")));
 }
 
+
+/*
+ * The state of files and subsystems (load_files.h), which this file,
+ * load_maintainers.c and load_subsystem_counts.c fill.
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_paths_init(FixesLoad *ld)
+{
+	ld->paths = MemoryContextAllocZero(ld->cxt, sizeof(FixesPaths));
+}

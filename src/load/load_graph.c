@@ -43,7 +43,7 @@ fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from)
 	Datum		del_args[2];
 	Oid			ins_types[10] = {INT4OID, INT4OID, INT4OID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
 	BYTEAOID, BYTEAOID};
-	bool		v12 = ld->has.version >= 12;
+	bool		v12 = ld->has.graph_releases;
 	SPIPlanPtr	plan;
 	int32		chunk;
 
@@ -79,7 +79,7 @@ fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from)
 			memcpy(ids + (Size) (i - lo) * FIXES_OID_RAWSZ, g->oids[i].id, FIXES_OID_RAWSZ);
 			counts[i - lo] = g->par_end[i] - g->par_start[i];
 			npar += counts[i - lo];
-			if (ld->stable_cc[i])
+			if (ld->by_commit.stable_cc[i])
 				bits[(i - lo) / 8] |= (uint8) (1 << ((i - lo) % 8));
 		}
 		parents = fixes_palloc_big(sizeof(uint32) * Max(npar, 1), MCXT_ALLOC_HUGE);
@@ -92,7 +92,7 @@ fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from)
 		args[2] = Int32GetDatum(chunk);
 		args[3] = Int32GetDatum((int32) n);
 		args[4] = PointerGetDatum(fixes_bytea(ids, (Size) n * FIXES_OID_RAWSZ));
-		args[5] = PointerGetDatum(fixes_bytea(ld->subj_hash + lo, (Size) n * sizeof(uint64)));
+		args[5] = PointerGetDatum(fixes_bytea(ld->by_commit.subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
 		args[8] = PointerGetDatum(fixes_bytea(bits, ((Size) n + 7) / 8));

@@ -45,6 +45,9 @@
 
 #include "big_alloc.h"
 #include "bulk_insert.h"
+#include "load_files.h"
+#include "load_maintainers.h"
+#include "load_releases.h"
 #include "load_state.h"
 #include "refresh.h"
 #include "spi_call.h"
@@ -285,7 +288,7 @@ compile_regexes(FixesLoad *ld, MntVersion *v, bool warn)
 				(errcode(ERRCODE_INVALID_REGULAR_EXPRESSION),
 				 errmsg_plural("%d N: field of \"%s\" is not a valid regular expression and is ignored",
 							   "%d N: fields of \"%s\" are not valid regular expressions and are ignored",
-							   bad, bad, ld->maintainers),
+							   bad, bad, ld->paths->maintainers),
 				 errdetail("The first is \"N: %s\": %s.", first_bad, first_msg)));
 }
 
@@ -306,7 +309,7 @@ warn_metachars(FixesLoad *ld, Maintainers *m)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg_plural("%d F: or X: pattern of \"%s\" holds a regular expression metacharacter",
 							   "%d F: or X: patterns of \"%s\" hold a regular expression metacharacter",
-							   n, n, ld->maintainers),
+							   n, n, ld->paths->maintainers),
 				 errdetail("The first is \"%c: %.*s\". Only \"*\" and \"?\" are wildcards: other characters are matched literally, where get_maintainer.pl would read them as a regular expression.",
 						   first->kind, (int) first->len, first->text)));
 }
@@ -427,7 +430,7 @@ find_version(FixesLoad *ld, FixesSubsystems *ss, const char *content, size_t len
 		if (v->m.nsections == 0)
 			ereport(WARNING,
 					(errmsg("\"%s\" of repository \"%s\" has no sections with F: or N: fields",
-							ld->maintainers, ld->path),
+							ld->paths->maintainers, ld->args.path),
 					 errdetail("No commit is attributed to a subsystem."),
 					 errhint("A section is a block of lines, the first its name, separated from the next by a blank line; its F: fields name files.")));
 		warn_metachars(ld, &v->m);
@@ -471,19 +474,19 @@ receive_file(FixesLoad *ld, FixesSubsystems *ss, FixesReader *reader, bool stric
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("file \"%s\" not found in the tree of \"%s\" in repository \"%s\"",
-						ld->maintainers, ld->ref, ld->path),
+						ld->paths->maintainers, ld->args.ref, ld->args.path),
 				 errhint("maintainers is the path of the MAINTAINERS file inside the repository's tree, e.g. 'MAINTAINERS'.")));
 	if (strict && blob.is_tree)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is a directory in the tree of \"%s\" in repository \"%s\"",
-						ld->maintainers, ld->ref, ld->path),
+						ld->paths->maintainers, ld->args.ref, ld->args.path),
 				 errhint("maintainers is the path of a file, e.g. 'MAINTAINERS'.")));
 	if (strict && memchr(blob.data, '\0', blob.len) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" in repository \"%s\" is a binary file, not a MAINTAINERS file",
-						ld->maintainers, ld->path),
+						ld->paths->maintainers, ld->args.path),
 				 errdetail("It holds a NUL byte.")));
 	/* a release's tree without it (or with a directory, or a binary file there) */
 	if (blob.found && !blob.is_tree && memchr(blob.data, '\0', blob.len) == NULL)
@@ -566,7 +569,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	const char *content = NULL;
 	size_t		content_len = 0;
 
-	if (!fixes_has_v11(ld) || ld->maintainers == NULL || ld->empty)
+	if (!ld->has.file_tables || ld->paths->maintainers == NULL || ld->empty)
 		return;
 	ss = palloc0(sizeof(FixesSubsystems));
 	ss->cxt = CurrentMemoryContext;
@@ -577,8 +580,8 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 		const char *args[2];
 
 		args[0] = pstrdup(hex);
-		args[1] = ld->maintainers;
-		reader = shared != NULL ? shared : fixes_reader_start_args("blob", ld->path, args, 2, false);
+		args[1] = ld->paths->maintainers;
+		reader = shared != NULL ? shared : fixes_reader_start_args("blob", ld->args.path, args, 2, false);
 		content = receive_file(ld, ss, reader, true, &content_len);
 		if (shared == NULL)
 		{
@@ -600,7 +603,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	ss->wbuf = palloc(sizeof(pg_wchar) * ss->wcap);
 	ss->path_ids = pathtab_create(ss->cxt, 1024, NULL);
 	ss->attrs = attrtab_create(ss->cxt, 1024, NULL);
-	ld->subsys = ss;
+	ld->paths->subsys = ss;
 
 	/*
 	 * Another MAINTAINERS at the ref (the same setting): a refresh reads only
@@ -608,7 +611,7 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	 * files.  The hash of a database at 1.2 differs from that of the same
 	 * file at 1.1, whose attributions were all by the ref's file.
 	 */
-	ld->maint_hash = (int64) (ld->has.version >= 12
+	ld->maint_hash = (int64) (ld->has.maintainers_by_release
 							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
 							  : ss->vers[ss->ref_ver]->hash);
 	if (ld->prev.maint_hash_null)
@@ -631,41 +634,41 @@ read_release_versions(FixesLoad *ld, FixesSubsystems *ss, const bool *want)
 	FixesReader *volatile reader = NULL;
 	MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext, "fixes MAINTAINERS of a release",
 											  ALLOCSET_DEFAULT_SIZES);
-	int		   *ranks = palloc(sizeof(int) * (ld->nreleases + 1));
+	int		   *ranks = palloc(sizeof(int) * (ld->releases->n + 1));
 	int			n = 0;
 
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 	{
 		if (ss->rank_read[r] || (want != NULL && !want[r]))
 			continue;
 		/* a release at the ref's commit (a refresh right after a tag): the ref's file */
-		if (fixes_oid_equal(&ld->tags[ld->release_tag[r - 1]].commit, &ld->head))
+		if (fixes_oid_equal(&ld->releases->tags[ld->releases->tag_of[r - 1]].commit, &ld->head))
 		{
 			ss->rank_read[r] = true;
 			ss->rank_has[r] = true;
 			ss->rank_ver[r] = ss->ref_ver;
 			elog(DEBUG1, "fixes_load %s: the MAINTAINERS of release %s is the ref's: not read again",
-				 ld->name, ld->tags[ld->release_tag[r - 1]].name);
+				 ld->args.name, ld->releases->tags[ld->releases->tag_of[r - 1]].name);
 			continue;
 		}
 		ranks[n++] = r;
 	}
 	if (n == 0)
 		return;
-	elog(DEBUG1, "fixes_load %s: MAINTAINERS read at %d %s", ld->name, n, n == 1 ? "release" : "releases");
+	elog(DEBUG1, "fixes_load %s: MAINTAINERS read at %d %s", ld->args.name, n, n == 1 ? "release" : "releases");
 	PG_TRY();
 	{
 		const char **args = palloc(sizeof(char *) * (n + 1));
 
-		args[0] = ld->maintainers;
+		args[0] = ld->paths->maintainers;
 		for (int k = 0; k < n; k++)
 		{
 			char	   *hex = palloc(FIXES_OID_HEXSZ + 1);
 
-			fixes_format_oid(hex, &ld->tags[ld->release_tag[ranks[k] - 1]].commit);
+			fixes_format_oid(hex, &ld->releases->tags[ld->releases->tag_of[ranks[k] - 1]].commit);
 			args[k + 1] = hex;
 		}
-		reader = fixes_reader_start_args("blobs", ld->path, args, n + 1, false);
+		reader = fixes_reader_start_args("blobs", ld->args.path, args, n + 1, false);
 		for (int k = 0; k < n; k++)
 		{
 			MemoryContext old;
@@ -708,13 +711,13 @@ read_fallback(FixesLoad *ld, FixesSubsystems *ss)
 {
 	bool		lacking = false;
 
-	for (int r = 1; r <= ld->nreleases && !lacking; r++)
+	for (int r = 1; r <= ld->releases->n && !lacking; r++)
 		lacking = ss->rank_read[r] && !ss->rank_has[r];
 	if (!lacking || ss->rank_has[1])
 		return;
 	if (!ss->rank_read[1])
 	{
-		bool	   *oldest = palloc0(sizeof(bool) * (ld->nreleases + 1));
+		bool	   *oldest = palloc0(sizeof(bool) * (ld->releases->n + 1));
 
 		oldest[1] = true;
 		read_release_versions(ld, ss, oldest);
@@ -733,12 +736,12 @@ resolve_fallback(FixesLoad *ld, FixesSubsystems *ss)
 {
 	int			first = 0;
 
-	for (int r = 1; r <= ld->nreleases && first == 0 && ss->rank_read[r]; r++)
+	for (int r = 1; r <= ld->releases->n && first == 0 && ss->rank_read[r]; r++)
 		if (ss->rank_has[r])
 			first = r;
 	ss->first_with = first;
 	ss->any_missing = false;
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		if (ss->rank_read[r] && !ss->rank_has[r])
 		{
 			ss->any_missing = true;
@@ -845,25 +848,25 @@ insert_commit_subsystem(FixesBulk *b, int32 repository_id, uint32 idx, int secti
 static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
-	insert_commit_subsystem(ld->subsys_bulk, ld->repository_id, idx, section);
+	insert_commit_subsystem(ld->paths->subsys_bulk, ld->repository_id, idx, section);
 	if (ld->refresh != NULL && !ld->reattribute && idx < ld->n_old)
 		return;
-	if (ld->ncs + 2 > ld->cs_cap)
+	if (ld->paths->ncs + 2 > ld->paths->cs_cap)
 	{
-		ld->cs_cap = ld->cs_cap ? ld->cs_cap * 2 : 4096;
-		ld->cs_pairs = ld->cs_pairs == NULL
-			? MemoryContextAllocHuge(ld->cxt, sizeof(uint32) * ld->cs_cap)
-			: repalloc_huge(ld->cs_pairs, sizeof(uint32) * ld->cs_cap);
+		ld->paths->cs_cap = ld->paths->cs_cap ? ld->paths->cs_cap * 2 : 4096;
+		ld->paths->cs_pairs = ld->paths->cs_pairs == NULL
+			? MemoryContextAllocHuge(ld->cxt, sizeof(uint32) * ld->paths->cs_cap)
+			: repalloc_huge(ld->paths->cs_pairs, sizeof(uint32) * ld->paths->cs_cap);
 	}
-	ld->cs_pairs[ld->ncs++] = idx;
-	ld->cs_pairs[ld->ncs++] = (uint32) section;
+	ld->paths->cs_pairs[ld->paths->ncs++] = idx;
+	ld->paths->cs_pairs[ld->paths->ncs++] = (uint32) section;
 }
 
 /* the section ids 1 .. n of fixes_subsystems */
 int
 fixes_load_nsections(FixesLoad *ld)
 {
-	return ld->subsys ? ld->subsys->nnames : 0;
+	return ld->paths->subsys ? ld->paths->subsys->nnames : 0;
 }
 
 static int
@@ -987,7 +990,7 @@ attribute(FixesLoad *ld, FixesSubsystems *ss)
 void
 fixes_load_write_files(FixesLoad *ld)
 {
-	FixesSubsystems *ss = ld->subsys;
+	FixesSubsystems *ss = ld->paths->subsys;
 	FixesBulk  *b;
 	TupleDesc	desc;
 	Datum	   *v;
@@ -997,16 +1000,16 @@ fixes_load_write_files(FixesLoad *ld)
 	int64		nchanged = 0;
 	int			from;
 
-	if (!fixes_has_v11(ld) || ss == NULL)
+	if (!ld->has.file_tables || ss == NULL)
 		return;
-	ss->rank_ver = palloc(sizeof(int) * (ld->nreleases + 1));
-	ss->rank_has = palloc0(sizeof(bool) * (ld->nreleases + 1));
-	ss->rank_read = palloc0(sizeof(bool) * (ld->nreleases + 1));
-	for (int r = 0; r <= ld->nreleases; r++)
+	ss->rank_ver = palloc(sizeof(int) * (ld->releases->n + 1));
+	ss->rank_has = palloc0(sizeof(bool) * (ld->releases->n + 1));
+	ss->rank_read = palloc0(sizeof(bool) * (ld->releases->n + 1));
+	for (int r = 0; r <= ld->releases->n; r++)
 	{
 		ss->rank_ver[r] = ss->ref_ver;
 		/* a database at 1.0 or 1.1 SQL: every release by the ref's file */
-		ss->rank_read[r] = r == 0 || ld->has.version < 12;
+		ss->rank_read[r] = r == 0 || !ld->has.maintainers_by_release;
 	}
 	/* a refresh may keep the attributions of the old commits */
 	full = ld->refresh == NULL || fixes_refresh_attribute_all(ld);
@@ -1015,7 +1018,7 @@ fixes_load_write_files(FixesLoad *ld)
 	 * is new, and when one is gone or moved, even if it held no commit: its
 	 * sections were listed (fixes_refresh_can_keep())
 	 */
-	if (ld->has.version >= 12 && ld->nreleases > 0 &&
+	if (ld->has.maintainers_by_release && ld->releases->n > 0 &&
 		(full || fixes_refresh_release_files_needed(ld)))
 	{
 		bool	   *want = NULL;
@@ -1052,7 +1055,7 @@ fixes_load_write_files(FixesLoad *ld)
 	 */
 	if (full)
 		reset_names(ss);
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		if (ss->rank_read[r])
 			map_sections(ss, ss->vers[ss->rank_ver[r]]);
 	map_sections(ss, ss->vers[ss->ref_ver]);
@@ -1106,16 +1109,16 @@ fixes_load_write_files(FixesLoad *ld)
 	}
 
 	/* the commits' sections */
-	ld->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
+	ld->paths->subsys_bulk = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_commit_subsystems"));
 	attribute(ld, ss);
-	fixes_bulk_end(ld->subsys_bulk);
-	ld->subsys_bulk = NULL;
+	fixes_bulk_end(ld->paths->subsys_bulk);
+	ld->paths->subsys_bulk = NULL;
 	if (ss->fp)
 		pfree(ss->fp);
 	ss->fp = NULL;
 	ss->nfp = ss->fp_cap = 0;
 	/* the pairs, in order, for the counts */
-	qsort(ld->cs_pairs, ld->ncs / 2, sizeof(uint32) * 2, pair_cmp);
+	qsort(ld->paths->cs_pairs, ld->paths->ncs / 2, sizeof(uint32) * 2, pair_cmp);
 	CommandCounterIncrement();
 }
 
@@ -1123,7 +1126,7 @@ fixes_load_write_files(FixesLoad *ld)
 void
 fixes_load_maintainers_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 {
-	FixesSubsystems *ss = ld->subsys;
+	FixesSubsystems *ss = ld->paths->subsys;
 
 	add_file(ld, ss, idx, path_id(ss, path, len));
 }
@@ -1132,7 +1135,7 @@ fixes_load_maintainers_path(FixesLoad *ld, uint32 idx, const char *path, int len
 void
 fixes_load_maintainers_restart(FixesLoad *ld)
 {
-	if (ld->subsys != NULL)
-		ld->subsys->nfp = 0;
+	if (ld->paths->subsys != NULL)
+		ld->paths->subsys->nfp = 0;
 }
 

@@ -22,6 +22,8 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "load_backports.h"
+#include "load_overrides.h"
 #include "load_state.h"
 #include "spi_call.h"
 
@@ -36,7 +38,7 @@ valid_abbrev(const char *s, size_t len)
 	return true;
 }
 
-/* the rows of fixes_overrides for this repository, into ld->overrides */
+/* the rows of fixes_overrides for this repository, into ld->edge_overrides->rows */
 void
 fixes_load_read_overrides(FixesLoad *ld)
 {
@@ -44,19 +46,19 @@ fixes_load_read_overrides(FixesLoad *ld)
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
 
-	ld->noverrides = 0;
-	if (!fixes_has_v11(ld))
+	ld->edge_overrides->n = 0;
+	if (!ld->has.overrides)
 		return;
 	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM ONLY %s.fixes_overrides "
 				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);
-	args[0] = CStringGetTextDatum(ld->name);
+	args[0] = CStringGetTextDatum(ld->args.name);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesOverride) * Max(SPI_processed, 1));
+	ld->edge_overrides->rows = MemoryContextAllocZero(ld->cxt, sizeof(FixesOverride) * Max(SPI_processed, 1));
 	for (uint64 r = 0; r < SPI_processed; r++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[r];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		FixesOverride *o = &ld->overrides[ld->noverrides];
+		FixesOverride *o = &ld->edge_overrides->rows[ld->edge_overrides->n];
 		char	   *fixing = SPI_getvalue(tup, desc, 1);
 		char	   *abbrev = SPI_getvalue(tup, desc, 2);
 		char	   *target = SPI_getvalue(tup, desc, 3);
@@ -69,7 +71,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 			ereport(WARNING,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("skipping a row of fixes_overrides for repository \"%s\" that names no commit: (%s, %s, %s)",
-							ld->name, fixing, abbrev, target ? target : "NULL"),
+							ld->args.name, fixing, abbrev, target ? target : "NULL"),
 					 errdetail("fixing_commit and target_commit must be 40 hex digits, abbrev 6 to 40.")));
 			continue;
 		}
@@ -79,7 +81,7 @@ fixes_load_read_overrides(FixesLoad *ld)
 		o->abbrev_len = (uint8) len;
 		o->has_target = target != NULL;
 		o->fixing_idx = FIXES_NO_IDX;
-		ld->noverrides++;
+		ld->edge_overrides->n++;
 	}
 	SPI_freetuptable(SPI_tuptable);
 }
@@ -96,12 +98,12 @@ fixes_overrides_hash(FixesLoad *ld, int64 tags_hash)
 
 	/* the rows of fixes_backport_overrides too (load_backports.c) */
 	h = fixes_backport_overrides_hash(ld, h);
-	if (ld->noverrides == 0)
+	if (ld->edge_overrides->n == 0)
 		return (int64) h;
 	h = hash_bytes_extended((const unsigned char *) "fixes_overrides", 15, h);
-	for (int i = 0; i < ld->noverrides; i++)
+	for (int i = 0; i < ld->edge_overrides->n; i++)
 	{
-		FixesOverride *o = &ld->overrides[i];
+		FixesOverride *o = &ld->edge_overrides->rows[i];
 
 		h = hash_bytes_extended(o->fixing.id, FIXES_OID_RAWSZ, h);
 		h = hash_bytes_extended((const unsigned char *) o->abbrev, o->abbrev_len, h);
@@ -130,12 +132,12 @@ fixes_load_apply_overrides(FixesLoad *ld)
 	int			n = 0;
 	int64		unmatched = 0;
 
-	if (ld->noverrides == 0)
+	if (ld->edge_overrides->n == 0)
 		return;
-	by_fixing = palloc(sizeof(FixesOverride *) * ld->noverrides);
-	for (int i = 0; i < ld->noverrides; i++)
+	by_fixing = palloc(sizeof(FixesOverride *) * ld->edge_overrides->n);
+	for (int i = 0; i < ld->edge_overrides->n; i++)
 	{
-		FixesOverride *o = &ld->overrides[i];
+		FixesOverride *o = &ld->edge_overrides->rows[i];
 
 		o->matched = 0;
 		o->fixing_idx = fixes_graph_lookup(ld->graph, &o->fixing);
@@ -144,10 +146,10 @@ fixes_load_apply_overrides(FixesLoad *ld)
 	}
 	qsort(by_fixing, n, sizeof(FixesOverride *), override_cmp);
 
-	for (int64 k = 0; n > 0 && k < ld->nedges; k++)
+	for (int64 k = 0; n > 0 && k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
-		const char *abbrev = ld->edge_text.data + e->abbrev_off;
+		FixesEdge  *e = &ld->edge_list.edges[k];
+		const char *abbrev = ld->edge_list.text.data + e->abbrev_off;
 		int			lo = 0,
 					hi = n;
 
@@ -186,9 +188,9 @@ fixes_load_apply_overrides(FixesLoad *ld)
 		}
 	}
 
-	for (int i = 0; i < ld->noverrides; i++)
+	for (int i = 0; i < ld->edge_overrides->n; i++)
 	{
-		FixesOverride *o = &ld->overrides[i];
+		FixesOverride *o = &ld->edge_overrides->rows[i];
 		char		fixing[FIXES_OID_HEXSZ + 1];
 		char		target[FIXES_OID_HEXSZ + 1];
 
@@ -203,16 +205,26 @@ fixes_load_apply_overrides(FixesLoad *ld)
 		fixes_format_oid(target, &o->target);
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
-				 errmsg("override target %s is not a commit of repository \"%s\"", target, ld->name),
+				 errmsg("override target %s is not a commit of repository \"%s\"", target, ld->args.name),
 				 errdetail("The row of fixes_overrides for fixing commit %s, abbrev %s, is not applied: its edge stays as parsed.",
 						   fixing, o->abbrev),
-				 errhint("The target must be reachable from the loaded ref \"%s\".", ld->ref)));
+				 errhint("The target must be reachable from the loaded ref \"%s\".", ld->args.ref)));
 	}
 	if (unmatched > 0)
 		ereport(NOTICE,
 				(errmsg_plural("%lld row of fixes_overrides for repository \"%s\" matches no edge",
 							   "%lld rows of fixes_overrides for repository \"%s\" match no edge",
-							   unmatched, (long long) unmatched, ld->name),
+							   unmatched, (long long) unmatched, ld->args.name),
 				 errdetail("A row applies to the Fixes: or revert lines of its fixing commit, in scope, whose id as written is its abbrev.")));
 	pfree(by_fixing);
+}
+
+/*
+ * The rows of fixes_overrides this file owns (load_overrides.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_edge_overrides_init(FixesLoad *ld)
+{
+	ld->edge_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesEdgeOverrides));
 }

@@ -7,7 +7,7 @@
  * goes on (load_commit_rows.c), with the release the walk can tell (below);
  * its rows of fixes_trailers and fixes_commit_files too (load_trailers.c,
  * load_files.c).  Only the subject's hash, the commit time and the Fixes
- * and revert lines stay in memory, in flat arrays and arenas (ld->edges).
+ * and revert lines stay in memory, in flat arrays and arenas (ld->edge_list.edges).
  *
  * The hooks of the mainline's walk, in the order the loop calls them: the
  * walk's release, Cc: stable, the trailers and their keys (on the raw
@@ -34,10 +34,13 @@
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
+#include "load_files.h"
+#include "load_read.h"
+#include "load_releases.h"
 #include "load_walk.h"
 #include "refresh.h"
 
-/* a release tag's commit and the tag's position in ld->tags (+ 1) */
+/* a release tag's commit and the tag's position in ld->releases->tags (+ 1) */
 typedef struct FixesTagRelease
 {
 	FixesOid	commit;
@@ -79,29 +82,29 @@ typedef struct WalkReleases
 static void
 walk_releases_begin(FixesLoad *ld, WalkReleases *wr)
 {
-	FixesTagRelease *t = palloc(sizeof(FixesTagRelease) * Max(ld->ntags, 1));
+	FixesTagRelease *t = palloc(sizeof(FixesTagRelease) * Max(ld->releases->ntags, 1));
 	int			n = 0;
 
-	wr->names = palloc0(sizeof(Datum) * (ld->ntags + 1));
-	for (int i = 0; i < ld->ntags; i++)
+	wr->names = palloc0(sizeof(Datum) * (ld->releases->ntags + 1));
+	for (int i = 0; i < ld->releases->ntags; i++)
 	{
-		if (!fixes_load_is_release(ld, ld->tags[i].name))
+		if (!fixes_load_is_release(ld, ld->releases->tags[i].name))
 			continue;
-		t[n].commit = ld->tags[i].commit;
+		t[n].commit = ld->releases->tags[i].commit;
 		t[n].pos = i + 1;
-		wr->names[i + 1] = CStringGetTextDatum(ld->tags[i].name);
+		wr->names[i + 1] = CStringGetTextDatum(ld->releases->tags[i].name);
 		n++;
 	}
 	qsort(t, n, sizeof(FixesTagRelease), tag_release_cmp);
 	wr->ntags = (int) qunique(t, n, sizeof(FixesTagRelease), tag_commit_cmp);
 	wr->tags = t;
-	ld->walk_release = NULL;
-	ld->walk_release_cap = 0;
+	ld->releases->walked = NULL;
+	ld->releases->walked_cap = 0;
 }
 
 /*
  * The release of the commit just walked (tag position + 1, 0: none), passed
- * on to its parents that have not been walked.  ld->walk_release holds,
+ * on to its parents that have not been walked.  ld->releases->walked holds,
  * for a commit waiting to be walked, the first release its walked children
  * gave it (>= 0); for a walked one, the release its row was written with,
  * as -1 - release (< 0), for load_releases.c to check.  By index less
@@ -117,24 +120,24 @@ walk_release(FixesLoad *ld, const WalkReleases *wr, const FixesCommit *c)
 	uint32		base = ld->n_old;
 
 	Assert(c->idx >= base);
-	if (g->n - base > ld->walk_release_cap)
+	if (g->n - base > ld->releases->walked_cap)
 	{
-		uint32		cap = Max(g->n - base, Max(ld->walk_release_cap * 2, 1024));
+		uint32		cap = Max(g->n - base, Max(ld->releases->walked_cap * 2, 1024));
 
-		ld->walk_release = fixes_repalloc_big(ld->cxt, ld->walk_release,
-											  sizeof(int32) * ld->walk_release_cap, sizeof(int32) * cap);
-		memset(ld->walk_release + ld->walk_release_cap, 0,
-			   sizeof(int32) * (cap - ld->walk_release_cap));
-		ld->walk_release_cap = cap;
+		ld->releases->walked = fixes_repalloc_big(ld->cxt, ld->releases->walked,
+											  sizeof(int32) * ld->releases->walked_cap, sizeof(int32) * cap);
+		memset(ld->releases->walked + ld->releases->walked_cap, 0,
+			   sizeof(int32) * (cap - ld->releases->walked_cap));
+		ld->releases->walked_cap = cap;
 	}
-	rel = ld->walk_release[c->idx - base];
+	rel = ld->releases->walked[c->idx - base];
 	Assert(rel >= 0);
 	key.commit = *c->oid;
 	t = wr->ntags == 0 ? NULL :
 		bsearch(&key, wr->tags, wr->ntags, sizeof(FixesTagRelease), tag_commit_cmp);
 	if (t != NULL && (rel == 0 || t->pos < rel))
 		rel = t->pos;
-	ld->walk_release[c->idx - base] = -1 - rel;
+	ld->releases->walked[c->idx - base] = -1 - rel;
 	if (rel != 0)
 		for (uint32 p = g->par_start[c->idx]; p < g->par_end[c->idx]; p++)
 		{
@@ -142,7 +145,7 @@ walk_release(FixesLoad *ld, const WalkReleases *wr, const FixesCommit *c)
 
 			if (g->parents[p] < base)
 				continue;		/* an old commit: not walked again */
-			q = &ld->walk_release[g->parents[p] - base];
+			q = &ld->releases->walked[g->parents[p] - base];
 			if (*q == 0 || (*q > 0 && rel < *q))
 				*q = rel;
 		}
@@ -196,14 +199,14 @@ fixes_load_read(FixesLoad *ld)
 	FixesWalkHook newest = {NULL, newest_commit, NULL, NULL};
 	FixesEdgeSink *edges = palloc(sizeof(FixesEdgeSink));
 
-	edges->edges = &ld->edges;
-	edges->n = &ld->nedges;
-	edges->cap = &ld->edges_cap;
-	edges->text = &ld->edge_text;
+	edges->edges = &ld->edge_list.edges;
+	edges->n = &ld->edge_list.n;
+	edges->cap = &ld->edge_list.cap;
+	edges->text = &ld->edge_list.text;
 	scope.heads = &ld->head;
 	scope.nheads = 1;
 	scope.mainline = true;
-	scope.files = ld->files;
+	scope.files = ld->paths->files;
 	scope.ahead = &ld->ahead;
 	scope.ahead_files = ld->ahead_files;
 	/* a refresh: the reader finds the old commits the walk meets */
@@ -212,7 +215,7 @@ fixes_load_read(FixesLoad *ld)
 	scope.rows = fixes_commit_rows_begin(ld, false);
 	fixes_walk_scope_hook(&scope, release);
 	fixes_walk_scope_hook(&scope, fixes_stable_cc_hook());
-	if (fixes_has_v11(ld))
+	if (ld->has.trailer_tables)
 	{
 		fixes_walk_scope_hook(&scope, fixes_trailers_hook());
 		fixes_walk_scope_hook(&scope, fixes_trailer_keys_hook());

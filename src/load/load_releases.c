@@ -37,6 +37,8 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 
+#include "load_releases.h"
+#include "load_stable.h"
 #include "load_state.h"
 #include "refresh.h"
 #include "reach.h"
@@ -50,9 +52,9 @@ fixes_load_is_release(const FixesLoad *ld, const char *name)
 {
 	Datum		tag = CStringGetTextDatum(name);
 
-	if (ld->pattern != NULL)
+	if (ld->args.pattern != NULL)
 		return DatumGetBool(DirectFunctionCall2Coll(textregexeq, C_COLLATION_OID, tag,
-													CStringGetTextDatum(ld->pattern)));
+													CStringGetTextDatum(ld->args.pattern)));
 	return !DatumGetBool(DirectFunctionCall2Coll(texticregexeq, C_COLLATION_OID, tag,
 												 CStringGetTextDatum(PRERELEASE_PATTERN)));
 }
@@ -76,9 +78,9 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("release_tags must be 'ref' or 'all', not \"%s\"", arg),
 				 errhint("'ref': the tags the ref reaches are the releases; 'all': every release tag of the repository, for projects that tag their releases on release branches.")));
-	ld->release_all = false;
+	ld->releases->all = false;
 	ld->release_all_changed = false;
-	if (!fixes_has_v13(ld))
+	if (!ld->has.release_tags)
 		return;
 	if (ld->known)
 	{
@@ -100,20 +102,20 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 		{
 			ereport(NOTICE,
 					(errmsg("the stored release_tags of repository \"%s\" is not valid: loading it in full with 'ref'",
-							ld->name),
+							ld->args.name),
 					 errdetail("fixes_repositories.release_tags holds \"%s\"; it must be 'ref' or 'all'.",
 							   old ? old : "NULL")));
 			ld->release_all_changed = true;
 		}
 	}
-	ld->release_all = arg != NULL ? strcmp(arg, "all") == 0 : old_all;
-	if (ld->known && old != NULL && !ld->release_all_changed && ld->release_all != old_all)
+	ld->releases->all = arg != NULL ? strcmp(arg, "all") == 0 : old_all;
+	if (ld->known && old != NULL && !ld->release_all_changed && ld->releases->all != old_all)
 	{
 		ld->release_all_changed = true;
 		ereport(NOTICE,
-				(errmsg("the release tags of repository \"%s\" change: loading it in full", ld->name),
+				(errmsg("the release tags of repository \"%s\" change: loading it in full", ld->args.name),
 				 errdetail("release_tags was '%s' and is now '%s'.", old_all ? "all" : "ref",
-						   ld->release_all ? "all" : "ref")));
+						   ld->releases->all ? "all" : "ref")));
 	}
 }
 
@@ -126,33 +128,33 @@ fixes_load_check_pattern(FixesLoad *ld)
 
 /*
  * The new commits whose row the walk wrote with another release than the
- * whole graph gives them (load_read.c: walk_release holds -1 - what it
+ * whole graph gives them (load_read.c: releases->walked holds -1 - what it
  * wrote): across clock skew, or commits of the same second.
  */
 static void
 find_corrected(FixesLoad *ld)
 {
-	ld->corrected = NULL;
-	ld->ncorrected = 0;
-	if (ld->walk_release == NULL)
+	ld->releases->corrected = NULL;
+	ld->releases->ncorrected = 0;
+	if (ld->releases->walked == NULL)
 		return;
 	for (uint32 i = ld->n_old; i < ld->graph->n; i++)
 	{
-		int32		now = ld->mark[i] == 0 ? 0 : ld->release_tag[ld->mark[i] - 1] + 1;
+		int32		now = ld->mark[i] == 0 ? 0 : ld->releases->tag_of[ld->mark[i] - 1] + 1;
 
 		if ((i & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (i - ld->n_old < ld->walk_release_cap &&
-			ld->walk_release[i - ld->n_old] == -1 - now)
+		if (i - ld->n_old < ld->releases->walked_cap &&
+			ld->releases->walked[i - ld->n_old] == -1 - now)
 			continue;
-		if (ld->corrected == NULL)
-			ld->corrected = fixes_palloc_big(sizeof(uint32) * (ld->graph->n - ld->n_old),
+		if (ld->releases->corrected == NULL)
+			ld->releases->corrected = fixes_palloc_big(sizeof(uint32) * (ld->graph->n - ld->n_old),
 											 MCXT_ALLOC_HUGE);
-		ld->corrected[ld->ncorrected++] = i;
+		ld->releases->corrected[ld->releases->ncorrected++] = i;
 	}
-	if (ld->ncorrected > 0)
+	if (ld->releases->ncorrected > 0)
 		elog(DEBUG1, "fixes_load %s: %lld commits were walked before a release reached them",
-			 ld->name, (long long) ld->ncorrected);
+			 ld->args.name, (long long) ld->releases->ncorrected);
 }
 
 /* the entry points of the release tags off the ref (release_tags 'all') */
@@ -212,18 +214,18 @@ off_ref_entries(FixesLoad *ld, OffRef *o)
 	FixesGraph *g = ld->graph;
 
 	o->graph = g;
-	o->head_of = palloc(sizeof(int) * Max(ld->ntags, 1));
-	o->heads = palloc(sizeof(FixesOid) * Max(ld->ntags, 1));
-	for (int t = 0; t < ld->ntags; t++)
+	o->head_of = palloc(sizeof(int) * Max(ld->releases->ntags, 1));
+	o->heads = palloc(sizeof(FixesOid) * Max(ld->releases->ntags, 1));
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
 		o->head_of[t] = -1;
 		if ((t & 0xff) == 0xff)
 			CHECK_FOR_INTERRUPTS();
-		if (fixes_graph_lookup(g, &ld->tags[t].commit) != FIXES_NO_IDX ||
-			!fixes_load_is_release(ld, ld->tags[t].name))
+		if (fixes_graph_lookup(g, &ld->releases->tags[t].commit) != FIXES_NO_IDX ||
+			!fixes_load_is_release(ld, ld->releases->tags[t].name))
 			continue;
 		o->head_of[t] = o->nheads;
-		o->heads[o->nheads++] = ld->tags[t].commit;
+		o->heads[o->nheads++] = ld->releases->tags[t].commit;
 	}
 	if (o->nheads == 0 || g->n == 0)
 	{
@@ -232,17 +234,17 @@ off_ref_entries(FixesLoad *ld, OffRef *o)
 		return;
 	}
 	if (g->sparse_below > 0)
-		elog(ERROR, "the graph of repository \"%s\" lacks ids to send", ld->path);
+		elog(ERROR, "the graph of repository \"%s\" lacks ids to send", ld->args.path);
 	o->first = palloc0(sizeof(uint32) * o->nheads);
 	o->count = palloc0(sizeof(uint32) * o->nheads);
 	o->cap = 1024;
 	o->entries = palloc(sizeof(uint32) * o->cap);
-	fixes_reach_entries(ld->path, o->heads, (uint32) o->nheads, g->oids, g->n, false, take_entries, o);
+	fixes_reach_entries(ld->args.path, o->heads, (uint32) o->nheads, g->oids, g->n, false, take_entries, o);
 	if (o->unknown > 0)
 		elog(ERROR, "the reader of repository \"%s\" named %lld entry points the graph does not hold",
-			 ld->path, (long long) o->unknown);
+			 ld->args.path, (long long) o->unknown);
 	elog(DEBUG1, "fixes_load %s: %d release tags off the ref, %lld entry points",
-		 ld->name, o->nheads, (long long) o->nentries);
+		 ld->args.name, o->nheads, (long long) o->nentries);
 }
 
 /*
@@ -260,57 +262,57 @@ fixes_load_find_releases(FixesLoad *ld)
 	FixesGraph *g = ld->graph;
 	OffRef		off = {0};
 
-	ld->release_tag = palloc(sizeof(int) * Max(ld->ntags, 1));
-	ld->release_commit = palloc(sizeof(uint32) * Max(ld->ntags, 1));
-	ld->release_size = palloc0(sizeof(int64) * Max(ld->ntags, 1));
-	ld->nreleases = 0;
-	ld->release_entry_start = NULL;
-	ld->release_entries = NULL;
-	ld->release_off_ref = NULL;
+	ld->releases->tag_of = palloc(sizeof(int) * Max(ld->releases->ntags, 1));
+	ld->releases->commit = palloc(sizeof(uint32) * Max(ld->releases->ntags, 1));
+	ld->releases->size = palloc0(sizeof(int64) * Max(ld->releases->ntags, 1));
+	ld->releases->n = 0;
+	ld->releases->entry_start = NULL;
+	ld->releases->entries = NULL;
+	ld->releases->off_ref = NULL;
 	/* 'all': where the release tags off the ref enter its history */
-	if (ld->release_all && ld->refresh == NULL)
+	if (ld->releases->all && ld->refresh == NULL)
 		off_ref_entries(ld, &off);
 	if (off.nentries > 0)
 	{
-		ld->release_entry_start = palloc(sizeof(uint32) * (ld->ntags + 1));
-		ld->release_entries = MemoryContextAllocHuge(CurrentMemoryContext,
-													 sizeof(uint32) * (off.nentries + ld->ntags));
-		ld->release_off_ref = palloc0(sizeof(bool) * Max(ld->ntags, 1));
-		ld->release_entry_start[0] = 0;
+		ld->releases->entry_start = palloc(sizeof(uint32) * (ld->releases->ntags + 1));
+		ld->releases->entries = MemoryContextAllocHuge(CurrentMemoryContext,
+													 sizeof(uint32) * (off.nentries + ld->releases->ntags));
+		ld->releases->off_ref = palloc0(sizeof(bool) * Max(ld->releases->ntags, 1));
+		ld->releases->entry_start[0] = 0;
 	}
-	for (int t = 0; t < ld->ntags; t++)
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+		uint32		idx = fixes_graph_lookup(g, &ld->releases->tags[t].commit);
 		int			h = off.head_of != NULL ? off.head_of[t] : -1;
 
 		if (idx == FIXES_NO_IDX && (h < 0 || off.count[h] == 0))
 			continue;
-		if (!fixes_load_is_release(ld, ld->tags[t].name))
+		if (!fixes_load_is_release(ld, ld->releases->tags[t].name))
 			continue;
-		ld->release_tag[ld->nreleases] = t;
-		if (ld->release_entry_start != NULL)
+		ld->releases->tag_of[ld->releases->n] = t;
+		if (ld->releases->entry_start != NULL)
 		{
-			uint32		at = ld->release_entry_start[ld->nreleases];
+			uint32		at = ld->releases->entry_start[ld->releases->n];
 
 			if (idx != FIXES_NO_IDX)
-				ld->release_entries[at++] = idx;
+				ld->releases->entries[at++] = idx;
 			else
 			{
-				memcpy(ld->release_entries + at, off.entries + off.first[h],
+				memcpy(ld->releases->entries + at, off.entries + off.first[h],
 					   sizeof(uint32) * off.count[h]);
 				at += off.count[h];
-				ld->release_off_ref[ld->nreleases] = true;
+				ld->releases->off_ref[ld->releases->n] = true;
 				/* until the marking tells which of them it marks */
 				idx = off.entries[off.first[h]];
 			}
-			ld->release_entry_start[ld->nreleases + 1] = at;
+			ld->releases->entry_start[ld->releases->n + 1] = at;
 		}
-		ld->release_commit[ld->nreleases] = idx;
-		ld->nreleases++;
+		ld->releases->commit[ld->releases->n] = idx;
+		ld->releases->n++;
 	}
-	ld->release_name = palloc0(sizeof(Datum) * (ld->nreleases + 1));
-	for (int r = 0; r < ld->nreleases; r++)
-		ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+	ld->releases->name = palloc0(sizeof(Datum) * (ld->releases->n + 1));
+	for (int r = 0; r < ld->releases->n; r++)
+		ld->releases->name[r + 1] = CStringGetTextDatum(ld->releases->tags[ld->releases->tag_of[r]].name);
 
 	if (ld->refresh != NULL)
 		fixes_refresh_releases_appended(ld);
@@ -320,32 +322,32 @@ fixes_load_find_releases(FixesLoad *ld)
  * release_tags 'all', after the marking: a release tag off the ref that
  * marked no commit (another release reached all it reaches first) is no
  * release of the mainline, and goes; the others keep their ranks in
- * order.  release_commit of one off the ref becomes an entry point it
+ * order.  releases->commit of one off the ref becomes an entry point it
  * marked.
  */
 static void
 keep_first_reaching(FixesLoad *ld)
 {
 	FixesGraph *g = ld->graph;
-	int32	   *new_rank = palloc0(sizeof(int32) * (ld->nreleases + 1));
+	int32	   *new_rank = palloc0(sizeof(int32) * (ld->releases->n + 1));
 	int			kept = 0;
 
-	for (int r = 0; r < ld->nreleases; r++)
+	for (int r = 0; r < ld->releases->n; r++)
 	{
-		if (!ld->release_off_ref[r])
+		if (!ld->releases->off_ref[r])
 		{
 			new_rank[r + 1] = ++kept;
 			continue;
 		}
-		for (uint32 k = ld->release_entry_start[r]; k < ld->release_entry_start[r + 1]; k++)
-			if (ld->mark[ld->release_entries[k]] == r + 1)
+		for (uint32 k = ld->releases->entry_start[r]; k < ld->releases->entry_start[r + 1]; k++)
+			if (ld->mark[ld->releases->entries[k]] == r + 1)
 			{
-				ld->release_commit[r] = ld->release_entries[k];
+				ld->releases->commit[r] = ld->releases->entries[k];
 				new_rank[r + 1] = ++kept;
 				break;
 			}
 	}
-	if (kept < ld->nreleases)
+	if (kept < ld->releases->n)
 	{
 		for (uint32 i = 0; i < g->n; i++)
 		{
@@ -353,28 +355,28 @@ keep_first_reaching(FixesLoad *ld)
 				CHECK_FOR_INTERRUPTS();
 			ld->mark[i] = new_rank[ld->mark[i]];
 		}
-		for (int r = 0; r < ld->nreleases; r++)
+		for (int r = 0; r < ld->releases->n; r++)
 		{
 			int			to = new_rank[r + 1] - 1;
-			uint32		from_start = ld->release_entry_start[r];
-			uint32		from_end = ld->release_entry_start[r + 1];
+			uint32		from_start = ld->releases->entry_start[r];
+			uint32		from_end = ld->releases->entry_start[r + 1];
 
 			if (to < 0)
 				continue;
-			ld->release_tag[to] = ld->release_tag[r];
-			ld->release_commit[to] = ld->release_commit[r];
-			ld->release_size[to] = ld->release_size[r];
-			ld->release_off_ref[to] = ld->release_off_ref[r];
+			ld->releases->tag_of[to] = ld->releases->tag_of[r];
+			ld->releases->commit[to] = ld->releases->commit[r];
+			ld->releases->size[to] = ld->releases->size[r];
+			ld->releases->off_ref[to] = ld->releases->off_ref[r];
 			/* the entries move down with their release (to <= r) */
-			memmove(ld->release_entries + ld->release_entry_start[to], ld->release_entries + from_start,
+			memmove(ld->releases->entries + ld->releases->entry_start[to], ld->releases->entries + from_start,
 					sizeof(uint32) * (from_end - from_start));
-			ld->release_entry_start[to + 1] = ld->release_entry_start[to] + (from_end - from_start);
+			ld->releases->entry_start[to + 1] = ld->releases->entry_start[to] + (from_end - from_start);
 		}
 		elog(DEBUG1, "fixes_load %s: %d release tags off the ref reach no commit first",
-			 ld->name, ld->nreleases - kept);
-		ld->nreleases = kept;
-		for (int r = 0; r < ld->nreleases; r++)
-			ld->release_name[r + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[r]].name);
+			 ld->args.name, ld->releases->n - kept);
+		ld->releases->n = kept;
+		for (int r = 0; r < ld->releases->n; r++)
+			ld->releases->name[r + 1] = CStringGetTextDatum(ld->releases->tags[ld->releases->tag_of[r]].name);
 	}
 	pfree(new_rank);
 }
@@ -453,17 +455,17 @@ say_off_ref(FixesLoad *ld)
 		unreleased += ld->mark[i] == 0;
 	if (unreleased * 2 <= (int64) g->n)
 		return;
-	heads = palloc(sizeof(FixesOid) * Max(ld->ntags, 1));
-	u.tag_of_head = palloc(sizeof(int) * Max(ld->ntags, 1));
-	for (int t = 0; t < ld->ntags; t++)
+	heads = palloc(sizeof(FixesOid) * Max(ld->releases->ntags, 1));
+	u.tag_of_head = palloc(sizeof(int) * Max(ld->releases->ntags, 1));
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
 		if ((t & 0xff) == 0xff)
 			CHECK_FOR_INTERRUPTS();
-		if (fixes_graph_lookup(g, &ld->tags[t].commit) != FIXES_NO_IDX ||
-			!fixes_load_is_release(ld, ld->tags[t].name))
+		if (fixes_graph_lookup(g, &ld->releases->tags[t].commit) != FIXES_NO_IDX ||
+			!fixes_load_is_release(ld, ld->releases->tags[t].name))
 			continue;
 		u.tag_of_head[nheads] = t;
-		heads[nheads++] = ld->tags[t].commit;
+		heads[nheads++] = ld->releases->tags[t].commit;
 	}
 	if (nheads == 0)
 		return;
@@ -471,14 +473,14 @@ say_off_ref(FixesLoad *ld)
 	u.first_tag = -1;
 	u.seen = fixes_palloc_big(sizeof(bool) * g->n, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	u.stack = fixes_palloc_big(sizeof(uint32) * g->n, MCXT_ALLOC_HUGE);
-	fixes_reach_entries(ld->path, heads, (uint32) nheads, g->oids, g->n, true, count_unreleased, &u);
+	fixes_reach_entries(ld->args.path, heads, (uint32) nheads, g->oids, g->n, true, count_unreleased, &u);
 	if (u.count > 0)
 		ereport(NOTICE,
 				(errmsg("%lld of the %lld commits of repository \"%s\" are unreleased, but release tags that \"%s\" does not reach would release %lld of them",
-						(long long) unreleased, (long long) g->n, ld->path, ld->ref,
+						(long long) unreleased, (long long) g->n, ld->args.path, ld->args.ref,
 						(long long) u.count),
 				 errdetail("%d release tags are off the ref, such as \"%s\": the project tags its releases on release branches.",
-						   nheads, ld->tags[u.first_tag].name),
+						   nheads, ld->releases->tags[u.first_tag].name),
 				 errhint("Load it with release_tags => 'all' to count every release tag of the repository.")));
 	pfree(u.stack);
 	pfree(u.seen);
@@ -502,37 +504,37 @@ fixes_load_releases(FixesLoad *ld)
 	else
 	{
 		ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		if (ld->release_entry_start != NULL)
+		if (ld->releases->entry_start != NULL)
 		{
 			/* release_tags 'all': releases off the ref */
 			fixes_mark_releases_from(g->n, g->par_start, g->par_end, g->parents,
-									 ld->release_entries, ld->release_entry_start,
-									 ld->nreleases, ld->mark, stack);
+									 ld->releases->entries, ld->releases->entry_start,
+									 ld->releases->n, ld->mark, stack);
 		}
 		else
 			fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-								ld->release_commit, ld->nreleases, ld->mark, stack);
+								ld->releases->commit, ld->releases->n, ld->mark, stack);
 	}
 	pfree(stack);
 
 	for (uint32 i = 0; i < g->n; i++)
 		if (ld->mark[i] > 0)
-			ld->release_size[ld->mark[i] - 1]++;
-	if (ld->release_entry_start != NULL)
+			ld->releases->size[ld->mark[i] - 1]++;
+	if (ld->releases->entry_start != NULL)
 		keep_first_reaching(ld);
 	find_corrected(ld);
-	if (!ld->release_all && ld->refresh == NULL)
+	if (!ld->releases->all && ld->refresh == NULL)
 		say_off_ref(ld);
 
-	if (ld->nreleases == 0 && g->n > 0)
+	if (ld->releases->n == 0 && g->n > 0)
 		ereport(NOTICE,
 				(errmsg("no tag of repository \"%s\" is a release: every commit is unreleased",
-						ld->path),
-				 ld->pattern ?
+						ld->args.path),
+				 ld->args.pattern ?
 				 errdetail("No tag reachable from \"%s\" matches the release pattern \"%s\".",
-						   ld->ref, ld->pattern) :
+						   ld->args.ref, ld->args.pattern) :
 				 errdetail("No tag reachable from \"%s\" other than pre-releases was found.",
-						   ld->ref)));
+						   ld->args.ref)));
 }
 
 /*
@@ -546,41 +548,51 @@ fixes_load_releases(FixesLoad *ld)
 int64
 fixes_tags_hash(FixesLoad *ld)
 {
-	uint64		h = hash_bytes_extended((const unsigned char *) (ld->pattern ? ld->pattern : ""),
-										ld->pattern ? (int) strlen(ld->pattern) : 0,
-										ld->pattern ? 1 : 2);
+	uint64		h = hash_bytes_extended((const unsigned char *) (ld->args.pattern ? ld->args.pattern : ""),
+										ld->args.pattern ? (int) strlen(ld->args.pattern) : 0,
+										ld->args.pattern ? 1 : 2);
 
-	for (int t = 0; t < ld->ntags; t++)
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
-		if (!fixes_load_is_release(ld, ld->tags[t].name))
+		if (!fixes_load_is_release(ld, ld->releases->tags[t].name))
 			continue;
-		h = hash_bytes_extended((const unsigned char *) ld->tags[t].name,
-								(int) strlen(ld->tags[t].name), h);
-		h = hash_bytes_extended(ld->tags[t].commit.id, FIXES_OID_RAWSZ, h);
+		h = hash_bytes_extended((const unsigned char *) ld->releases->tags[t].name,
+								(int) strlen(ld->releases->tags[t].name), h);
+		h = hash_bytes_extended(ld->releases->tags[t].commit.id, FIXES_OID_RAWSZ, h);
 		/*
 		 * and every other field of the tag a release row stores: a tag
 		 * made again on the same commit (a lightweight one replaced by an
 		 * annotated one) changes annotated and released_at
 		 */
-		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].annotated,
-								sizeof(ld->tags[t].annotated), h);
-		h = hash_bytes_extended((const unsigned char *) &ld->tags[t].time,
-								sizeof(ld->tags[t].time), h);
+		h = hash_bytes_extended((const unsigned char *) &ld->releases->tags[t].annotated,
+								sizeof(ld->releases->tags[t].annotated), h);
+		h = hash_bytes_extended((const unsigned char *) &ld->releases->tags[t].time,
+								sizeof(ld->releases->tags[t].time), h);
 	}
 	/* release_tags 'all': 'ref' hashes as before 1.3 */
-	if (ld->release_all)
+	if (ld->releases->all)
 		h = hash_bytes_extended((const unsigned char *) "all", 3, h ^ 5);
 	/* and the stable scope: the expression and the branches it matches */
-	if (ld->stable_re != NULL)
+	if (ld->args.stable_re != NULL)
 	{
-		h = hash_bytes_extended((const unsigned char *) ld->stable_re,
-								(int) strlen(ld->stable_re), h ^ 3);
-		for (int b = 0; b < ld->nbranches; b++)
+		h = hash_bytes_extended((const unsigned char *) ld->args.stable_re,
+								(int) strlen(ld->args.stable_re), h ^ 3);
+		for (int b = 0; b < ld->stable_branches->n; b++)
 		{
-			h = hash_bytes_extended((const unsigned char *) ld->branches[b].name,
-									(int) strlen(ld->branches[b].name), h);
-			h = hash_bytes_extended(ld->branches[b].commit.id, FIXES_OID_RAWSZ, h);
+			h = hash_bytes_extended((const unsigned char *) ld->stable_branches->branches[b].name,
+									(int) strlen(ld->stable_branches->branches[b].name), h);
+			h = hash_bytes_extended(ld->stable_branches->branches[b].commit.id, FIXES_OID_RAWSZ, h);
 		}
 	}
 	return (int64) h;
+}
+
+/*
+ * The releases this file owns (load_releases.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_releases_init(FixesLoad *ld)
+{
+	ld->releases = MemoryContextAllocZero(ld->cxt, sizeof(FixesReleases));
 }

@@ -38,6 +38,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "load_resolve.h"
 #include "load_walk.h"
 #include "refresh.h"
 #include "spi_call.h"
@@ -180,7 +181,7 @@ edges_to_resolve(FixesLoad *ld, const FixesEdgeSet *es, bool refresh, int64 *nse
 	nnew = g->n - ld->n_old;
 	entries = sorted_prefixes(g, ld->n_old, g->n);
 	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	memcpy(hashes, ld->subj_hash + ld->n_old, sizeof(uint64) * nnew);
+	memcpy(hashes, ld->by_commit.subj_hash + ld->n_old, sizeof(uint64) * nnew);
 	qsort(hashes, nnew, sizeof(uint64), fixes_uint64_cmp);
 
 	sel = fixes_palloc_big(sizeof(bool) * Max(es->n, 1), MCXT_ALLOC_HUGE);
@@ -330,7 +331,7 @@ match_prefixes(FixesLoad *ld, const FixesEdgeSet *es, const Candidates *cand, Pa
 					continue;
 				if (pass == 1)
 				{
-					if (ld->subj_hash[idx] != h)
+					if (ld->by_commit.subj_hash[idx] != h)
 						continue;
 					if (npairs++ == fixes_max_subject_candidates)
 					{
@@ -389,7 +390,7 @@ match_subjects(FixesLoad *ld, PairList *pairs, Wanted *wanted, int64 nwanted, bo
 	seen = fixes_palloc_big(sizeof(int32) * nwanted, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (uint32 i = 0; i < ld->graph->n; i++)
 	{
-		uint64		h = ld->subj_hash[i];
+		uint64		h = ld->by_commit.subj_hash[i];
 		int64		a;
 
 		if ((i & 0xffff) == 0)
@@ -565,7 +566,7 @@ fixes_resolve_edges(FixesLoad *ld, FixesEdgeSet *es, bool refresh)
 	warn_over(ld, es, over);
 	fetched = fetch_subjects(ld, &pairs, &nfetched);
 	elog(DEBUG1, "fixes_load %s: %lld edges, %lld resolved again, %lld abbrevs matching nothing with a subject, %lld subject comparisons, %d subjects fetched",
-		 ld->name, (long long) es->n, (long long) cand.nsel, (long long) nwanted,
+		 ld->args.name, (long long) es->n, (long long) cand.nsel, (long long) nwanted,
 		 (long long) pairs.n, nfetched);
 	decide_by_subject(ld, es, &pairs, fetched, nfetched, over);
 	pfree(wanted);
@@ -583,7 +584,7 @@ fixes_resolve_edges(FixesLoad *ld, FixesEdgeSet *es, bool refresh)
 void
 fixes_load_resolve(FixesLoad *ld)
 {
-	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+	FixesEdgeSet es = {ld->edge_list.edges, ld->edge_list.n, ld->edge_list.text.data};
 
 	fixes_resolve_edges(ld, &es, ld->refresh != NULL);
 }
@@ -605,9 +606,9 @@ fixes_load_count_resolved(FixesLoad *ld)
 
 	ld->counted_edges = some ? ld->prev.edges : 0;
 	ld->resolved = some ? ld->prev.resolved : 0;
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 
 		if (e->kind != KIND_FIXES)
 			continue;

@@ -1,12 +1,13 @@
 /*
- * load_schema.c — the installed SQL version of the extension
+ * load_schema.c — what the installed SQL of the extension has
  *
- * The 1.2 library serves a database whose SQL is still at 1.0 or 1.1
- * (before ALTER EXTENSION fixes UPDATE), as PostgreSQL's convention wants:
- * the loader writes the tables and columns of a version only when the
- * installed version has them (fixes_has_v11(), fixes_has_v12() in
- * load_state.h).  A 1.0 database is loaded exactly as 1.0 loaded it: no
- * revert edges, no trailers, no overrides.
+ * The library serves a database whose SQL is older than its own (before
+ * ALTER EXTENSION fixes UPDATE), as PostgreSQL's convention wants: the
+ * loader writes the tables and columns of a version only when the installed
+ * version has them.  This file decides once what they are (FixesSchema,
+ * ld->has in load_state.h); the phases ask those flags.  A database at 1.0
+ * SQL is loaded exactly as 1.0 loaded it: no revert edges, no trailers, no
+ * overrides.
  */
 #include "postgres.h"
 
@@ -19,6 +20,7 @@
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 
+#include "load_schema.h"
 #include "load_state.h"
 
 /*
@@ -61,8 +63,32 @@ extension_version(void)
 	return version;
 }
 
+/*
+ * What this database's tables have, decided once: the phases ask these
+ * flags, not the version (which only the table of the counts of
+ * fixes_releases, fixes_release_stat_columns, compares with the version
+ * that has each column).
+ */
 void
 fixes_load_schema(FixesLoad *ld)
 {
-	ld->has.version = extension_version();
+	FixesSchema *has = &ld->has;
+	int			v = extension_version();
+
+	has->version = v;
+	has->stable_scope = v >= 11;
+	has->file_tables = v >= 11;
+	has->trailer_tables = v >= 11;
+	has->overrides = v >= 11;
+	has->revert_edges = v >= 11;
+	has->release_lifetimes = v >= 11;
+	has->release_cc_counts = v >= 12;
+	has->commit_stable_cc = v >= 12;
+	has->backport_overrides = v >= 12;
+	has->backport_method = v >= 12;
+	has->graph_releases = v >= 12;
+	has->maintainers_by_release = v >= 12;
+	has->refs_hash = v >= 12;
+	has->last_committed_at = v >= 12;
+	has->release_tags = v >= 13;
 }

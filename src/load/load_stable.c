@@ -57,7 +57,10 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
+#include "load_backports.h"
 #include "load_count.h"
+#include "load_releases.h"
+#include "load_stable.h"
 #include "load_state.h"
 #include "load_walk.h"
 #include "oid_prefix.h"
@@ -122,7 +125,7 @@ branch_matches(const FixesLoad *ld, const char *name)
 {
 	return DatumGetBool(DirectFunctionCall2Coll(textregexeq, C_COLLATION_OID,
 												CStringGetTextDatum(name),
-												CStringGetTextDatum(ld->stable_re)));
+												CStringGetTextDatum(ld->args.stable_re)));
 }
 
 /*
@@ -139,7 +142,7 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
 
-	if (ld->known && fixes_has_v11(ld))
+	if (ld->known && ld->has.stable_scope)
 	{
 		char	   *sql = psprintf("SELECT stable_branches FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema);
@@ -154,22 +157,22 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 	}
 	if (keep)
 	{
-		ld->stable_re = old;
+		ld->args.stable_re = old;
 		return;
 	}
-	if (ld->stable_re != NULL && fixes_has_v11(ld))
+	if (ld->args.stable_re != NULL && ld->has.stable_scope)
 		(void) branch_matches(ld, "");	/* an invalid expression fails before the NOTICE */
-	if (ld->known && (old == NULL) != (ld->stable_re == NULL))
+	if (ld->known && (old == NULL) != (ld->args.stable_re == NULL))
 		ereport(NOTICE,
 				(errmsg(old == NULL ? "repository \"%s\" gains a stable scope"
-						: "the stable scope of repository \"%s\" is dropped", ld->name),
+						: "the stable scope of repository \"%s\" is dropped", ld->args.name),
 				 old == NULL ? errdetail("stable_branches is now \"%s\"; the previous load had none.",
-										 ld->stable_re)
+										 ld->args.stable_re)
 				 : errdetail("stable_branches was \"%s\"; stable_branches => NULL removes it.", old)));
-	else if (ld->known && old != NULL && strcmp(old, ld->stable_re) != 0)
+	else if (ld->known && old != NULL && strcmp(old, ld->args.stable_re) != 0)
 		ereport(NOTICE,
-				(errmsg("the stable branches of repository \"%s\" change", ld->name),
-				 errdetail("stable_branches was \"%s\" and is now \"%s\".", old, ld->stable_re)));
+				(errmsg("the stable branches of repository \"%s\" change", ld->args.name),
+				 errdetail("stable_branches was \"%s\" and is now \"%s\".", old, ld->args.stable_re)));
 }
 
 /*
@@ -179,9 +182,9 @@ fixes_load_stable_setting(FixesLoad *ld, bool keep)
 void
 fixes_load_stable_check(FixesLoad *ld)
 {
-	if (ld->stable_re == NULL)
+	if (ld->args.stable_re == NULL)
 		return;
-	if (!fixes_has_v11(ld))
+	if (!ld->has.stable_scope)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("stable_branches needs version 1.1 of extension fixes"),
@@ -198,27 +201,27 @@ fixes_load_stable_branches(FixesLoad *ld)
 {
 	int			kept = 0;
 
-	if (ld->stable_re == NULL)
+	if (ld->args.stable_re == NULL)
 	{
-		ld->nbranches = 0;
+		ld->stable_branches->n = 0;
 		return;
 	}
-	for (int b = 0; b < ld->nbranches; b++)
+	for (int b = 0; b < ld->stable_branches->n; b++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (branch_matches(ld, ld->branches[b].name))
-			ld->branches[kept++] = ld->branches[b];
+		if (branch_matches(ld, ld->stable_branches->branches[b].name))
+			ld->stable_branches->branches[kept++] = ld->stable_branches->branches[b];
 	}
-	ld->nbranches = kept;
-	ld->stable = palloc0(sizeof(FixesStableHeads));
-	ld->stable->heads = palloc(sizeof(FixesOid) * Max(kept, 1));
-	ld->stable->n = kept;
+	ld->stable_branches->n = kept;
+	ld->stable_branches->heads = palloc0(sizeof(FixesStableHeads));
+	ld->stable_branches->heads->heads = palloc(sizeof(FixesOid) * Max(kept, 1));
+	ld->stable_branches->heads->n = kept;
 	for (int b = 0; b < kept; b++)
-		ld->stable->heads[b] = ld->branches[b].commit;
+		ld->stable_branches->heads->heads[b] = ld->stable_branches->branches[b].commit;
 	if (kept == 0)
 		ereport(NOTICE,
 				(errmsg("no branch of repository \"%s\" matches stable_branches \"%s\"",
-						ld->path, ld->stable_re),
+						ld->args.path, ld->args.stable_re),
 				 errdetail("The expression is matched against full ref names, such as \"refs/heads/stable-1.0\" or \"refs/remotes/origin/linux-6.1.y\"."),
 				 errhint("Only the mainline is loaded.")));
 }
@@ -238,15 +241,15 @@ pair_cmp(const void *a, const void *b)
 static Pair *
 mainline_pairs(FixesLoad *ld, int64 *npairs)
 {
-	Pair	   *pairs = fixes_palloc_big(sizeof(Pair) * Max(ld->nedges, 1), MCXT_ALLOC_HUGE);
+	Pair	   *pairs = fixes_palloc_big(sizeof(Pair) * Max(ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
 	int64		n = 0;
 	int64		kept = 0;
 
-	for (int64 k = 0; k < ld->nedges; k++)
-		if (ld->edges[k].now.status == EDGE_RESOLVED && ld->edges[k].kind == KIND_FIXES)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
+		if (ld->edge_list.edges[k].now.status == EDGE_RESOLVED && ld->edge_list.edges[k].kind == KIND_FIXES)
 		{
-			pairs[n].fixing = ld->edges[k].fixing;
-			pairs[n].target = ld->edges[k].now.target;
+			pairs[n].fixing = ld->edge_list.edges[k].fixing;
+			pairs[n].target = ld->edge_list.edges[k].now.target;
 			n++;
 		}
 	qsort(pairs, n, sizeof(Pair), pair_cmp);
@@ -260,38 +263,38 @@ mainline_pairs(FixesLoad *ld, int64 *npairs)
 /*
  * The stable releases: tags of stable commits that the release rule
  * accepts, in version order (the tags are), ranked after the mainline's
- * (ranks nmain + 1 .. nmain + n; ld->nreleases stays the mainline's).
+ * (ranks nmain + 1 .. nmain + n; ld->releases->n stays the mainline's).
  * ld's release arrays have room for every tag.
  */
 static void
 find_stable_releases(FixesLoad *ld, Stable *st)
 {
 	FixesGraph *g = ld->graph;
-	int			r = ld->nreleases;
+	int			r = ld->releases->n;
 
-	bool	   *mainline_tag = palloc0(sizeof(bool) * Max(ld->ntags, 1));
+	bool	   *mainline_tag = palloc0(sizeof(bool) * Max(ld->releases->ntags, 1));
 
-	st->nmain = ld->nreleases;
+	st->nmain = ld->releases->n;
 	/* release_tags 'all': a tag of a stable commit may be a mainline release */
 	for (int q = 0; q < st->nmain; q++)
-		mainline_tag[ld->release_tag[q]] = true;
-	for (int t = 0; t < ld->ntags; t++)
+		mainline_tag[ld->releases->tag_of[q]] = true;
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->tags[t].commit);
+		uint32		idx = fixes_graph_lookup(g, &ld->releases->tags[t].commit);
 
 		if (idx == FIXES_NO_IDX || idx < ld->n_mainline || mainline_tag[t] ||
-			!fixes_load_is_release(ld, ld->tags[t].name))
+			!fixes_load_is_release(ld, ld->releases->tags[t].name))
 			continue;
-		ld->release_tag[r] = t;
-		ld->release_commit[r] = idx;
-		ld->release_size[r] = 0;
+		ld->releases->tag_of[r] = t;
+		ld->releases->commit[r] = idx;
+		ld->releases->size[r] = 0;
 		r++;
 	}
 	pfree(mainline_tag);
 	st->n = r - st->nmain;
-	ld->release_name = repalloc(ld->release_name, sizeof(Datum) * (r + 1));
+	ld->releases->name = repalloc(ld->releases->name, sizeof(Datum) * (r + 1));
 	for (int k = st->nmain; k < r; k++)
-		ld->release_name[k + 1] = CStringGetTextDatum(ld->tags[ld->release_tag[k]].name);
+		ld->releases->name[k + 1] = CStringGetTextDatum(ld->releases->tags[ld->releases->tag_of[k]].name);
 	st->series = palloc0(sizeof(int32) * Max(st->n, 1));
 }
 
@@ -322,18 +325,18 @@ mark_stable(FixesLoad *ld, Stable *st)
 	{
 		uint32		idx;
 
-		if (ld->release_off_ref == NULL || !ld->release_off_ref[q])
+		if (ld->releases->off_ref == NULL || !ld->releases->off_ref[q])
 			continue;
-		idx = fixes_graph_lookup(g, &ld->tags[ld->release_tag[q]].commit);
+		idx = fixes_graph_lookup(g, &ld->releases->tags[ld->releases->tag_of[q]].commit);
 		if (idx == FIXES_NO_IDX || idx < ld->n_mainline)
 			continue;
 		if (st->main_at == NULL)
 			st->main_at = palloc0(sizeof(int32) * Max(g->n - ld->n_mainline, 1));
 		st->main_at[idx - ld->n_mainline] = Max(st->main_at[idx - ld->n_mainline], q + 1);
 		/* merged with the stable releases by tag position (version order) */
-		while (k < st->n && ld->release_tag[st->nmain + k] < ld->release_tag[q])
+		while (k < st->n && ld->releases->tag_of[st->nmain + k] < ld->releases->tag_of[q])
 		{
-			commit[n] = ld->release_commit[st->nmain + k];
+			commit[n] = ld->releases->commit[st->nmain + k];
 			rank[n++] = st->nmain + k + 1;
 			k++;
 		}
@@ -342,7 +345,7 @@ mark_stable(FixesLoad *ld, Stable *st)
 	}
 	for (; k < st->n; k++)
 	{
-		commit[n] = ld->release_commit[st->nmain + k];
+		commit[n] = ld->releases->commit[st->nmain + k];
 		rank[n++] = st->nmain + k + 1;
 	}
 
@@ -357,7 +360,7 @@ mark_stable(FixesLoad *ld, Stable *st)
 		ld->mark[i] = r;
 		/* fixes_releases.commits of a mainline release counts mainline commits */
 		if (r > st->nmain)
-			ld->release_size[r - 1]++;
+			ld->releases->size[r - 1]++;
 	}
 	pfree(rank);
 	pfree(commit);
@@ -418,9 +421,9 @@ best_release_below(FixesLoad *ld, int nmainrel)
 	for (int r = 1; r <= nmainrel; r++)
 	{
 		/* a release tagged off the ref is no ancestor of a mainline commit */
-		if (ld->release_off_ref != NULL && ld->release_off_ref[r - 1])
+		if (ld->releases->off_ref != NULL && ld->releases->off_ref[r - 1])
 			continue;
-		best[ld->release_commit[r - 1]] = Max(best[ld->release_commit[r - 1]], r);
+		best[ld->releases->commit[r - 1]] = Max(best[ld->releases->commit[r - 1]], r);
 	}
 	/* parents first */
 	for (uint32 i = n; i-- > 0;)
@@ -504,7 +507,7 @@ say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32
 	int			mixed_b = -1;
 	int			nseries = 0;
 	int		   *newest = palloc(sizeof(int) * (st->nmain + 1));
-	const char *hint = ld->release_all ? NULL :
+	const char *hint = ld->releases->all ? NULL :
 		"When the project tags its releases on release branches (Open vSwitch's v3.5.0 on branch-3.5), load it with release_tags => 'all'.";
 
 	for (int b = 0; b <= st->nmain; b++)
@@ -525,7 +528,7 @@ say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32
 	}
 	if ((int64) nseries * (g->n - nmain) > SERIES_CHECK_WORK)
 		elog(DEBUG1, "fixes_load %s: whether a series holds several branches is not checked (%d series, %u stable commits)",
-			 ld->name, nseries, g->n - nmain);
+			 ld->args.name, nseries, g->n - nmain);
 	else
 	{
 		for (int32 b = 1; b <= st->nmain; b++)
@@ -536,7 +539,7 @@ say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32
 			if (newest[b] < 0)
 				continue;
 			CHECK_FOR_INTERRUPTS();
-			start = ld->release_commit[st->nmain + newest[b]];
+			start = ld->releases->commit[st->nmain + newest[b]];
 			stamp[start] = ++round;
 			stack[top++] = start;
 			while (top > 0)
@@ -554,7 +557,7 @@ say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32
 				}
 			}
 			for (int k = 0; k < st->n; k++)
-				if (st->series[k] == b && stamp[ld->release_commit[st->nmain + k]] != round)
+				if (st->series[k] == b && stamp[ld->releases->commit[st->nmain + k]] != round)
 				{
 					if (mixed_a < 0)
 					{
@@ -571,19 +574,19 @@ say_series(FixesLoad *ld, const Stable *st, uint32 *stamp, uint32 *stack, uint32
 		ereport(NOTICE,
 				(errmsg_plural("%d stable release of repository \"%s\" has no series",
 							   "%d stable releases of repository \"%s\" have no series",
-							   none, none, ld->name),
+							   none, none, ld->args.name),
 				 errdetail("No mainline release is an ancestor of \"%s\": fixes_affected has no series rows for it, and no bug counts in it.",
-						   ld->tags[ld->release_tag[st->nmain + first_none]].name),
+						   ld->releases->tags[ld->releases->tag_of[st->nmain + first_none]].name),
 				 hint ? errhint("%s", hint) : 0));
 	if (mixed > 0)
 		ereport(NOTICE,
 				(errmsg_plural("%d series of repository \"%s\" holds the releases of several branches",
 							   "%d series of repository \"%s\" hold the releases of several branches",
-							   mixed, mixed, ld->name),
+							   mixed, mixed, ld->args.name),
 				 errdetail("Series \"%s\" holds \"%s\" and \"%s\", which does not reach it: their rows of fixes_affected and counts mix the branches.",
-						   ld->tags[ld->release_tag[mixed_series - 1]].name,
-						   ld->tags[ld->release_tag[st->nmain + mixed_b]].name,
-						   ld->tags[ld->release_tag[st->nmain + mixed_a]].name),
+						   ld->releases->tags[ld->releases->tag_of[mixed_series - 1]].name,
+						   ld->releases->tags[ld->releases->tag_of[st->nmain + mixed_b]].name,
+						   ld->releases->tags[ld->releases->tag_of[st->nmain + mixed_a]].name),
 				 hint ? errhint("%s", hint) : 0));
 	pfree(newest);
 }
@@ -601,7 +604,7 @@ find_series(FixesLoad *ld, Stable *st)
 	int32	   *best;
 	uint32		round = 0;
 
-	st->head_series = palloc0(sizeof(int32) * Max(ld->stable->n, 1));
+	st->head_series = palloc0(sizeof(int32) * Max(ld->stable_branches->heads->n, 1));
 	if (st->n == 0)
 		return;
 	best = best_release_below(ld, st->nmain);
@@ -611,11 +614,11 @@ find_series(FixesLoad *ld, Stable *st)
 	{
 		CHECK_FOR_INTERRUPTS();
 		st->series[k] = series_below(ld, st, best, stamp, stack, ++round,
-									 ld->release_commit[st->nmain + k]);
+									 ld->releases->commit[st->nmain + k]);
 	}
-	for (int h = 0; h < ld->stable->n; h++)
+	for (int h = 0; h < ld->stable_branches->heads->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_branches->heads->heads[h]);
 
 		CHECK_FOR_INTERRUPTS();
 		if (idx != FIXES_NO_IDX && idx >= ld->n_mainline)
@@ -687,7 +690,7 @@ write_backports(FixesLoad *ld, const FixesBackportList *bl)
 	int			c_status = fixes_attnum(desc, "status");
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_method = fixes_has_v12(ld) ? fixes_attnum(desc, "method") : -1;
+	int			c_method = ld->has.backport_method ? fixes_attnum(desc, "method") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	/* the row's text, and what a flush allocates, freed after each row */
@@ -730,7 +733,7 @@ write_backports(FixesLoad *ld, const FixesBackportList *bl)
 static inline int
 release_pos(const FixesLoad *ld, int32 rank)
 {
-	return ld->release_tag[rank - 1];
+	return ld->releases->tag_of[rank - 1];
 }
 
 static int
@@ -852,9 +855,9 @@ queued_series(FixesLoad *ld, Stable *st, const SeriesList *sl)
 	bool	   *seen = fixes_palloc_big(sizeof(bool) * Max(nstable, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 
 	memset(of, -1, sizeof(int) * Max(nstable, 1));
-	for (int h = 0; h < ld->stable->n; h++)
+	for (int h = 0; h < ld->stable_branches->heads->n; h++)
 	{
-		uint32		idx = fixes_graph_lookup(g, &ld->stable->heads[h]);
+		uint32		idx = fixes_graph_lookup(g, &ld->stable_branches->heads->heads[h]);
 		int32		b = st->head_series[h];
 		int			s = b > 0 ? sl->index[b] : -1;
 		uint32		top = 0;
@@ -938,7 +941,7 @@ series_fork_bits(FixesLoad *ld, int32 rank, uint64 *anc, int words, int bit)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nmain = ld->n_mainline;
-	uint32		start = fixes_graph_lookup(g, &ld->tags[ld->release_tag[rank - 1]].commit);
+	uint32		start = fixes_graph_lookup(g, &ld->releases->tags[ld->releases->tag_of[rank - 1]].commit);
 	uint32		nstable = g->n - nmain;
 	bool	   *seen;
 	uint32	   *stack;
@@ -1079,9 +1082,9 @@ write_affected(FixesLoad *ld, Stable *st, const SeriesList *sl, const FixesBackp
 		memset(anc, 0, sizeof(uint64) * words * Max(nmain, 1));
 		for (int s = s0; s < s1; s++)
 		{
-			uint32		c = ld->release_commit[sl->rank[s] - 1];
+			uint32		c = ld->releases->commit[sl->rank[s] - 1];
 
-			if (ld->release_off_ref != NULL && ld->release_off_ref[sl->rank[s] - 1])
+			if (ld->releases->off_ref != NULL && ld->releases->off_ref[sl->rank[s] - 1])
 				series_fork_bits(ld, sl->rank[s], anc, words, s - s0);
 			else
 				anc[(Size) c * words + (s - s0) / 64] |= UINT64CONST(1) << ((s - s0) % 64);
@@ -1193,8 +1196,8 @@ read_stable(FixesLoad *ld, StableScope *sc)
 	sc->sink.n = &sc->nedges;
 	sc->sink.cap = &sc->edges_cap;
 	sc->sink.text = &sc->edge_text;
-	scope.heads = ld->stable->heads;
-	scope.nheads = ld->stable->n;
+	scope.heads = ld->stable_branches->heads->heads;
+	scope.nheads = ld->stable_branches->heads->n;
 	scope.many = true;
 	scope.mainline = false;
 	scope.files = false;		/* the stable scope's files are not recorded */
@@ -1208,8 +1211,7 @@ read_stable(FixesLoad *ld, StableScope *sc)
 	}
 	PG_FINALLY();
 	{
-		fixes_walk_release(ld->walk);
-		ld->walk = NULL;
+		fixes_load_walk_end(ld);
 	}
 	PG_END_TRY();
 }
@@ -1236,7 +1238,7 @@ fixes_load_stable(FixesLoad *ld)
 	int64	   *backports;
 	MemoryContext old;
 
-	if (ld->stable_re == NULL || ld->stable == NULL || ld->stable->n == 0)
+	if (ld->args.stable_re == NULL || ld->stable_branches->heads == NULL || ld->stable_branches->heads->n == 0)
 		return;
 	/* what lives for the whole phase: in the load's context, not SPI's */
 	old = MemoryContextSwitchTo(ld->cxt);
@@ -1249,7 +1251,7 @@ fixes_load_stable(FixesLoad *ld)
 	if (ld->graph->n == ld->n_mainline)
 		ereport(NOTICE,
 				(errmsg("the branches of repository \"%s\" that match stable_branches hold no commit that \"%s\" does not reach",
-						ld->path, ld->ref),
+						ld->args.path, ld->args.ref),
 				 errhint("Only the mainline is loaded.")));
 
 	find_stable_releases(ld, &st);
@@ -1292,4 +1294,14 @@ fixes_load_stable(FixesLoad *ld)
 	CommandCounterIncrement();
 	fixes_load_phase(ld, "stable releases written");
 	MemoryContextSwitchTo(old);
+}
+
+/*
+ * The stable branches this file owns (load_stable.h).
+ * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ */
+void
+fixes_stable_branches_init(FixesLoad *ld)
+{
+	ld->stable_branches = MemoryContextAllocZero(ld->cxt, sizeof(FixesStableBranches));
 }

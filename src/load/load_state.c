@@ -14,6 +14,7 @@
 #include "utils/timestamp.h"
 
 #include "load_state.h"
+#include "load_files.h"
 
 const char *const fixes_edge_status_names[4] = {"resolved", "ambiguous", "not_found", "ignored"};
 const char *const fixes_edge_method_names[5] = {NULL, "hash", "hash+subject", "subject", "override"};
@@ -24,32 +25,32 @@ const char *const fixes_backport_method_names[4] = {NULL, "id", "subject", "over
 void
 fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 {
-	uint32		cap = ld->cap;
+	uint32		cap = ld->by_commit.cap;
 
-	if (idx < cap && ld->subj_hash != NULL)
+	if (idx < cap && ld->by_commit.subj_hash != NULL)
 		return;
 	if (cap == 0)
 		cap = 1024;
 	while (idx >= cap)
 		cap *= 2;
-	ld->subj_hash = fixes_repalloc_big(ld->cxt, ld->subj_hash, sizeof(uint64) * ld->cap,
+	ld->by_commit.subj_hash = fixes_repalloc_big(ld->cxt, ld->by_commit.subj_hash, sizeof(uint64) * ld->by_commit.cap,
 									   sizeof(uint64) * cap);
-	ld->committed_at = fixes_repalloc_big(ld->cxt, ld->committed_at, sizeof(TimestampTz) * ld->cap,
+	ld->by_commit.committed_at = fixes_repalloc_big(ld->cxt, ld->by_commit.committed_at, sizeof(TimestampTz) * ld->by_commit.cap,
 										  sizeof(TimestampTz) * cap);
-	ld->committed_null = fixes_repalloc_big(ld->cxt, ld->committed_null, sizeof(bool) * ld->cap,
+	ld->by_commit.committed_null = fixes_repalloc_big(ld->cxt, ld->by_commit.committed_null, sizeof(bool) * ld->by_commit.cap,
 											sizeof(bool) * cap);
-	ld->stable_cc = fixes_repalloc_big(ld->cxt, ld->stable_cc, sizeof(bool) * ld->cap,
+	ld->by_commit.stable_cc = fixes_repalloc_big(ld->cxt, ld->by_commit.stable_cc, sizeof(bool) * ld->by_commit.cap,
 									   sizeof(bool) * cap);
-	ld->cap = cap;
+	ld->by_commit.cap = cap;
 }
 
 /* room for cap edges in the list */
 static void
 edges_grow_to(FixesLoad *ld, int64 cap)
 {
-	ld->edges = fixes_repalloc_big(ld->cxt, ld->edges, sizeof(FixesEdge) * ld->edges_cap,
+	ld->edge_list.edges = fixes_repalloc_big(ld->cxt, ld->edge_list.edges, sizeof(FixesEdge) * ld->edge_list.cap,
 								   sizeof(FixesEdge) * cap);
-	ld->edges_cap = cap;
+	ld->edge_list.cap = cap;
 }
 
 /*
@@ -60,9 +61,9 @@ void
 fixes_load_reserve_edges(FixesLoad *ld, int64 n)
 {
 	/* only a hint: the list still grows past it */
-	int64		want = ld->nedges + Min(Max(n, 0), (int64) 64 * 1024 * 1024);
+	int64		want = ld->edge_list.n + Min(Max(n, 0), (int64) 64 * 1024 * 1024);
 
-	if (want > ld->edges_cap)
+	if (want > ld->edge_list.cap)
 		edges_grow_to(ld, want);
 }
 
@@ -92,7 +93,7 @@ fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink)
 FixesEdge *
 fixes_load_add_edge(FixesLoad *ld)
 {
-	FixesEdgeSink sink = {&ld->edges, &ld->nedges, &ld->edges_cap, &ld->edge_text};
+	FixesEdgeSink sink = {&ld->edge_list.edges, &ld->edge_list.n, &ld->edge_list.cap, &ld->edge_list.text};
 
 	return fixes_edge_append(ld->cxt, &sink);
 }
@@ -104,14 +105,14 @@ fixes_load_add_edge(FixesLoad *ld)
 void
 fixes_load_free_edges(FixesLoad *ld)
 {
-	if (ld->edges != NULL)
-		pfree(ld->edges);
-	if (ld->edge_text.data != NULL)
-		pfree(ld->edge_text.data);
-	ld->edges = NULL;
-	ld->nedges = 0;
-	ld->edges_cap = 0;
-	memset(&ld->edge_text, 0, sizeof(ld->edge_text));
+	if (ld->edge_list.edges != NULL)
+		pfree(ld->edge_list.edges);
+	if (ld->edge_list.text.data != NULL)
+		pfree(ld->edge_list.text.data);
+	ld->edge_list.edges = NULL;
+	ld->edge_list.n = 0;
+	ld->edge_list.cap = 0;
+	memset(&ld->edge_list.text, 0, sizeof(ld->edge_list.text));
 }
 
 /* an array of uint64 in ascending order: a sort made for them (lib/sort_template.h) */
@@ -171,11 +172,11 @@ fixes_load_phase(FixesLoad *ld, const char *done)
 	TimestampTz now = GetCurrentTimestamp();
 	double		cpu = cpu_seconds();
 
-	if (ld->phase_start != 0)
-		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->name, done,
-			 (double) (now - ld->phase_start) / USECS_PER_SEC, cpu - ld->phase_cpu);
-	ld->phase_start = now;
-	ld->phase_cpu = cpu;
+	if (ld->phase_clock.start != 0)
+		elog(DEBUG1, "fixes_load %s: %s in %.3f s (CPU %.3f s)", ld->args.name, done,
+			 (double) (now - ld->phase_clock.start) / USECS_PER_SEC, cpu - ld->phase_clock.cpu);
+	ld->phase_clock.start = now;
+	ld->phase_clock.cpu = cpu;
 	fixes_progress_phase(&ld->progress, done);
 }
 
@@ -206,7 +207,7 @@ fixes_load_stored_bad(FixesLoad *ld, const char *table, const char *fmt,...)
 	ld->stored_bad = true;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("table %s of repository \"%s\" holds what no load wrote", table, ld->name),
+			 errmsg("table %s of repository \"%s\" holds what no load wrote", table, ld->args.name),
 			 errdetail("%s", buf.data)));
 }
 
@@ -239,19 +240,19 @@ fixes_load_start_full(FixesLoad *ld)
 	ld->refresh = NULL;
 	ld->n_old = 0;
 	ld->graph = fixes_graph_create(ld->cxt);
-	ld->cap = 0;
-	ld->subj_hash = NULL;
-	ld->committed_at = NULL;
-	ld->committed_null = NULL;
-	ld->stable_cc = NULL;
+	ld->by_commit.cap = 0;
+	ld->by_commit.subj_hash = NULL;
+	ld->by_commit.committed_at = NULL;
+	ld->by_commit.committed_null = NULL;
+	ld->by_commit.stable_cc = NULL;
 	ld->newest_set = false;
-	ld->nedges = 0;
-	ld->edge_text.len = 0;
+	ld->edge_list.n = 0;
+	ld->edge_list.text.len = 0;
 	ld->missing_parents = 0;
 	ld->trailer_keys = NULL;
-	ld->ncs = 0;
-	ld->prefixes = NULL;
+	ld->paths->ncs = 0;
+	ld->paths->prefixes = NULL;
 	ld->kept_groups = NULL;
-	ld->missing_blobs = 0;
-	ld->missing_trees = 0;
+	ld->paths->missing_blobs = 0;
+	ld->paths->missing_trees = 0;
 }

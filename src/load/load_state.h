@@ -13,7 +13,7 @@
  * through spi_call.c, which returns to that context.
  *
  * Before reading (load.c: arguments, privileges, the repository's lock):
- *   load_schema.c           the installed SQL version (ld->has.version)
+ *   load_schema.c           what the installed SQL has (ld->has)
  *   refresh/previous.c      the previous load: its row of fixes_repositories
  *                           (ld->prev)
  *   load_overrides.c        the rows of fixes_overrides
@@ -49,7 +49,7 @@
  *                           load_trailer_keys.c (the raw message),
  *                           load_files.c (its paths to load_subsystem_counts.c
  *                           and load_maintainers.c), the newest date, the
- *                           Fixes and revert lines (load_walk.c: ld->edges)
+ *                           Fixes and revert lines (load_walk.c: ld->edge_list.edges)
  *   load_releases.c         releases, and the release of every commit: only
  *                           the new and the unreleased ones when the new
  *                           releases come after the old ones (else load.c has
@@ -190,16 +190,16 @@ typedef struct FixesEdge
 	uint8		abbrev_len;
 	int32		subj_len;		/* -1: no quoted subject */
 	uint32		raw_len;		/* new edges only */
-	Size		abbrev_off;		/* in edge_text */
+	Size		abbrev_off;		/* in the list's text */
 	Size		subj_off;
 	Size		raw_off;
 } FixesEdge;
 
 /*
- * An edge list of a phase: the read phase's is ld->edges, ld->nedges,
- * ld->edges_cap and ld->edge_text; the stable phase's its own.  The walk's
- * edge hook (load_walk.c) and a refresh's old edges (refresh/previous.c)
- * append to it through these pointers (fixes_edge_append(), load_state.c).
+ * An edge list of a phase: the read phase's is ld->edge_list (its edges, n,
+ * cap and text); the stable phase's its own.  The walk's edge hook
+ * (load_walk.c) and a refresh's old edges (refresh/previous.c) append to it
+ * through these pointers (fixes_edge_append(), load_state.c).
  */
 typedef struct FixesEdgeSink
 {
@@ -281,35 +281,41 @@ typedef struct FixesFixedCommit
 } FixesFixedCommit;
 
 /*
- * The installed SQL version (load_schema.c): a database still at 1.0 or
- * 1.1 SQL (before ALTER EXTENSION fixes UPDATE) is loaded as that version
- * loaded it.  What a version has is implied by it (fixes_has_v11(),
- * fixes_has_v12()): a table or column an administrator dropped is not
- * looked for.
+ * What the installed SQL of the extension has (load_schema.c decides it
+ * once, from the version ALTER EXTENSION fixes UPDATE last reached): a
+ * database whose SQL is older is loaded as its version loaded it, and the
+ * phases write only the tables and columns it has.  A table or column an
+ * administrator dropped is not looked for.
  */
 typedef struct FixesSchema
 {
-	int			version;		/* 10, 11, 12 or 13 */
+	int			version;		/* major * 10 + minor; only for tables of columns
+								 * that name the version that has each
+								 * (fixes_release_stat_columns) */
+	bool		stable_scope;	/* fixes_commits.mainline, fixes_releases.mainline
+								 * and .series, fixes_backports, fixes_affected*,
+								 * fixes_repositories.stable_branches */
+	bool		file_tables;	/* fixes_commit_files, the subsystem and path
+								 * prefix tables, fixes_commits.files, .added,
+								 * .deleted, fixes_repositories.files,
+								 * .maintainers, .maintainers_hash, .missing_* */
+	bool		trailer_tables; /* fixes_trailers, fixes_release_trailers */
+	bool		overrides;		/* fixes_overrides */
+	bool		revert_edges;	/* fixes_edges.kind and .introduced_at */
+	bool		release_lifetimes;	/* the lifetime columns of fixes_releases */
+	bool		release_cc_counts;	/* fixes_releases holds every count
+									 * (stable_cc_commits, found_within_*) */
+	bool		commit_stable_cc;	/* fixes_commits.stable_cc */
+	bool		backport_overrides; /* fixes_backport_overrides */
+	bool		backport_method;	/* fixes_backports.method */
+	bool		graph_releases; /* fixes_graph.stable_cc and .releases */
+	bool		maintainers_by_release; /* each commit's subsystems by its
+										 * release's MAINTAINERS (and the
+										 * hash that says so) */
+	bool		refs_hash;		/* fixes_repositories.refs_hash */
+	bool		last_committed_at;	/* fixes_repositories.last_committed_at */
+	bool		release_tags;	/* fixes_repositories.release_tags */
 } FixesSchema;
-
-/* a row of fixes_overrides for the repository being loaded */
-typedef struct FixesOverride
-{
-	FixesOid	fixing;
-	char		abbrev[41];		/* NUL-terminated, lower case */
-	uint8		abbrev_len;
-	bool		has_target;		/* false: the edge is ignored */
-	FixesOid	target;
-	uint32		fixing_idx;		/* FIXES_NO_IDX: not in scope */
-	int64		matched;		/* edges it applied to */
-} FixesOverride;
-
-/* a row of fixes_backport_overrides for the repository being loaded */
-typedef struct FixesBackportOverride
-{
-	FixesOid	stable;
-	FixesOid	upstream;
-} FixesBackportOverride;
 
 /* a release of the previous load, as fixes_releases holds it */
 typedef struct FixesOldRelease
@@ -322,34 +328,84 @@ typedef struct FixesOldRelease
 
 typedef struct FixesStableHeads FixesStableHeads;
 
-typedef struct FixesLoad
+/* ---- the state every phase shares (load_state.h), embedded in FixesLoad ---- */
+
+/*
+ * fixes_load()'s arguments, as given (stable_re: as load_stable.c settles
+ * it).  A full load after a refresh whose stored state did not read back
+ * starts from a copy of them (copy_arguments() in load.c).
+ */
+typedef struct FixesLoadArgs
 {
-	/* arguments */
 	char	   *path;
 	char	   *ref;
 	char	   *pattern;		/* NULL: every tag but pre-releases */
 	char	   *name;
 	char	   *stable_re;		/* stable_branches; NULL: none */
-	bool		release_all;	/* release_tags 'all' (load_releases.c) */
+	bool		stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
+	bool		files_set;		/* files given */
+	bool		files;
+	bool		maintainers_set;	/* maintainers given */
+	char	   *maintainers;
+	char	   *release_tags;	/* release_tags given, NULL: keep */
+} FixesLoadArgs;
+
+/* when the phase now ending started (fixes_load_phase(), load_state.c) */
+typedef struct FixesPhaseClock
+{
+	TimestampTz start;			/* wall clock */
+	double		cpu;			/* the backend's CPU seconds */
+} FixesPhaseClock;
+
+/*
+ * Facts of each commit, by graph index, grown together by
+ * fixes_load_ensure_room() (load_state.c) to cap commits.
+ */
+typedef struct FixesCommitArrays
+{
+	uint32		cap;			/* room in each array */
+	uint64	   *subj_hash;		/* hash of the subject */
+	TimestampTz *committed_at;	/* new commits only */
+	bool	   *committed_null;
+	bool	   *stable_cc;		/* a Cc: stable line (stable_cc.h); old
+								 * commits' from fixes_graph */
+} FixesCommitArrays;
+
+/*
+ * The mainline's edge list: the Fixes and revert lines the read phase
+ * finds (and a refresh's old edges), grown by load_state.c.
+ */
+typedef struct FixesEdgeList
+{
+	FixesEdge  *edges;
+	int64		n;
+	int64		cap;
+	FixesArena	text;			/* abbrevs, quoted subjects, raw lines */
+} FixesEdgeList;
+
+/* ---- the state a phase owns: declared in its header, allocated by its init ---- */
+struct FixesReleases;			/* load_releases.h: fixes_releases_init() */
+struct FixesEdgeOverrides;		/* load_overrides.h: fixes_edge_overrides_init() */
+struct FixesBackportOverrides;	/* load_backports.h: fixes_backport_overrides_init() */
+struct FixesStableBranches;		/* load_stable.h: fixes_stable_branches_init() */
+struct FixesCounts;				/* load_count.h: fixes_counts_init() */
+struct FixesPaths;				/* load_files.h: fixes_paths_init() */
+
+typedef struct FixesLoad
+{
+	FixesLoadArgs args;
 	bool		release_all_changed;	/* not the previous load's: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
-	FixesSchema has;			/* the installed SQL version (load_schema.c) */
+	FixesSchema has;			/* what the installed SQL has (load_schema.c) */
 	int32		repository_id;
 	bool		known;			/* the name was loaded before */
-	bool		arg_files_set;	/* files given */
-	bool		arg_files;
-	bool		arg_maintainers_set;	/* maintainers given */
-	char	   *arg_maintainers;
-	bool		arg_stable_keep;	/* stable_branches is FIXES_STABLE_KEEP */
-	char	   *arg_release_tags;	/* release_tags given, NULL: keep */
 	bool		stored_bad;		/* fixes_load_stored_bad() raised its error */
 
 	FixesGraph *graph;
 	FixesDecoder decoder;
 	MemoryContext cxt;			/* everything of the load */
-	TimestampTz phase_start;	/* for the DEBUG1 timings of each phase */
-	double		phase_cpu;		/* the backend's CPU seconds then */
+	FixesPhaseClock phase_clock;	/* for the DEBUG1 timings of each phase */
 	FixesProgress progress;		/* NOTICEs (fixes.progress) and the process title */
 	bool		empty;			/* the repository has no commits */
 	FixesOid		head;
@@ -368,115 +424,35 @@ typedef struct FixesLoad
 	struct FixesReader *ahead;	/* a refresh's reader, walking already
 								 * (read_repository()); stopped there too */
 	bool		ahead_files;	/* it sends each commit's files */
-	uint32		cap;			/* room in the per-commit arrays */
-	uint64	   *subj_hash;		/* by index: hash of the subject */
-	TimestampTz *committed_at;	/* by index, new commits only */
-	bool	   *committed_null;
-	bool	   *stable_cc;		/* by index: a Cc: stable line (stable_cc.h);
-								 * old commits' from fixes_graph */
+	FixesCommitArrays by_commit;
 	bool		newest_set;		/* newest_at: the newest committer date of the */
 	TimestampTz newest_at;		/* new mainline commits (if any has one) */
 	int64		missing_parents;	/* beyond a shallow clone's boundary, of every walk */
-	FixesEdge  *edges;
-	int64		nedges;
-	int64		edges_cap;
-	FixesArena	edge_text;
-	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_counts.c) */
-
-	/* fixes_overrides (load_overrides.c) */
-	FixesOverride *overrides;
-	int			noverrides;
-	FixesBackportOverride *bp_overrides;	/* fixes_backport_overrides */
-	int			nbp_overrides;
-
-	/* the branches that stable_branches matches (load_stable.c) */
-	FixesBranch *branches;
-	int			nbranches;
-	FixesStableHeads *stable;	/* their commits, the heads of the stable
-										 * walk (load_stable.c's); NULL: none */
+	FixesEdgeList edge_list;
+	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_keys.c) */
 	uint32		n_mainline;		/* commits 0 .. n_mainline - 1 are mainline */
+	int32	   *mark;			/* by index: release rank, 0 = unreleased
+								 * (load_releases.c) */
 
-	/* phase releases */
-	FixesTag   *tags;
-	int			ntags;
-	int		   *release_tag;	/* rank - 1 -> index in tags */
-	uint32	   *release_commit; /* rank - 1 -> commit index */
-	int64	   *release_size;	/* rank - 1 -> commits */
-	int			nreleases;
-	int32	   *mark;			/* by index: release rank, 0 = unreleased */
-	/*
-	 * release_tags 'all': the releases whose tag the ref does not
-	 * reach start at their entry points, release_entries[release_entry_start
-	 * [rank - 1] .. release_entry_start[rank]) (commit indexes); those whose
-	 * tag it reaches at release_commit.  NULL when every release is on the
-	 * ref.  release_commit of a release off the ref is an entry point it
-	 * marks.
-	 */
-	uint32	   *release_entry_start;
-	uint32	   *release_entries;
-	bool	   *release_off_ref;	/* by rank - 1; NULL: none */
-	Datum	   *release_name;	/* rank -> tag as text; [0] unused */
-	/* the release the walk gave each new commit's row (load_read.c) */
-	int32	   *walk_release;	/* by index less n_old: tag position + 1 (0: none), as -1 - that once walked */
-	uint32		walk_release_cap;
-	uint32	   *corrected;		/* new commits whose row needs another release */
-	int64		ncorrected;
+	/* the state the phases own (declared in their headers, above) */
+	struct FixesEdgeOverrides *edge_overrides;
+	struct FixesBackportOverrides *backport_overrides;
+	struct FixesStableBranches *stable_branches;
+	struct FixesReleases *releases;
 
 	/* phase resolve: the counts of fixes_load, of fixes edges only */
 	int64		counted_edges;	/* Fixes: lines, less those ignored */
 	int64		resolved;
 
-	/* phase counts (load_count.c) */
-	FixesReleaseStats *stats;	/* by rank; [0] is the unreleased tail */
-	struct FixesFixedCommit *fixed; /* the commits resolved edges point at, sorted by index */
-	int64		nfixed;
-
-	/* files and subsystems (load_files.c), with 1.1's tables */
-	bool		files;			/* record the changed files */
-	char	   *maintainers;	/* MAINTAINERS in the ref's tree, NULL: none */
+	struct FixesCounts *counts;
+	struct FixesPaths *paths;	/* files and subsystems */
 	int64		maint_hash;
 	bool		reattribute;	/* a refresh attributes every commit again */
 	bool		reattribute_some;	/* a refresh attributes some old commits again */
-	struct FixesSubsystems *subsys; /* NULL: no MAINTAINERS (load_maintainers.c) */
-	struct FixesBulk *subsys_bulk;	/* and of fixes_commit_subsystems */
-	int64		missing_blobs;	/* of this load's read */
-	int64		missing_trees;
-	uint32	   *cs_pairs;		/* (commit_idx, subsystem index) pairs */
-	int64		ncs;
-	int64		cs_cap;
-	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
 	struct FixesKeptGroups *kept_groups;	/* the groups of the old commits (a
 											 * refresh reads them while the reader walks) */
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
-
-/*
- * The installed SQL version is 1.1 or later: the stable scope, files and
- * subsystems, trailers, overrides, revert edges, fixes_edges.introduced_at,
- * the 1.1 counts of fixes_releases
- */
-static inline bool
-fixes_has_v11(const FixesLoad *ld)
-{
-	return ld->has.version >= 11;
-}
-
-/*
- * 1.2 or later: fixes_commits.stable_cc, fixes_backports.method,
- * fixes_backport_overrides, the 1.2 counts of fixes_releases
- */
-static inline bool
-fixes_has_v12(const FixesLoad *ld)
-{
-	return ld->has.version >= 12;
-}
-
-/* 1.3 or later */
-static inline bool
-fixes_has_v13(const FixesLoad *ld)
-{
-	return ld->has.version >= 13;
-}
 
 /* the hash by which subjects are compared before their text is */
 static inline uint64
@@ -510,16 +486,6 @@ fixes_subject_lower_bound(const void *base, int64 n, Size stride, uint64 h)
 	return a;
 }
 
-/* the release of commit idx as text, or NULL (after load_releases.c) */
-static inline Datum
-fixes_release_of(const FixesLoad *ld, uint32 idx, bool *isnull)
-{
-	int32		rank = ld->mark[idx];
-
-	*isnull = rank == 0;
-	return ld->release_name[rank];
-}
-
 extern void fixes_load_phase(FixesLoad *ld, const char *done);
 extern void fixes_load_stored_bad(FixesLoad *ld, const char *table, const char *fmt,...)
 			pg_attribute_printf(3, 4) pg_attribute_noreturn();
@@ -537,76 +503,6 @@ extern int	fixes_uint32_cmp(const void *a, const void *b);
 extern int	fixes_uint64_cmp(const void *a, const void *b);
 extern void fixes_sort_uint64(uint64 *v, int64 n);
 
-extern void fixes_load_schema(FixesLoad *ld);
-
-extern void fixes_load_read_overrides(FixesLoad *ld);
-extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);
-extern void fixes_load_apply_overrides(FixesLoad *ld);
-
-/* load_backports.c */
-extern void fixes_load_read_backport_overrides(FixesLoad *ld);
-extern uint64 fixes_backport_overrides_hash(FixesLoad *ld, uint64 h);
-extern void fixes_load_backports_by_subject(FixesLoad *ld, FixesBackportList *bl);
-extern void fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl);
-
-extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
-extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
-extern void fixes_trailer_keys_read_dictionary(FixesLoad *ld);
-extern void fixes_load_write_trailer_counts(FixesLoad *ld);
-
-extern void fixes_load_fetch_target_times(FixesLoad *ld);
-
 extern void fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from);
-
-extern void fixes_load_read(FixesLoad *ld);
-extern void fixes_load_check_pattern(FixesLoad *ld);
-extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
-/* stable_branches' default in 1.2: keep the repository's setting (an invalid expression) */
-#define FIXES_STABLE_KEEP "*keep*"
-extern void fixes_load_stable_setting(FixesLoad *ld, bool keep);
-extern void fixes_load_stable_check(FixesLoad *ld);
-extern void fixes_load_stable_branches(FixesLoad *ld);
-extern void fixes_load_stable(FixesLoad *ld);
-extern void fixes_load_find_releases(FixesLoad *ld);
-extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
-extern void fixes_load_releases(FixesLoad *ld);
-extern void fixes_load_resolve(FixesLoad *ld);
-extern void fixes_load_count_resolved(FixesLoad *ld);
-extern void fixes_load_write_commits(FixesLoad *ld);
-extern void fixes_load_write_edges(FixesLoad *ld);
-extern void fixes_load_write_releases(FixesLoad *ld);
-extern const FixesFixedCommit *fixes_load_fixed_commit(const FixesLoad *ld, uint32 t);
-extern void fixes_load_write_fixed_commits(FixesLoad *ld);
-extern int64 fixes_tags_hash(FixesLoad *ld);
-
-/* load_write_repository.c: the one writer of the repository's row, at the end */
-extern void fixes_load_write_repository(FixesLoad *ld, double seconds);
-
-/* load_clear.c */
-extern void fixes_load_clear(FixesLoad *ld);
-extern void fixes_load_clear_stable(FixesLoad *ld);
-
-/* load_analyze.c */
-extern void fixes_load_analyze(FixesLoad *ld);
-
-/* load_files.c */
-extern void fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
-								bool maint_given, const char *maintainers);
-extern void fixes_load_files_report(FixesLoad *ld);
-
-/* load_maintainers.c */
-extern void fixes_load_read_maintainers(FixesLoad *ld, struct FixesReader *shared);
-extern void fixes_load_write_files(FixesLoad *ld);
-extern void fixes_load_maintainers_path(FixesLoad *ld, uint32 idx, const char *path, int len);
-extern void fixes_load_maintainers_restart(FixesLoad *ld);
-extern int	fixes_load_nsections(FixesLoad *ld);
-
-/* load_subsystem_counts.c: prefixes of 1 .. FIXES_PREFIX_DEPTHS components are stored */
-#define FIXES_PREFIX_DEPTHS 4
-extern void fixes_load_prefixes_begin(FixesLoad *ld);
-extern void fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len);
-extern void fixes_load_read_kept_groups(FixesLoad *ld);
-extern bool fixes_load_groups_by_difference(FixesLoad *ld);
-extern void fixes_load_subsystem_counts(FixesLoad *ld);
 
 #endif							/* FIXES_LOAD_STATE_H */

@@ -58,7 +58,10 @@
 
 #include "bulk_insert.h"
 #include "load_count.h"
+#include "load_files.h"
+#include "load_maintainers.h"
 #include "load_state.h"
+#include "load_subsystem_counts.h"
 #include "spi_call.h"
 #include "string_hash.h"
 #include "table_columns.h"
@@ -159,7 +162,7 @@ pairs_add(Pairs *p, uint32 idx, uint32 group)
 static FixesPrefixes *
 prefixes(FixesLoad *ld)
 {
-	FixesPrefixes *px = ld->prefixes;
+	FixesPrefixes *px = ld->paths->prefixes;
 	HASHCTL		ctl;
 	MemoryContext old;
 
@@ -177,7 +180,7 @@ prefixes(FixesLoad *ld)
 						   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
 	initStringInfo(&px->key);
 	MemoryContextSwitchTo(old);
-	ld->prefixes = px;
+	ld->paths->prefixes = px;
 	return px;
 }
 
@@ -345,7 +348,7 @@ fixes_load_prefixes_begin(FixesLoad *ld)
 	px->dict_read = true;
 	if (ld->refresh != NULL && !read_dictionary(ld, px))
 	{
-		ld->prefixes = NULL;
+		ld->paths->prefixes = NULL;
 		px = prefixes(ld);
 		px->dict_read = true;
 		px->dict_bad = true;
@@ -356,7 +359,7 @@ fixes_load_prefixes_begin(FixesLoad *ld)
 void
 fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 {
-	FixesPrefixes *px = ld->prefixes;
+	FixesPrefixes *px = ld->paths->prefixes;
 	uint32		deep;
 	MemoryContext old = MemoryContextSwitchTo(px->cxt);
 
@@ -478,14 +481,14 @@ fixes_load_read_kept_groups(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!fixes_has_v11(ld) || !ld->files || ld->kept_groups != NULL)
+	if (!ld->has.file_tables || !ld->paths->files || ld->kept_groups != NULL)
 		return;
 	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
-	px = ld->prefixes;
+	px = ld->paths->prefixes;
 	k->p_ok = ld->refresh != NULL && !px->dict_bad &&
 		read_segments(ld, "prefixes", px->nstored, &k->p);
-	k->s_ok = ld->subsys != NULL && ld->refresh != NULL && !ld->reattribute &&
+	k->s_ok = ld->paths->subsys != NULL && ld->refresh != NULL && !ld->reattribute &&
 		read_segments(ld, "subsystems", (uint32) fixes_load_nsections(ld), &k->s);
 }
 
@@ -506,7 +509,7 @@ old_groups_free(OldGroups *o)
 static void
 read_old_groups(FixesLoad *ld, bool prefix, Pairs *p, uint32 nsections)
 {
-	FixesPrefixes *px = ld->prefixes;
+	FixesPrefixes *px = ld->paths->prefixes;
 	char	   *sql = prefix
 		? psprintf("SELECT commit_idx, path FROM ONLY %s.fixes_commit_files "
 				   "WHERE repository_id = $1 AND commit_idx < $2 ORDER BY commit_idx", ld->schema)
@@ -829,14 +832,14 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!fixes_has_v11(ld) || !ld->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return false;
 	fixes_load_read_kept_groups(ld);
 	k = ld->kept_groups;
-	px = ld->prefixes;
+	px = ld->paths->prefixes;
 	if (!k->decided)
 	{
-		bool		old_ok = ld->refresh != NULL && ld->has.version >= 12;
+		bool		old_ok = ld->refresh != NULL && ld->has.maintainers_by_release;
 
 		k->decided = true;
 		if (old_ok && k->p_ok && !px->dict_bad)
@@ -844,14 +847,14 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 			read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0, px->nstored, &k->sp);
 			k->delta_p = k->sp.n == (int64) px->nstored && k->sp.all_lifetimes;
 		}
-		if (old_ok && ld->subsys != NULL && k->s_ok && !ld->reattribute && !ld->reattribute_some)
+		if (old_ok && ld->paths->subsys != NULL && k->s_ok && !ld->reattribute && !ld->reattribute_some)
 		{
 			read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
 							   (uint32) fixes_load_nsections(ld), &k->ss);
 			k->delta_s = k->ss.n >= 0 && k->ss.all_lifetimes;
 		}
 	}
-	return k->delta_p && (ld->subsys == NULL || k->delta_s);
+	return k->delta_p && (ld->paths->subsys == NULL || k->delta_s);
 }
 
 static void
@@ -928,13 +931,13 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	MemoryContext cxt,
 				old_cxt;
 
-	if (!fixes_has_v11(ld) || !ld->files)
+	if (!ld->has.file_tables || !ld->paths->files)
 		return;
 	/* the groups of the old commits: kept (read already, or now), or read again */
 	(void) fixes_load_groups_by_difference(ld);
 	k = ld->kept_groups;
 	ld->kept_groups = NULL;
-	px = ld->prefixes;
+	px = ld->paths->prefixes;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "fixes per-group counts", ALLOCSET_DEFAULT_SIZES);
 	old_cxt = MemoryContextSwitchTo(cxt);
 	rewrite_p = !k->p_ok;
@@ -943,7 +946,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	else if (k->p.nsegments >= MAX_SEGMENTS)
 		rewrite_p = true;		/* k->p holds them all: one row again */
 	rewrite_s = false;
-	if (ld->subsys != NULL)
+	if (ld->paths->subsys != NULL)
 	{
 		uint32		nsec = (uint32) fixes_load_nsections(ld);
 
@@ -960,8 +963,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		else if (k->s.nsegments >= MAX_SEGMENTS)
 			rewrite_s = true;	/* k->s holds them all: one row again */
 		/* the pairs of load_files.c: the new commits' (all of them, reattributed) */
-		new_s.v = ld->cs_pairs;
-		new_s.n = ld->ncs;
+		new_s.v = ld->paths->cs_pairs;
+		new_s.n = ld->paths->ncs;
 		build_groups(&gs, n, nsec, &k->s, &old_s, &new_s);
 	}
 	build_groups(&gp, n, px->nnames, &k->p, &old_p, &px->pairs);
@@ -987,10 +990,10 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	 */
 	if (k->delta_p)
 		only_p = fixes_palloc_big(Max(gp.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	if (ld->subsys != NULL && k->delta_s)
+	if (ld->paths->subsys != NULL && k->delta_s)
 		only_s = fixes_palloc_big(Max(gs.ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	nsec_all = ld->subsys != NULL ? gs.ngroups : 0;
-	if (ld->subsys != NULL)
+	nsec_all = ld->paths->subsys != NULL ? gs.ngroups : 0;
+	if (ld->paths->subsys != NULL)
 		cnt_s = count_kind(ld, &gs, NULL, only_s != NULL ? &k->ss : NULL, only_s,
 						   "fixes_subsystem_counts");
 	cnt = count_kind(ld, &gp, px->anc, only_p != NULL ? &k->sp : NULL, only_p,
@@ -1014,9 +1017,9 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	CommandCounterIncrement();
 	if (only_p != NULL || only_s != NULL)
 		elog(DEBUG1, "fixes_load %s: %u of %u sections and %u of %u path prefixes changed, from their stored counts; the others kept",
-			 ld->name, only_s ? nonly_s : nsec_all, nsec_all,
+			 ld->args.name, only_s ? nonly_s : nsec_all, nsec_all,
 			 only_p ? nonly_p : gp.ngroups, gp.ngroups);
-	if (ld->subsys != NULL)
+	if (ld->paths->subsys != NULL)
 	{
 		b = fixes_bulk_begin(fixes_table_oid(ld->nsp, "fixes_subsystem_counts"));
 		desc = RelationGetDescr(b->rel);
@@ -1065,7 +1068,7 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 	}
 	else
 		write_segment(ld, "prefixes", &gp, ld->n_old, n);
-	if (ld->subsys != NULL)
+	if (ld->paths->subsys != NULL)
 	{
 		if (rewrite_s)
 		{

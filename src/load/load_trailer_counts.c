@@ -26,7 +26,9 @@
 
 #include "bulk_insert.h"
 #include "load_count.h"
+#include "load_releases.h"
 #include "load_state.h"
+#include "load_trailer_counts.h"
 #include "load_trailer_keys.h"
 #include "refresh.h"
 #include "spi_call.h"
@@ -53,7 +55,7 @@ insert_all(FixesLoad *ld, FixesTrailerKeys *k, HTAB *counts)
 	while ((c = hash_seq_search(&seq)) != NULL)
 	{
 		values[c_repo] = Int32GetDatum(ld->repository_id);
-		values[c_tag] = CStringGetTextDatum(ld->tags[ld->release_tag[(uint32) (c->key >> 32) - 1]].name);
+		values[c_tag] = CStringGetTextDatum(ld->releases->tags[ld->releases->tag_of[(uint32) (c->key >> 32) - 1]].name);
 		values[c_key] = CStringGetTextDatum(k->names[(uint32) c->key]);
 		values[c_commits] = Int64GetDatum(c->commits);
 		values[c_fixing] = Int64GetDatum(c->fixing);
@@ -71,7 +73,7 @@ fixes_load_write_trailer_counts(FixesLoad *ld)
 	bool	   *fixing_now;
 	HTAB	   *counts;
 
-	if (!fixes_has_v11(ld))
+	if (!ld->has.trailer_tables)
 		return;
 	k = fixes_trailer_keys(ld);
 	fixing_now = fixes_count_fixing_commits(ld, false);

@@ -37,4 +37,8 @@ extern bool fixes_trailer_keys_read(FixesLoad *ld, const bool *want, bool new_co
 extern void fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary);
 extern void fixes_trailer_keys_fetch(FixesLoad *ld, const bool *want);
 
+extern void fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len);
+extern void fixes_trailer_keys_commit(FixesLoad *ld, uint32 idx);
+extern void fixes_trailer_keys_read_dictionary(FixesLoad *ld);
+
 #endif							/* FIXES_LOAD_TRAILER_KEYS_H */

@@ -27,6 +27,7 @@
 #include "utils/rel.h"
 
 #include "bulk_insert.h"
+#include "load_trailer_keys.h"
 #include "load_walk.h"
 #include "spi_call.h"
 #include "trailers.h"

@@ -101,7 +101,7 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 			scope->hooks[h].begin(ld, scope->hooks[h].arg, scope->rows);
 	if (!ld->empty)
 	{
-		ld->walk = fixes_walk_create(ld->path, ld->graph, true);
+		ld->walk = fixes_walk_create(ld->args.path, ld->graph, true);
 		ld->walk->files = scope->files;
 		ld->walk->hide = scope->hide;
 		started = start_walk(ld->walk, scope);
@@ -124,9 +124,9 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 		c.raw.message_len = fixes_limit_message(&ld->limit_hits, c.oid, c.raw.message,
 												c.raw.message_len);
 		fixes_commit_fields(&ld->decoder, &c, &f);
-		ld->committed_at[c.idx] = f.committed_at;
-		ld->committed_null[c.idx] = f.committed_null;
-		ld->subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
+		ld->by_commit.committed_at[c.idx] = f.committed_at;
+		ld->by_commit.committed_null[c.idx] = f.committed_null;
+		ld->by_commit.subj_hash[c.idx] = fixes_subject_hash(VARDATA_ANY(f.subject),
 												  VARSIZE_ANY_EXHDR(f.subject));
 
 		memset(nulls, true, sizeof(bool) * natts);
@@ -201,7 +201,7 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		FixesEdge  *e;
 		char		abbrev[40];
 
-		if (tr.kind == FIXES_TRAILER_REVERT && !fixes_has_v11(ld))
+		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.revert_edges)
 			continue;			/* a database at 1.0 has no revert edges */
 		if (n++ == fixes_max_edges_per_commit)
 		{
@@ -216,8 +216,8 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		e->fixing = idx;
 		e->line = tr.line;
 		e->kind = tr.kind == FIXES_TRAILER_REVERT ? KIND_REVERT : KIND_FIXES;
-		e->fixed_at = ld->committed_at[idx];
-		e->fixed_at_null = ld->committed_null[idx];
+		e->fixed_at = ld->by_commit.committed_at[idx];
+		e->fixed_at_null = ld->by_commit.committed_null[idx];
 		for (size_t i = 0; i < tr.hex_len; i++)
 			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
@@ -253,17 +253,17 @@ fixes_edges_hook(FixesEdgeSink *sink)
 	return h;
 }
 
-/* a Cc: stable line anywhere in the message: ld->stable_cc and the row */
+/* a Cc: stable line anywhere in the message: ld->by_commit.stable_cc and the row */
 static void
 stable_cc_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
 	uint32		idx = wc->c->idx;
 
-	ld->stable_cc[idx] = fixes_stable_cc(VARDATA_ANY(wc->f->message),
+	ld->by_commit.stable_cc[idx] = fixes_stable_cc(VARDATA_ANY(wc->f->message),
 										 VARSIZE_ANY_EXHDR(wc->f->message));
 	if (wc->cols->stable_cc >= 0)
 	{
-		wc->values[wc->cols->stable_cc] = BoolGetDatum(ld->stable_cc[idx]);
+		wc->values[wc->cols->stable_cc] = BoolGetDatum(ld->by_commit.stable_cc[idx]);
 		wc->nulls[wc->cols->stable_cc] = false;
 	}
 }
@@ -274,4 +274,14 @@ fixes_stable_cc_hook(void)
 	FixesWalkHook h = {NULL, stable_cc_commit, NULL, NULL};
 
 	return h;
+}
+
+/* the walk of ld->walk released (its reader stopped), and ld->walk cleared */
+void
+fixes_load_walk_end(FixesLoad *ld)
+{
+	FixesWalk  *w = ld->walk;
+
+	fixes_walk_release(w);
+	ld->walk = NULL;
 }

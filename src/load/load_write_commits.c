@@ -36,7 +36,9 @@
 
 #include "bulk_insert.h"
 #include "commit_fields.h"
+#include "load_releases.h"
 #include "load_state.h"
+#include "load_write_commits.h"
 #include "spi_call.h"
 
 static int
@@ -207,6 +209,6 @@ fixes_load_write_commits(FixesLoad *ld)
 	fixes_progress_phase(&ld->progress, "writing commits");
 	if (ld->refresh != NULL)
 		update_releases(ld, ld->refresh->moved, ld->refresh->nmoved);
-	update_releases(ld, ld->corrected, ld->ncorrected);
+	update_releases(ld, ld->releases->corrected, ld->releases->ncorrected);
 	CommandCounterIncrement();
 }

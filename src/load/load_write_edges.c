@@ -23,6 +23,8 @@
 #include "bulk_insert.h"
 #include "commit_fields.h"
 #include "load_walk.h"
+#include "load_releases.h"
+#include "load_write_edges.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -47,8 +49,8 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	int			c_abbrev = fixes_attnum(desc, "abbrev");
 	int			c_subject = fixes_attnum(desc, "quoted_subject");
 	int			c_raw = fixes_attnum(desc, "raw");
-	int			c_kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
-	int			c_introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
+	int			c_kind = ld->has.revert_edges ? fixes_attnum(desc, "kind") : -1;
+	int			c_introduced_at = ld->has.revert_edges ? fixes_attnum(desc, "introduced_at") : -1;
 	Datum	   *values = palloc0(sizeof(Datum) * desc->natts);
 	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
 	Datum		status_text[lengthof(fixes_edge_status_names)];
@@ -102,8 +104,8 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 		if (e->subj_len >= 0)
 			SET(c_subject, PointerGetDatum(cstring_to_text_with_len(text_base + e->subj_off,
 																	e->subj_len)));
-		if (!ld->committed_null[e->fixing])
-			SET(c_fixed_at, TimestampTzGetDatum(ld->committed_at[e->fixing]));
+		if (!ld->by_commit.committed_null[e->fixing])
+			SET(c_fixed_at, TimestampTzGetDatum(ld->by_commit.committed_at[e->fixing]));
 		values[c_fixing_release] = fixes_release_of(ld, e->fixing, &nulls[c_fixing_release]);
 		if (c_kind >= 0)
 			SET(c_kind, kind_text[e->kind]);
@@ -113,8 +115,8 @@ insert_new_edges(FixesLoad *ld, const FixesEdgeSet *es)
 			SET(c_method, method_text[e->now.method]);
 			SET(c_target_commit, PointerGetDatum(fixes_oid_text(fixes_load_oid(ld, e->now.target))));
 			values[c_target_release] = fixes_release_of(ld, e->now.target, &nulls[c_target_release]);
-			if (c_introduced_at >= 0 && !ld->committed_null[e->now.target])
-				SET(c_introduced_at, TimestampTzGetDatum(ld->committed_at[e->now.target]));
+			if (c_introduced_at >= 0 && !ld->by_commit.committed_null[e->now.target])
+				SET(c_introduced_at, TimestampTzGetDatum(ld->by_commit.committed_at[e->now.target]));
 		}
 #undef SET
 		if (unreleased)
@@ -218,7 +220,7 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 	bool	   *moved = palloc0(sizeof(bool) * Max(ld->n_old, 1));
 	int64	   *only_moved = fixes_palloc_big(sizeof(int64) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	int64		nonly_moved = 0;
-	int			nargs = fixes_has_v11(ld) ? 12 : 10;
+	int			nargs = ld->has.revert_edges ? 12 : 10;
 
 	for (int64 i = 0; ld->refresh != NULL && i < ld->refresh->nmoved; i++)
 		moved[ld->refresh->moved[i]] = true;
@@ -271,9 +273,9 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
 		args[10] = BoolGetDatum(e->now.target != e->before.target);
 		args[11] = (Datum) 0;
 		nulls[11] = 'n';
-		if (resolved && e->now.target != e->before.target && !ld->committed_null[e->now.target])
+		if (resolved && e->now.target != e->before.target && !ld->by_commit.committed_null[e->now.target])
 		{
-			args[11] = TimestampTzGetDatum(ld->committed_at[e->now.target]);
+			args[11] = TimestampTzGetDatum(ld->by_commit.committed_at[e->now.target]);
 			nulls[11] = ' ';
 		}
 		fixes_spi_execute_plan(plan, args, nulls, SPI_OK_UPDATE);
@@ -290,7 +292,7 @@ update_old_edges(FixesLoad *ld, const FixesEdgeSet *es)
  * refresh knows the dates of the commits it read; those of the old commits
  * that a written edge now points at (a new fix of an old bug, an override)
  * come from fixes_commits, one primary-key probe each.  They go into
- * ld->committed_at, which holds the new commits' dates already.
+ * ld->by_commit.committed_at, which holds the new commits' dates already.
  */
 void
 fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
@@ -301,7 +303,7 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 	Datum		args[2];
 	char	   *sql;
 
-	if (!fixes_has_v11(ld) || ld->n_old == 0)
+	if (!ld->has.revert_edges || ld->n_old == 0)
 		return;
 	ids = fixes_palloc_big(sizeof(uint32) * Max(es->n, 1), MCXT_ALLOC_HUGE);
 	for (int64 k = 0; k < es->n; k++)
@@ -329,8 +331,8 @@ fixes_fetch_target_times(FixesLoad *ld, const FixesEdgeSet *es)
 		uint32		idx = (uint32) DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
 		Datum		d = SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull);
 
-		ld->committed_null[idx] = isnull;
-		ld->committed_at[idx] = isnull ? 0 : DatumGetTimestampTz(d);
+		ld->by_commit.committed_null[idx] = isnull;
+		ld->by_commit.committed_at[idx] = isnull ? 0 : DatumGetTimestampTz(d);
 	}
 	SPI_freetuptable(SPI_tuptable);
 	pfree(ids);
@@ -353,7 +355,7 @@ fixes_write_edges(FixesLoad *ld, const FixesEdgeSet *es)
 void
 fixes_load_fetch_target_times(FixesLoad *ld)
 {
-	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+	FixesEdgeSet es = {ld->edge_list.edges, ld->edge_list.n, ld->edge_list.text.data};
 
 	fixes_fetch_target_times(ld, &es);
 }
@@ -361,7 +363,7 @@ fixes_load_fetch_target_times(FixesLoad *ld)
 void
 fixes_load_write_edges(FixesLoad *ld)
 {
-	FixesEdgeSet es = {ld->edges, ld->nedges, ld->edge_text.data};
+	FixesEdgeSet es = {ld->edge_list.edges, ld->edge_list.n, ld->edge_list.text.data};
 
 	fixes_write_edges(ld, &es);
 }

@@ -23,6 +23,8 @@
 #include "commit_fields.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "load_releases.h"
+#include "load_write_releases.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -68,7 +70,7 @@ fixes_load_write_releases(FixesLoad *ld)
 			c_stat[c] = col->days ? fixes_attnum_if_exists(desc, col->name)
 				: fixes_attnum(desc, col->name);
 	}
-	if (fixes_has_v11(ld))
+	if (ld->has.stable_scope)
 	{
 		c_mainline = fixes_attnum(desc, "mainline");
 		c_series = fixes_attnum(desc, "series");
@@ -76,23 +78,23 @@ fixes_load_write_releases(FixesLoad *ld)
 	values = palloc0(sizeof(Datum) * desc->natts);
 	nulls = palloc(sizeof(bool) * desc->natts);
 
-	for (int r = 0; r < ld->nreleases; r++)
+	for (int r = 0; r < ld->releases->n; r++)
 	{
-		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		FixesTag   *tag = &ld->releases->tags[ld->releases->tag_of[r]];
 		TimestampTz at;
 
 		memset(nulls, true, sizeof(bool) * desc->natts);
 		values[c_repo] = Int32GetDatum(ld->repository_id);
 		values[c_rank] = Int32GetDatum(r + 1);
 		values[c_tag] = CStringGetTextDatum(tag->name);
-		values[c_idx] = Int32GetDatum((int32) ld->release_commit[r]);
+		values[c_idx] = Int32GetDatum((int32) ld->releases->commit[r]);
 		values[c_id] = PointerGetDatum(fixes_oid_text(&tag->commit));
 		values[c_annotated] = BoolGetDatum(tag->annotated);
-		values[c_commits] = Int64GetDatum(ld->release_size[r]);
+		values[c_commits] = Int64GetDatum(ld->releases->size[r]);
 		for (int c = 0; c < fixes_release_nstat_columns; c++)
 		{
 			const FixesStatColumn *col = &fixes_release_stat_columns[c];
-			const char *field = (const char *) &ld->stats[r + 1] + col->offset;
+			const char *field = (const char *) &ld->counts->stats[r + 1] + col->offset;
 
 			if (c_stat[c] < 0)
 				continue;
@@ -161,21 +163,21 @@ fixes_load_write_stable_releases(FixesLoad *ld, const FixesStableCounts *st)
 	for (int k = 0; k < st->n; k++)
 	{
 		int			r = st->nmain + k;
-		FixesTag   *tag = &ld->tags[ld->release_tag[r]];
+		FixesTag   *tag = &ld->releases->tags[ld->releases->tag_of[r]];
 		TimestampTz at;
 
 		memset(nulls, true, sizeof(bool) * desc->natts);
 #define SET(col, datum) (values[col] = (datum), nulls[col] = false)
 		SET(c_repo, Int32GetDatum(ld->repository_id));
 		SET(c_rank, Int32GetDatum(r + 1));
-		SET(c_tag, ld->release_name[r + 1]);
-		SET(c_idx, Int32GetDatum((int32) ld->release_commit[r]));
+		SET(c_tag, ld->releases->name[r + 1]);
+		SET(c_idx, Int32GetDatum((int32) ld->releases->commit[r]));
 		SET(c_id, PointerGetDatum(fixes_oid_text(&tag->commit)));
 		SET(c_annotated, BoolGetDatum(tag->annotated));
-		SET(c_commits, Int64GetDatum(ld->release_size[r]));
+		SET(c_commits, Int64GetDatum(ld->releases->size[r]));
 		SET(c_mainline, BoolGetDatum(false));
 		if (st->series[k] > 0)
-			SET(c_series, ld->release_name[st->series[k]]);
+			SET(c_series, ld->releases->name[st->series[k]]);
 		SET(c_backports, Int64GetDatum(st->backports[k]));
 		SET(c_fixed, Int64GetDatum(st->bugs_fixed[k]));
 		SET(c_regressions, Int64GetDatum(st->regressions[k]));
@@ -226,14 +228,14 @@ insert_all(FixesLoad *ld)
 	fixes_bulk_sort_index(b, "fixes_fixed_commits_rank_idx");	/* by fixes: random order */
 	for (int c = 0; c < 6; c++)
 		col[c] = fixes_attnum(desc, names[c]);
-	for (int64 f = 0; f < ld->nfixed; f++)
+	for (int64 f = 0; f < ld->counts->nfixed; f++)
 	{
 		Datum		v[6];
 		char		nl[6];
 		MemoryContext old;
 
 		old = MemoryContextSwitchTo(rowcxt);
-		fixed_commit_values(ld, &ld->fixed[f], v, nl);
+		fixed_commit_values(ld, &ld->counts->fixed[f], v, nl);
 		memset(isnull, true, sizeof(bool) * desc->natts);
 		for (int c = 0; c < 6; c++)
 		{
@@ -259,9 +261,9 @@ update_affected(FixesLoad *ld)
 	SPIPlanPtr	upsert = NULL;
 	SPIPlanPtr	delete = NULL;
 
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 
 		if (e->kind != KIND_FIXES || (e->old && fixes_resolution_equal(&e->now, &e->before)))
 			continue;

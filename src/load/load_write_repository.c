@@ -18,7 +18,10 @@
 #include "utils/timestamp.h"
 
 #include "commit_fields.h"
+#include "load_files.h"
+#include "load_releases.h"
 #include "load_state.h"
+#include "load_write_repository.h"
 #include "spi_call.h"
 
 #define MAX_COLS 24
@@ -82,11 +85,11 @@ set_files(FixesLoad *ld, RowUpdate *u)
 {
 	bool		keep = ld->unchanged || ld->refresh != NULL;
 
-	set_col(u, "files", BOOLOID, BoolGetDatum(ld->files), false);
-	set_text(u, "maintainers", ld->maintainers);
-	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->maint_hash), ld->subsys == NULL);
-	set_int8(u, "missing_blobs", ld->missing_blobs + (keep ? ld->prev.missing_blobs : 0));
-	set_int8(u, "missing_trees", ld->missing_trees + (keep ? ld->prev.missing_trees : 0));
+	set_col(u, "files", BOOLOID, BoolGetDatum(ld->paths->files), false);
+	set_text(u, "maintainers", ld->paths->maintainers);
+	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->maint_hash), ld->paths->subsys == NULL);
+	set_int8(u, "missing_blobs", ld->paths->missing_blobs + (keep ? ld->prev.missing_blobs : 0));
+	set_int8(u, "missing_trees", ld->paths->missing_trees + (keep ? ld->prev.missing_trees : 0));
 }
 
 /* Record the load, which took seconds, in the repository's row. */
@@ -102,32 +105,30 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	u.nulls[0] = ' ';
 	u.n = 1;
 
-	set_text(&u, "path", ld->path);
-	set_text(&u, "ref", ld->ref);
-	set_text(&u, "release_pattern", ld->pattern);
+	set_text(&u, "path", ld->args.path);
+	set_text(&u, "ref", ld->args.ref);
+	set_text(&u, "release_pattern", ld->args.pattern);
 	set_col(&u, "head_commit", TEXTOID,
 			ld->empty ? (Datum) 0 : PointerGetDatum(fixes_oid_text(&ld->head)), ld->empty);
 	set_col(&u, "load_seconds", FLOAT8OID, Float8GetDatum(seconds), false);
 	set_int8(&u, "commits", ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
-	set_col(&u, "releases", INT4OID, Int32GetDatum(ld->nreleases), false);
+	set_col(&u, "releases", INT4OID, Int32GetDatum(ld->releases->n), false);
 	set_int8(&u, "edges", ld->counted_edges);
 	set_int8(&u, "resolved", ld->resolved);
 	set_int8(&u, "missing_parents", ld->missing_parents);
 	set_int8(&u, "tags_hash", ld->tags_hash);
-	if (fixes_has_v11(ld))
-	{
+	if (ld->has.file_tables)
 		set_files(ld, &u);
-		/* the stable phase ran: its setting, remembered for the next load */
-		if (!ld->unchanged)
-			set_text(&u, "stable_branches", ld->stable_re);
-	}
-	if (fixes_has_v12(ld) && !ld->unchanged)
+	/* the stable phase ran: its setting, remembered for the next load */
+	if (ld->has.stable_scope && !ld->unchanged)
+		set_text(&u, "stable_branches", ld->args.stable_re);
+	if (ld->has.last_committed_at && !ld->unchanged)
 		set_newest(ld, &u);
 	/* release_tags, remembered for the next load */
-	if (fixes_has_v13(ld))
-		set_text(&u, "release_tags", ld->release_all ? "all" : "ref");
+	if (ld->has.release_tags)
+		set_text(&u, "release_tags", ld->releases->all ? "all" : "ref");
 	/* the refs this load read (refresh/refs_hash.c), for the next load to compare */
-	if (fixes_has_v12(ld))
+	if (ld->has.refs_hash)
 		set_col(&u, "refs_hash", TEXTOID,
 				ld->refs.hash_set ? PointerGetDatum(fixes_oid_text(&ld->refs.hash)) : (Datum) 0,
 				!ld->refs.hash_set);

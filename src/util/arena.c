@@ -4,7 +4,7 @@
  * Strings kept for the whole of a load live here and are referred to by
  * offset, instead of one palloc chunk each: the text of each Fixes:,
  * revert and backport line, its abbreviated id and its quoted subject
- * (FixesLoad.edge_text).  Commit subjects are not kept, only their hashes.
+ * (FixesLoad.edge_list.text).  Commit subjects are not kept, only their hashes.
  */
 #include "postgres.h"
 

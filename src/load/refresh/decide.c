@@ -20,6 +20,8 @@
 #include "utils/memutils.h"
 
 #include "load_state.h"
+#include "load_releases.h"
+#include "load_subsystem_counts.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -59,12 +61,12 @@ unchanged_since_last_load(FixesLoad *ld)
 static bool
 release_tags_off_ref(FixesLoad *ld)
 {
-	for (int t = 0; t < ld->ntags; t++)
+	for (int t = 0; t < ld->releases->ntags; t++)
 	{
 		if ((t & 0xff) == 0xff)
 			CHECK_FOR_INTERRUPTS();
-		if (fixes_graph_lookup(ld->graph, &ld->tags[t].commit) == FIXES_NO_IDX &&
-			fixes_load_is_release(ld, ld->tags[t].name))
+		if (fixes_graph_lookup(ld->graph, &ld->releases->tags[t].commit) == FIXES_NO_IDX &&
+			fixes_load_is_release(ld, ld->releases->tags[t].name))
 			return true;
 	}
 	return false;
@@ -85,7 +87,7 @@ fixes_load_stored_release_off_ref(FixesLoad *ld)
 	Datum		args[1];
 	bool		off;
 
-	if (!ld->known || !ld->release_all)
+	if (!ld->known || !ld->releases->all)
 		return false;
 	sql = psprintf("SELECT 1 FROM ONLY %1$s.fixes_releases x "
 				   "LEFT JOIN ONLY %1$s.fixes_commits c "
@@ -121,7 +123,7 @@ read_previous_graph(FixesLoad *ld)
 	if (fixes_load_stored_release_off_ref(ld))
 	{
 		elog(DEBUG1, "fixes_load %s: the previous load stored a release off the ref: loading it in full",
-			 ld->name);
+			 ld->args.name);
 		fixes_load_phase(ld, "no previous graph (a release off the ref stored)");
 		return;
 	}
@@ -173,7 +175,7 @@ fixes_refresh_decide(FixesLoad *ld, FixesLoadMoment at)
 			{
 				ereport(NOTICE,
 						(errmsg("commits loaded before are no longer reachable from \"%s\" in repository \"%s\": loading it in full",
-								ld->ref, ld->path),
+								ld->args.ref, ld->args.path),
 						 errdetail("The history was rewritten, or the reference now names another line of history.")));
 				return FIXES_LOAD_REFRESH_TO_FULL;
 			}
@@ -183,9 +185,9 @@ fixes_refresh_decide(FixesLoad *ld, FixesLoadMoment at)
 			 * releases of a full load (the entry points of its tag into the
 			 * whole history, load_releases.c); the refresh becomes one
 			 */
-			if (ld->release_all && release_tags_off_ref(ld))
+			if (ld->releases->all && release_tags_off_ref(ld))
 			{
-				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->name);
+				elog(DEBUG1, "fixes_load %s: release tags off the ref: loading it in full", ld->args.name);
 				return FIXES_LOAD_REFRESH_TO_FULL;
 			}
 			return FIXES_LOAD_REFRESH;

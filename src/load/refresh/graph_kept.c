@@ -58,7 +58,7 @@ fixes_refresh_graph_kept(FixesLoad *ld, int32 *first_row, uint32 *first_commit)
 	if (from < g->sparse_below && first < ld->refresh->graph_nrows)
 		fixes_load_read_ids_rows(ld, first, ld->refresh->graph_nrows);
 	elog(DEBUG1, "fixes_load %s: fixes_graph rows from %d written again (commits %u ..)",
-		 ld->name, first, from);
+		 ld->args.name, first, from);
 	*first_row = first;
 	*first_commit = from;
 }
@@ -119,5 +119,5 @@ fixes_refresh_write_moved_releases(FixesLoad *ld, int32 first)
 	if (plan != NULL)
 		SPI_freeplan(plan);
 	if (ld->refresh != NULL)
-		elog(DEBUG1, "fixes_load %s: releases of %d fixes_graph rows written again", ld->name, updated);
+		elog(DEBUG1, "fixes_load %s: releases of %d fixes_graph rows written again", ld->args.name, updated);
 }

@@ -37,7 +37,7 @@ read_stable_cc(FixesLoad *ld, HeapTuple tup, TupleDesc desc, uint32 first, uint3
 
 	Assert(!isnull && VARSIZE_ANY_EXHDR(bits) == (commits + 7) / 8);
 	for (uint32 i = 0; i < commits; i++)
-		ld->stable_cc[first + i] = (b[i / 8] >> (i % 8)) & 1;
+		ld->by_commit.stable_cc[first + i] = (b[i / 8] >> (i % 8)) & 1;
 	if ((Pointer) bits != DatumGetPointer(d))
 		pfree(bits);
 }
@@ -138,7 +138,7 @@ rows_with_parents(FixesLoad *ld, bool marks, int32 tail, uint32 *rows)
 	uint32		lo = 0;
 	uint32		cap = 0;
 
-	ld->refresh->parents_some = marks && ld->stable_re == NULL && ld->prev.head != NULL;
+	ld->refresh->parents_some = marks && ld->args.stable_re == NULL && ld->prev.head != NULL;
 	ld->refresh->stored.nunreleased = 0;
 	for (int32 r = 0; r < ld->refresh->graph_nrows; r++)
 	{
@@ -184,7 +184,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 	uint64		c = 0;
 	int			ncopies = 0;
 	uint64		tail;
-	bool		marks = ld->has.version >= 12;
+	bool		marks = ld->has.graph_releases;
 	uint32	   *rows;
 	int			nwant;
 
@@ -204,7 +204,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 			fixes_chunk_length(tup, desc, 5) != (Size) commits * sizeof(uint64))
 			return false;
 		/* a graph written before 1.2 has no bitmap: the next load is a full one */
-		if (ld->has.version >= 12 && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
+		if (ld->has.graph_releases && fixes_chunk_length(tup, desc, 8) != ((Size) commits + 7) / 8)
 			return false;
 		/* the releases of its commits: written by every load since this column came */
 		if (marks && fixes_chunk_length(tup, desc, 9) != (Size) commits * sizeof(int32))
@@ -259,7 +259,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 			ld->refresh->subj_rows = (int32) r;
 		}
 		if (r >= tail)
-			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->subj_hash[c], (Size) commits * sizeof(uint64));
+			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 5, &ld->by_commit.subj_hash[c], (Size) commits * sizeof(uint64));
 		if (marks)
 			fixes_chunk_copy_to(&copies[ncopies++], tup, desc, 9, ld->refresh->stored.mark + c, (Size) commits * sizeof(int32));
 		c += commits;
@@ -275,7 +275,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 
 		if ((r & 0xffff) == 0xffff)
 			CHECK_FOR_INTERRUPTS();
-		if (ld->has.version >= 12)
+		if (ld->has.graph_releases)
 			read_stable_cc(ld, tt->vals[r], desc, (uint32) c, commits);
 		if (sparse)
 			fixes_graph_append_unhashed(g, commits);
@@ -297,7 +297,7 @@ read_chunks(FixesLoad *ld, SPITupleTable *tt, uint64 nrows, bool sparse)
 		return false;
 	if (ld->refresh->parents_some)
 		elog(DEBUG1, "fixes_load %s: parents of %d of %d fixes_graph rows read",
-			 ld->name, nwant, (int) nrows);
+			 ld->args.name, nwant, (int) nrows);
 	pfree(rows);
 	return true;
 }
@@ -323,7 +323,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 
 	sql = psprintf("SELECT format, chunk, commits, ids, subject_hashes, parent_counts, parents%s "
 				   "FROM ONLY %s.fixes_graph WHERE repository_id = $1 ORDER BY chunk",
-				   ld->has.version >= 12 ? ", stable_cc, releases" : "", ld->schema);
+				   ld->has.graph_releases ? ", stable_cc, releases" : "", ld->schema);
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	if (SPI_processed == 0)
 		ok = false;
@@ -358,7 +358,7 @@ fixes_load_read_graph(FixesLoad *ld, bool sparse)
 	{
 		ereport(NOTICE,
 				(errmsg("the stored graph of repository \"%s\" is unusable; loading it in full",
-						ld->name)));
+						ld->args.name)));
 		return false;
 	}
 	ld->n_old = g->n;
@@ -389,7 +389,7 @@ fixes_load_read_parents_rest(FixesLoad *ld)
 	for (int32 r = 0; r < ld->refresh->graph_nrows; r++)
 		if (!ld->refresh->graph_row_parents[r])
 			chunks[n++] = r;
-	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->name, n);
+	elog(DEBUG1, "fixes_load %s: parents of the other %d fixes_graph rows read", ld->args.name, n);
 	if (n == 0)
 		return;
 	args[0] = Int32GetDatum(ld->repository_id);
@@ -487,9 +487,9 @@ fixes_load_read_subject_hashes(FixesLoad *ld)
 {
 	if (ld->refresh == NULL || ld->refresh->subj_from == 0)
 		return;
-	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->name, ld->refresh->subj_from);
+	elog(DEBUG1, "fixes_load %s: subject hashes of %u commits read", ld->args.name, ld->refresh->subj_from);
 	(void) read_graph_column(ld, "subject_hashes", sizeof(uint64), 0, ld->refresh->subj_rows,
-							 (char *) ld->subj_hash, ld->refresh->subj_from);
+							 (char *) ld->by_commit.subj_hash, ld->refresh->subj_from);
 	ld->refresh->subj_from = 0;
 }
 
@@ -533,7 +533,7 @@ fixes_load_read_ids(FixesLoad *ld)
 {
 	if (ld->graph->sparse_below == 0)
 		return;
-	elog(DEBUG1, "fixes_load %s: ids of %u commits read", ld->name, ld->graph->sparse_below);
+	elog(DEBUG1, "fixes_load %s: ids of %u commits read", ld->args.name, ld->graph->sparse_below);
 	fixes_load_read_ids_rows(ld, 0, ld->refresh->graph_nrows);
 }
 

@@ -15,6 +15,8 @@
 #include "big_alloc.h"
 #include "count_rules.h"
 #include "load_state.h"
+#include "load_count.h"
+#include "load_releases.h"
 #include "refresh.h"
 
 /* the release an old commit had in the previous load, as this load's rank; 0: none or gone */
@@ -46,18 +48,18 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	uint8	   *moved;
 	bool	   *kept;
 
-	*ncount = ld->nreleases;
+	*ncount = ld->releases->n;
 	if (ld->refresh == NULL || ld->refresh->old_stats == NULL ||
 		(ld->refresh->old_mark == NULL && ld->refresh->moved_bits == NULL) ||
 		ld->refresh->old_to_new_rank == NULL)
 		return NULL;
-	count = palloc0(sizeof(bool) * (ld->nreleases + 1));
-	kept = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	count = palloc0(sizeof(bool) * (ld->releases->n + 1));
+	kept = palloc0(sizeof(bool) * (ld->releases->n + 1));
 	/* the releases of the previous load that are still releases */
 	for (int w = 1; w <= ld->refresh->n_old_releases; w++)
 		if (ld->refresh->old_to_new_rank[w] != 0)
 			kept[ld->refresh->old_to_new_rank[w]] = true;
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		count[r] = !kept[r];
 	pfree(kept);
 	/* the commits that are new or moved, and their releases */
@@ -76,9 +78,9 @@ releases_to_count(FixesLoad *ld, int *ncount)
 		count[ld->mark[i]] = true;
 	}
 	/* the edges that changed */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		FixesEdge  *e = &ld->edges[k];
+		FixesEdge  *e = &ld->edge_list.edges[k];
 		bool		now_resolved = e->now.status == EDGE_RESOLVED;
 		bool		before_resolved = e->old && e->before.status == EDGE_RESOLVED;
 
@@ -122,7 +124,7 @@ releases_to_count(FixesLoad *ld, int *ncount)
 	}
 	pfree(moved);
 	*ncount = 0;
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		*ncount += count[r];
 	return count;
 }
@@ -150,7 +152,7 @@ fixes_count_releases_needed(FixesLoad *ld)
 		MemoryContextSwitchTo(old);
 		if (ld->refresh->count_needed != NULL)
 			elog(DEBUG1, "fixes_load %s: counts of %d of %d releases computed, the others kept",
-				 ld->name, ncount, ld->nreleases);
+				 ld->args.name, ncount, ld->releases->n);
 	}
 	return ld->refresh->count_needed;
 }
@@ -164,7 +166,7 @@ fixes_refresh_kept_counts(FixesLoad *ld, const bool *count)
 		int			r = ld->refresh->old_to_new_rank[w];
 
 		if (r != 0 && !count[r])
-			ld->stats[r] = ld->refresh->old_stats[w];
+			ld->counts->stats[r] = ld->refresh->old_stats[w];
 	}
 }
 
@@ -192,5 +194,5 @@ fixes_count_old_tag(const FixesLoad *ld, uint32 idx)
 		return 0;
 	if (ld->refresh->old_to_new_rank[was] != 0)
 		return (uint32) ld->refresh->old_to_new_rank[was];
-	return (uint32) (ld->nreleases + was);
+	return (uint32) (ld->releases->n + was);
 }

@@ -12,6 +12,7 @@
 
 #include "big_alloc.h"
 #include "load_state.h"
+#include "load_releases.h"
 #include "refresh.h"
 
 /* a new commit in a release: the refresh needs the releases' files */
@@ -36,7 +37,7 @@ new_released(FixesLoad *ld)
 static bool
 new_release(FixesLoad *ld)
 {
-	return ld->nreleases > ld->refresh->n_old_releases;
+	return ld->releases->n > ld->refresh->n_old_releases;
 }
 
 /*
@@ -55,7 +56,7 @@ fixes_refresh_can_keep(FixesLoad *ld)
 	{
 		int			nr = ld->refresh->old_to_new_rank ? ld->refresh->old_to_new_rank[r + 1] : 0;
 
-		if (nr == 0 || ld->release_commit[nr - 1] != ld->refresh->old_releases[r].commit)
+		if (nr == 0 || ld->releases->commit[nr - 1] != ld->refresh->old_releases[r].commit)
 			return false;
 	}
 	return ld->refresh->n_old_releases == 0 || ld->refresh->old_to_new_rank[1] == 1;
@@ -69,10 +70,10 @@ fixes_refresh_can_keep(FixesLoad *ld)
 bool *
 fixes_refresh_wanted_releases(FixesLoad *ld)
 {
-	bool	   *want = palloc0(sizeof(bool) * (ld->nreleases + 1));
+	bool	   *want = palloc0(sizeof(bool) * (ld->releases->n + 1));
 
 	/* the new releases (fixes_refresh_can_keep(): the old ones are all there, at the same ranks or not) */
-	for (int r = 1; r <= ld->nreleases; r++)
+	for (int r = 1; r <= ld->releases->n; r++)
 		want[r] = true;
 	for (int r = 1; r <= ld->refresh->n_old_releases; r++)
 		if (ld->refresh->old_to_new_rank[r] > 0)
@@ -155,7 +156,7 @@ bool
 fixes_refresh_attribute_all(FixesLoad *ld)
 {
 	return ld->reattribute ||
-		(ld->has.version >= 12 && ld->nreleases == 0 && ld->refresh->n_old_releases > 0);
+		(ld->has.maintainers_by_release && ld->releases->n == 0 && ld->refresh->n_old_releases > 0);
 }
 
 /*

@@ -19,6 +19,7 @@
 #include "load_count.h"
 #include "load_state.h"
 #include "load_trailer_keys.h"
+#include "load_releases.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -29,9 +30,9 @@
 static const char *
 tag_name(FixesLoad *ld, uint32 tag)
 {
-	if (tag <= (uint32) ld->nreleases)
-		return ld->tags[ld->release_tag[tag - 1]].name;
-	return ld->refresh->old_releases[tag - ld->nreleases - 1].tag;
+	if (tag <= (uint32) ld->releases->n)
+		return ld->releases->tags[ld->releases->tag_of[tag - 1]].name;
+	return ld->refresh->old_releases[tag - ld->releases->n - 1].tag;
 }
 
 /* a refresh: add each change to its row, then drop the rows that reach zero */
@@ -105,7 +106,7 @@ fixes_refresh_trailer_counts(FixesLoad *ld, FixesTrailerKeys *k, const bool *fix
 
 		ereport(NOTICE,
 				(errmsg("the stored trailer keys of repository \"%s\" are unusable; reading them from fixes_trailers",
-						ld->name)));
+						ld->args.name)));
 		memset(all, true, Max(ld->n_old, 1));
 		fixes_trailer_keys_fetch(ld, all);
 		first = 0;

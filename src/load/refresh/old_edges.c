@@ -57,6 +57,7 @@
 #include "commit_fields.h"
 #include "load_count.h"
 #include "load_state.h"
+#include "load_overrides.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -248,7 +249,7 @@ new_ids_array(FixesLoad *ld)
 bool
 fixes_load_old_edges_some(FixesLoad *ld)
 {
-	return ld->refresh != NULL && fixes_has_v12(ld) && ld->stable_re == NULL &&
+	return ld->refresh != NULL && ld->has.graph_releases && ld->args.stable_re == NULL &&
 		ld->n_old > 0 && fixes_load_old_edges_by_range(ld);
 }
 
@@ -266,7 +267,7 @@ read_rest(FixesLoad *ld, const char *why)
 	FixesIdxRange *ranges;
 	int64		nranges;
 
-	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->name, why);
+	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->args.name, why);
 	ranges = ranges_of(ld->refresh->edges_of, ld->n_old, false, &nranges);
 	if (nranges > 0)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
@@ -282,7 +283,7 @@ read_set(FixesLoad *ld, CommitSet *s)
 {
 	FixesIdxRange *ranges;
 	int64		nranges;
-	int64		before = ld->nedges;
+	int64		before = ld->edge_list.n;
 
 	for (uint32 i = 0; i < ld->n_old; i++)
 		if (ld->refresh->edges_of[i] && s->has[i])
@@ -297,7 +298,7 @@ read_set(FixesLoad *ld, CommitSet *s)
 		if (s->has[i])
 			ld->refresh->edges_of[i] = 1;
 	elog(DEBUG1, "fixes_load %s: old edges: %lld more read, of %lld commits in %lld ranges",
-		 ld->name, (long long) (ld->nedges - before), (long long) s->count, (long long) nranges);
+		 ld->args.name, (long long) (ld->edge_list.n - before), (long long) s->count, (long long) nranges);
 	if (ranges != NULL)
 		pfree(ranges);
 }
@@ -341,8 +342,8 @@ fixes_load_old_edges_changeable(FixesLoad *ld)
 		if (!too_many(ld, s.count))
 			add_prefixes_of_new(ld, &s, new_ids);
 	}
-	for (int o = 0; o < ld->noverrides; o++)
-		set_add(&s, fixes_graph_lookup(ld->graph, &ld->overrides[o].fixing));
+	for (int o = 0; o < ld->edge_overrides->n; o++)
+		set_add(&s, fixes_graph_lookup(ld->graph, &ld->edge_overrides->rows[o].fixing));
 	if (too_many(ld, s.count))
 		read_rest(ld, "more than a quarter of the commits changed");
 	else
@@ -382,9 +383,9 @@ fixes_load_old_edges_counted(FixesLoad *ld)
 			set_add(&t, i);
 	}
 	/* the targets of the edges that changed, before and now (fixes_fixed_commits) */
-	for (int64 k = 0; k < ld->nedges; k++)
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		const FixesEdge *e = &ld->edges[k];
+		const FixesEdge *e = &ld->edge_list.edges[k];
 
 		if (e->old && fixes_resolution_equal(&e->now, &e->before))
 			continue;

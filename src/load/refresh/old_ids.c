@@ -47,6 +47,8 @@
 #include "commit_fields.h"
 #include "commit_raw.h"
 #include "load_state.h"
+#include "load_overrides.h"
+#include "load_releases.h"
 #include "refresh.h"
 #include "reader_proc.h"
 #include "spi_call.h"
@@ -55,7 +57,7 @@
 bool
 fixes_load_ids_may_be_sparse(const FixesLoad *ld)
 {
-	return fixes_has_v12(ld) && ld->known && ld->stable_re == NULL &&
+	return ld->has.graph_releases && ld->known && ld->args.stable_re == NULL &&
 		ld->prev.head != NULL && strlen(ld->prev.head) == FIXES_OID_HEXSZ;
 }
 
@@ -208,7 +210,7 @@ fixes_load_old_ids(FixesLoad *ld)
 	if (list.over)
 	{
 		elog(DEBUG1, "fixes_load %s: the list of the new commits is longer than fixes.refresh_list_limit (%d kB)",
-			 ld->name, fixes_refresh_list_limit);
+			 ld->args.name, fixes_refresh_list_limit);
 		fixes_load_read_ids(ld);
 		return;
 	}
@@ -223,14 +225,14 @@ fixes_load_old_ids(FixesLoad *ld)
 			fixes_graph_put(g, &ld->refresh->old_releases[i].id, ld->refresh->old_releases[i].commit);
 	want(&w, &old_head);
 	want(&w, &ld->head);
-	for (int t = 0; t < ld->ntags; t++)
-		if (fixes_load_is_release(ld, ld->tags[t].name))
-			want(&w, &ld->tags[t].commit);
-	for (int o = 0; o < ld->noverrides; o++)
+	for (int t = 0; t < ld->releases->ntags; t++)
+		if (fixes_load_is_release(ld, ld->releases->tags[t].name))
+			want(&w, &ld->releases->tags[t].commit);
+	for (int o = 0; o < ld->edge_overrides->n; o++)
 	{
-		want(&w, &ld->overrides[o].fixing);
-		if (ld->overrides[o].has_target)
-			want(&w, &ld->overrides[o].target);
+		want(&w, &ld->edge_overrides->rows[o].fixing);
+		if (ld->edge_overrides->rows[o].has_target)
+			want(&w, &ld->edge_overrides->rows[o].target);
 	}
 	/*
 	 * One probe costs what reading 128 stored ids does: past that many, every id
@@ -241,7 +243,7 @@ fixes_load_old_ids(FixesLoad *ld)
 	if (!many)
 		probe_ids(ld, w.set);
 	elog(DEBUG1, "fixes_load %s: %u new commits listed, %u ids %s, %u of the previous load's commits known",
-		 ld->name, list.n, w.set->n, many ? "to look up: too many" : "looked up", g->nhashed);
+		 ld->args.name, list.n, w.set->n, many ? "to look up: too many" : "looked up", g->nhashed);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	/* the walk hides the previous head: without it, the walk would need every id */
@@ -291,10 +293,10 @@ fixes_load_fetch_edge_ids(FixesLoad *ld)
 
 	if (g->sparse_below == 0)
 		return;
-	idx = fixes_palloc_big(sizeof(uint32) * Max(2 * ld->nedges, 1), MCXT_ALLOC_HUGE);
-	for (int64 k = 0; k < ld->nedges; k++)
+	idx = fixes_palloc_big(sizeof(uint32) * Max(2 * ld->edge_list.n, 1), MCXT_ALLOC_HUGE);
+	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
-		const FixesEdge *e = &ld->edges[k];
+		const FixesEdge *e = &ld->edge_list.edges[k];
 
 		if (e->old && fixes_resolution_equal(&e->now, &e->before))
 			continue;

@@ -16,6 +16,7 @@
 
 #include "big_alloc.h"
 #include "load_state.h"
+#include "load_releases.h"
 #include "refresh.h"
 #include "release_marking.h"
 #include "string_hash.h"
@@ -38,11 +39,11 @@ new_ranks_by_name(FixesLoad *ld)
 	ctl.hash = fixes_string_ptr_hash;
 	ctl.match = fixes_string_ptr_match;
 	ctl.hcxt = CurrentMemoryContext;
-	h = hash_create("fixes release ranks", Max(ld->nreleases, 16), &ctl,
+	h = hash_create("fixes release ranks", Max(ld->releases->n, 16), &ctl,
 					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
-	for (int q = 0; q < ld->nreleases; q++)
+	for (int q = 0; q < ld->releases->n; q++)
 	{
-		const char *name = ld->tags[ld->release_tag[q]].name;
+		const char *name = ld->releases->tags[ld->releases->tag_of[q]].name;
 		RankEntry  *e = hash_search(h, &name, HASH_ENTER, NULL);
 
 		e->rank = q + 1;
@@ -135,7 +136,7 @@ mark_appended(FixesLoad *ld, uint32 *stack)
 	ld->refresh->stored.mark = NULL;
 	memset(ld->mark + ld->n_old, 0, sizeof(int32) * (g->n - ld->n_old));
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-						ld->release_commit, ld->nreleases, ld->mark, stack);
+						ld->releases->commit, ld->releases->n, ld->mark, stack);
 	ld->refresh->moved = palloc(sizeof(uint32) * Max(ld->refresh->stored.nunreleased, 1));
 	ld->refresh->nmoved = 0;
 	ld->refresh->moved_bits = fixes_palloc_big(ld->n_old / 8 + 1, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
@@ -174,7 +175,7 @@ check_stored(FixesLoad *ld)
 	if (!ok)
 	{
 		elog(DEBUG1, "fixes_load %s: the stored releases of the old commits disagree with the old releases",
-			 ld->name);
+			 ld->args.name);
 		ld->refresh->stored.mark = NULL;
 	}
 }
@@ -194,11 +195,11 @@ fixes_refresh_releases_appended(FixesLoad *ld)
 	if (ld->refresh->stored.mark == NULL)
 		return;
 	check_stored(ld);
-	if (ld->refresh->stored.mark == NULL || ld->nreleases < ld->refresh->n_old_releases)
+	if (ld->refresh->stored.mark == NULL || ld->releases->n < ld->refresh->n_old_releases)
 		return;
 	for (int r = 0; r < ld->refresh->n_old_releases; r++)
-		if (ld->release_commit[r] != ld->refresh->old_releases[r].commit ||
-			strcmp(ld->tags[ld->release_tag[r]].name, ld->refresh->old_releases[r].tag) != 0)
+		if (ld->releases->commit[r] != ld->refresh->old_releases[r].commit ||
+			strcmp(ld->releases->tags[ld->releases->tag_of[r]].name, ld->refresh->old_releases[r].tag) != 0)
 			return;
 	ld->refresh->stored.appended = true;
 }
@@ -222,11 +223,11 @@ fixes_refresh_mark(FixesLoad *ld, uint32 *stack)
 	}
 	Assert(appended || !ld->refresh->parents_some);
 	/* the releases off the ref of release_tags 'all' are a full load's */
-	Assert(ld->release_entry_start == NULL);
+	Assert(ld->releases->entry_start == NULL);
 	ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	if (appended)
 		memcpy(ld->mark, ld->refresh->stored.mark, sizeof(int32) * ld->n_old);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,
-						ld->release_commit, ld->nreleases, ld->mark, stack);
+						ld->releases->commit, ld->releases->n, ld->mark, stack);
 	find_moved(ld, stack);
 }

@@ -60,7 +60,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		return;
 	sql = psprintf("SELECT missing_parents, edges, resolved, commits, releases, head_commit, tags_hash%s "
 				   "FROM ONLY %s.fixes_repositories WHERE repository_id = $1",
-				   fixes_has_v11(ld) ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
+				   ld->has.file_tables ? ", files, maintainers, maintainers_hash, missing_blobs, missing_trees" : "",
 				   ld->schema);
 	if (fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) != 1)
 		elog(ERROR, "repository %d vanished", ld->repository_id);
@@ -77,7 +77,7 @@ fixes_load_read_previous(FixesLoad *ld)
 	ld->prev.tags_hash = isnull ? 0 : DatumGetInt64(d);
 	if (isnull)
 		ld->prev.usable = false;
-	if (fixes_has_v11(ld))
+	if (ld->has.file_tables)
 	{
 		ld->prev.files = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		d = SPI_getbinval(tup, desc, 9, &isnull);
@@ -95,7 +95,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored head of repository \"%s\" is not a commit id; loading it in full",
-						ld->name)));
+						ld->args.name)));
 		ld->prev.head = NULL;
 	}
 	/* counts that no load wrote are no base for a refresh */
@@ -107,7 +107,7 @@ fixes_load_read_previous(FixesLoad *ld)
 		ereport(NOTICE,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("the stored counts of repository \"%s\" are unusable; loading it in full",
-						ld->name),
+						ld->args.name),
 				 errdetail("fixes_repositories holds " INT64_FORMAT " commits, " INT64_FORMAT " edges, " INT64_FORMAT " resolved, %d releases.",
 						   ld->prev.commits, ld->prev.edges, ld->prev.resolved, ld->prev.nreleases)));
 		ld->prev.usable = false;
@@ -127,7 +127,7 @@ fixes_load_check_stored_keys(FixesLoad *ld)
 {
 	Oid			argtypes[2] = {INT4OID, INT4OID};
 	Datum		args[2] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old)};
-	bool		v12 = fixes_has_v12(ld);
+	bool		v12 = ld->has.graph_releases;
 	HeapTuple	tup;
 	TupleDesc	desc;
 	bool		isnull;
@@ -178,7 +178,7 @@ fixes_load_read_previous_newest(FixesLoad *ld)
 	Datum		d;
 
 	ld->prev.newest_set = false;
-	if (!ld->known || ld->has.version < 12)
+	if (!ld->known || !ld->has.last_committed_at)
 		return;
 	if (fixes_spi_execute(psprintf("SELECT last_committed_at FROM ONLY %s.fixes_repositories "
 								   "WHERE repository_id = $1", ld->schema),
@@ -226,7 +226,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 	 * and their counts, which a refresh keeps for the releases it does not
 	 * change: when the tables hold every count
 	 */
-	bool		counts = ld->has.version >= 12 && fixes_has_v11(ld);
+	bool		counts = ld->has.release_cc_counts;
 	StringInfoData cols;
 	char	   *sql;
 	Oid			argtypes[1] = {INT4OID};
@@ -239,7 +239,7 @@ fixes_load_read_old_releases(FixesLoad *ld)
 		appendStringInfo(&cols, ", %s", fixes_release_stat_columns[c].name);
 	sql = psprintf("SELECT tag, commit_idx, commit_id%s FROM ONLY %s.fixes_releases "
 				   "WHERE repository_id = $1%s ORDER BY release_rank",
-				   cols.data, ld->schema, fixes_has_v11(ld) ? " AND mainline" : "");
+				   cols.data, ld->schema, ld->has.stable_scope ? " AND mainline" : "");
 
 	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
 	ld->refresh->n_old_releases = (int) SPI_processed;
@@ -338,12 +338,12 @@ add_old_edge(FixesLoad *ld, const EdgeCols *c, const Datum *v, const bool *isnul
 		fixes_load_stored_bad(ld, "fixes_edges", "An edge has line %d.", e->line);
 	t = DatumGetTextPP(v[c->abbrev]);
 	e->abbrev_len = (uint8) Min(VARSIZE_ANY_EXHDR(t), 40);
-	e->abbrev_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->abbrev_len);
+	e->abbrev_off = fixes_arena_add(&ld->edge_list.text, VARDATA_ANY(t), e->abbrev_len);
 	if (!isnull[c->quoted_subject])
 	{
 		t = DatumGetTextPP(v[c->quoted_subject]);
 		e->subj_len = VARSIZE_ANY_EXHDR(t);
-		e->subj_off = fixes_arena_add(&ld->edge_text, VARDATA_ANY(t), e->subj_len);
+		e->subj_off = fixes_arena_add(&ld->edge_list.text, VARDATA_ANY(t), e->subj_len);
 	}
 	e->before.status = status_code(ld, v[c->status], isnull[c->status]);
 	e->before.method = method_code(ld, v[c->method], isnull[c->method]);
@@ -444,21 +444,21 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 	c.target_idx = fixes_attnum(desc, "target_idx");
 	c.candidates = fixes_attnum(desc, "candidates");
 	c.fixed_at = fixes_attnum(desc, "fixed_at");
-	c.kind = fixes_has_v11(ld) ? fixes_attnum(desc, "kind") : -1;
-	c.introduced_at = fixes_has_v11(ld) ? fixes_attnum(desc, "introduced_at") : -1;
+	c.kind = ld->has.revert_edges ? fixes_attnum(desc, "kind") : -1;
+	c.introduced_at = ld->has.revert_edges ? fixes_attnum(desc, "introduced_at") : -1;
 
 	Assert(ranges == NULL || nranges > 0);
 	if (ranges != NULL && pkey == NULL)
 		elog(ERROR, "fixes_edges has no primary key on (repository_id, fixing_idx, ...)");
-	if (ld->edge_text.data == NULL)
-		fixes_arena_init(&ld->edge_text, ld->cxt);
+	if (ld->edge_list.text.data == NULL)
+		fixes_arena_init(&ld->edge_list.text, ld->cxt);
 	/* and room for the new commits' edges, when they are read after these */
 	/* (a hint: fixes_repositories.edges is stored state, bounded by the commits) */
 	room = ranges != NULL ? 0 : Min(Max(ld->prev.edges, 0), (int64) ld->n_old * 8);
 	room += room / 16 + 1024;
 	fixes_load_reserve_edges(ld, room);
 	/* their abbrevs and quoted subjects: 48 bytes an edge, a hint */
-	fixes_arena_reserve(&ld->edge_text, (Size) Min(room, (int64) 1 << 24) * 48);
+	fixes_arena_reserve(&ld->edge_list.text, (Size) Min(room, (int64) 1 << 24) * 48);
 	/* the columns read are the first natts */
 	natts = Max(Max(Max(c.fixing_idx, c.line), Max(c.abbrev, c.quoted_subject)),
 				Max(Max(Max(c.status, c.method), Max(c.target_idx, c.candidates)),
@@ -510,7 +510,7 @@ fixes_load_read_old_edges_in(FixesLoad *ld, const FixesIdxRange *ranges, int64 n
 		old = MemoryContextSwitchTo(rowcxt);
 		slot_getsomeattrs(slot, natts);
 		/* the stable scope's rows go before the refresh writes (load_clear.c) */
-		if (!fixes_has_v11(ld) || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->prev.commits)
+		if (!ld->has.stable_scope || DatumGetInt32(slot->tts_values[c.fixing_idx]) < ld->prev.commits)
 			add_old_edge(ld, &c, slot->tts_values, slot->tts_isnull, &slot->tts_tid);
 		MemoryContextSwitchTo(old);
 		if ((++n & 0x3ff) == 0)

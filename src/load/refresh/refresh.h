@@ -24,6 +24,7 @@
 #define FIXES_REFRESH_H
 
 #include "load_state.h"
+#include "load_releases.h"
 
 /* what a load is (fixes_refresh_decide()) */
 typedef enum FixesLoadKind

@@ -32,6 +32,9 @@
 #include "utils/builtins.h"
 
 #include "load_state.h"
+#include "load_overrides.h"
+#include "load_releases.h"
+#include "load_stable.h"
 #include "refresh.h"
 #include "spi_call.h"
 
@@ -83,13 +86,13 @@ settings_hash(FixesLoad *ld)
 {
 	uint64		h = hash_bytes_extended((const unsigned char *) "fixes refs", 10, 31);
 
-	h = hash_bytes_extended((const unsigned char *) (ld->pattern ? ld->pattern : ""),
-							ld->pattern ? (int) strlen(ld->pattern) : 0, h + (ld->pattern ? 1 : 2));
-	h = hash_bytes_extended((const unsigned char *) (ld->stable_re ? ld->stable_re : ""),
-							ld->stable_re ? (int) strlen(ld->stable_re) : 0,
-							h + (ld->stable_re ? 1 : 2));
+	h = hash_bytes_extended((const unsigned char *) (ld->args.pattern ? ld->args.pattern : ""),
+							ld->args.pattern ? (int) strlen(ld->args.pattern) : 0, h + (ld->args.pattern ? 1 : 2));
+	h = hash_bytes_extended((const unsigned char *) (ld->args.stable_re ? ld->args.stable_re : ""),
+							ld->args.stable_re ? (int) strlen(ld->args.stable_re) : 0,
+							h + (ld->args.stable_re ? 1 : 2));
 	/* release_tags 'all'; 'ref' salts as before 1.3 */
-	if (ld->release_all)
+	if (ld->releases->all)
 		h = hash_bytes_extended((const unsigned char *) "all", 3, h + 5);
 	return (uint64) fixes_overrides_hash(ld, (int64) h);
 }
@@ -105,14 +108,14 @@ fixes_load_refs_option(FixesLoad *ld, bool compare)
 	char		hex[FIXES_OID_HEXSZ + 1];
 
 	ld->refs.compared = false;
-	if (!fixes_has_v12(ld))
+	if (!ld->has.refs_hash)
 		return NULL;
 	/* what else would make the load more than a no-op, known so far */
 	if (compare && ld->known && ld->prev.usable && !ld->reattribute && ld->prev.head != NULL)
 		ld->refs.compared = read_old_refs_hash(ld);
 	if (ld->refs.compared)
 		fixes_format_oid(hex, &ld->refs.old_hash);
-	return psprintf("--refs=%s:%016" INT64_MODIFIER "x%s%s", ld->stable_re ? "tb" : "t",
+	return psprintf("--refs=%s:%016" INT64_MODIFIER "x%s%s", ld->args.stable_re ? "tb" : "t",
 					settings_hash(ld), ld->refs.compared ? ":" : "",
 					ld->refs.compared ? hex : "");
 }
@@ -138,9 +141,9 @@ fixes_load_refs_received(FixesLoad *ld, FixesReader *r, const WireRefs *refs)
 	{
 		/* the tags, branches and settings of the previous load: its hash */
 		ld->tags_hash = ld->prev.tags_hash;
-		ld->ntags = 0;
-		ld->nbranches = 0;
-		elog(DEBUG1, "fixes_load %s: refs unchanged since the last load: tags not read", ld->name);
+		ld->releases->ntags = 0;
+		ld->stable_branches->n = 0;
+		elog(DEBUG1, "fixes_load %s: refs unchanged since the last load: tags not read", ld->args.name);
 	}
 }
 
@@ -157,19 +160,19 @@ fixes_load_read_tags(FixesLoad *ld)
 	Assert(ld->refs.unchanged);
 	PG_TRY();
 	{
-		const char *args[3] = {ld->ref, "--ask-tags", fixes_load_refs_option(ld, false)};
+		const char *args[3] = {ld->args.ref, "--ask-tags", fixes_load_refs_option(ld, false)};
 		const unsigned char *payload;
 		uint32		len;
 		WireHead	head;
 		WireRefs	refs;
 
-		reader = fixes_reader_start_args("head", ld->path, args, 3, true);
+		reader = fixes_reader_start_args("head", ld->args.path, args, 3, true);
 		fixes_reader_expect(reader, WIRE_HEAD, &payload, &len);
 		if (wire_decode_head(payload, len, &head) != 0)
 			fixes_reader_protocol_error(reader, "The head record is malformed.");
 		fixes_load_answer_tags(ld, reader);
-		ld->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->ntags,
-												   &ld->branches, &ld->nbranches, false, &refs);
+		ld->releases->tags = fixes_receive_tags_and_branches(reader, &ld->decoder, &ld->releases->ntags,
+												   &ld->stable_branches->branches, &ld->stable_branches->n, false, &refs);
 		fixes_load_refs_received(ld, reader, &refs);
 		fixes_reader_finish(reader);
 	}
@@ -178,5 +181,5 @@ fixes_load_read_tags(FixesLoad *ld)
 		fixes_reader_stop(reader);
 	}
 	PG_END_TRY();
-	elog(DEBUG1, "fixes_load %s: tags read again: the load is not a no-op", ld->name);
+	elog(DEBUG1, "fixes_load %s: tags read again: the load is not a no-op", ld->args.name);
 }
