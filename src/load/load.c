@@ -311,7 +311,7 @@ check_write_privileges(void)
  * The reader of the head and the tags.  After a load that read a head
  * (refresh), it is a refresh's reader: it goes on to walk the new commits,
  * without those of the previous head, while the backend reads the previous
- * load back.  That walk is kept in ld->ahead for fixes_load_read(), which
+ * load back.  That walk is kept in ld->ahead.reader for fixes_load_read(), which
  * takes it if the refresh does walk from that head.
  */
 static FixesReader *
@@ -332,7 +332,7 @@ start_head_reader(FixesLoad *ld, bool refresh, bool *maintainers)
 		args[2] = refs;
 		return fixes_reader_start_args("head", ld->args.path, args, refs ? 3 : 2, true);
 	}
-	ld->ahead_files = ld->paths->files;
+	ld->ahead.files = ld->paths->files;
 	/* it sends the MAINTAINERS file too, rather than a reader of its own */
 	*maintainers = ld->has.file_tables && ld->paths->maintainers != NULL;
 	nargs = *maintainers ? 3 : 2;
@@ -368,7 +368,7 @@ tags_read(FixesLoad *ld)
 static FixesLoadKind
 read_refresh(FixesLoad *ld)
 {
-	if (ld->ahead != NULL)
+	if (ld->ahead.reader != NULL)
 		fixes_refresh_read_kept_rows(ld);
 	fixes_load_clear_stable(ld);
 	fixes_load_old_ids(ld);
@@ -448,7 +448,7 @@ read_repository(FixesLoad *ld)
 			if (head.found && old.found)
 			{
 				/* it walks on: fixes_load_read() takes it, or it is stopped below */
-				ld->ahead = reader;
+				ld->ahead.reader = reader;
 				reader = NULL;
 			}
 			else
@@ -480,8 +480,8 @@ read_repository(FixesLoad *ld)
 	PG_FINALLY();
 	{
 		fixes_reader_stop(reader);
-		fixes_reader_stop(ld->ahead);
-		ld->ahead = NULL;
+		fixes_reader_stop(ld->ahead.reader);
+		ld->ahead.reader = NULL;
 		fixes_load_walk_end(ld);
 	}
 	PG_END_TRY();
@@ -520,10 +520,7 @@ write_repository(FixesLoad *ld)
 	/* with files, only the old edges it needs when the per-group counts need no others */
 	if (ld->refresh != NULL && ld->refresh->edges_some && ld->paths->files &&
 		!fixes_load_groups_by_difference(ld))
-	{
-		elog(DEBUG1, "fixes_load %s: old edges: every one read (the per-group counts are computed again)", ld->args.name);
-		ld->refresh->edges_some = false;
-	}
+		fixes_load_old_edges_every(ld, "the per-group counts are computed again");
 	fixes_load_old_edges_changeable(ld);
 	fixes_load_phase(ld, "old edges read");
 
@@ -581,7 +578,7 @@ run_load(FixesLoad *ld, bool full)
 	fixes_load_phase(ld, "started");
 	fixes_load_read_previous(ld);
 	if (full)
-		ld->prev.usable = false;
+		fixes_load_previous_unusable(ld);
 	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
 	fixes_load_read_backport_overrides(ld);
@@ -595,8 +592,8 @@ run_load(FixesLoad *ld, bool full)
 	if (ld->unchanged)
 	{
 		/* what the previous load recorded is still true */
-		ld->counted_edges = ld->prev.edges;
-		ld->resolved = ld->prev.resolved;
+		ld->totals.edges = ld->prev.edges;
+		ld->totals.resolved = ld->prev.resolved;
 		ld->releases->n = ld->prev.nreleases;
 	}
 	else
@@ -776,8 +773,8 @@ fixes_load(PG_FUNCTION_ARGS)
 	values[i++] = CStringGetTextDatum(ld->args.name);
 	values[i++] = Int64GetDatum(ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
 	values[i++] = Int32GetDatum(ld->releases->n);
-	values[i++] = Int64GetDatum(ld->counted_edges);
-	values[i++] = Int64GetDatum(ld->resolved);
+	values[i++] = Int64GetDatum(ld->totals.edges);
+	values[i++] = Int64GetDatum(ld->totals.resolved);
 	values[i++] = Float8GetDatum(seconds);
 	Assert(i == LOAD_COLS);
 	MemoryContextDelete(ld->cxt);

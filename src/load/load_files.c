@@ -29,6 +29,7 @@
 #include "load_maintainers.h"
 #include "load_subsystem_counts.h"
 #include "load_walk.h"
+#include "refresh.h"
 #include "spi_call.h"
 
 /*
@@ -63,7 +64,7 @@ fixes_load_settings(FixesLoad *ld, bool files_given, bool files,
 	if (ld->paths->files != ld->prev.files ||
 		(ld->paths->maintainers == NULL) != (ld->prev.maintainers == NULL) ||
 		(ld->paths->maintainers != NULL && strcmp(ld->paths->maintainers, ld->prev.maintainers) != 0))
-		ld->prev.usable = false;
+		fixes_load_previous_unusable(ld);
 }
 
 /*

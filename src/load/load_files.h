@@ -23,6 +23,12 @@ typedef struct FixesPaths
 	int64		ncs;
 	int64		cs_cap;
 	struct FixesPrefixes *prefixes; /* load_subsystem_counts.c */
+	int64		maint_hash;		/* of the MAINTAINERS files used (load_maintainers.c) */
+	bool		reattribute;	/* a refresh attributes every commit again */
+	bool		reattribute_some;	/* a refresh attributes some old commits again */
+	struct FixesKeptGroups *kept_groups;	/* the groups of the old commits (a
+											 * refresh reads them while the reader
+											 * walks; load_subsystem_counts.c) */
 } FixesPaths;
 
 extern void fixes_paths_init(FixesLoad *ld);

@@ -540,7 +540,7 @@ read_stored_names(FixesLoad *ld, FixesSubsystems *ss)
 
 		if (id != (int32) i + 1 || name == NULL || section_id(ss, name) != id)
 		{
-			ld->reattribute = true;
+			ld->paths->reattribute = true;
 			reset_names(ss);
 			break;
 		}
@@ -611,14 +611,14 @@ fixes_load_read_maintainers(FixesLoad *ld, FixesReader *shared)
 	 * files.  The hash of a database at 1.2 differs from that of the same
 	 * file at 1.1, whose attributions were all by the ref's file.
 	 */
-	ld->maint_hash = (int64) (ld->has.maintainers_by_release
+	ld->paths->maint_hash = (int64) (ld->has.maintainers_by_release
 							  ? hash_combine64(ss->vers[ss->ref_ver]->hash, 12)
 							  : ss->vers[ss->ref_ver]->hash);
 	if (ld->prev.maint_hash_null)
-		ld->prev.usable = false;
-	else if (ld->prev.maint_hash != ld->maint_hash)
-		ld->reattribute = true;
-	if (ld->known && ld->prev.usable && !ld->reattribute)
+		fixes_load_previous_unusable(ld);
+	else if (ld->prev.maint_hash != ld->paths->maint_hash)
+		ld->paths->reattribute = true;
+	if (ld->known && ld->prev.usable && !ld->paths->reattribute)
 		read_stored_names(ld, ss);
 	map_sections(ss, ss->vers[ss->ref_ver]);
 }
@@ -849,7 +849,7 @@ static void
 add_pair(FixesLoad *ld, uint32 idx, int section)
 {
 	insert_commit_subsystem(ld->paths->subsys_bulk, ld->repository_id, idx, section);
-	if (ld->refresh != NULL && !ld->reattribute && idx < ld->n_old)
+	if (ld->refresh != NULL && !ld->paths->reattribute && idx < ld->n_old)
 		return;
 	if (ld->paths->ncs + 2 > ld->paths->cs_cap)
 	{
@@ -1045,8 +1045,8 @@ fixes_load_write_files(FixesLoad *ld)
 		fixes_load_phase(ld, "MAINTAINERS of the releases read");
 	}
 	if (ld->refresh != NULL && full)
-		ld->reattribute = true;
-	ld->reattribute_some = !full && nchanged > 0;
+		ld->paths->reattribute = true;
+	ld->paths->reattribute_some = !full && nchanged > 0;
 
 	/*
 	 * The section ids: all again in the order of the releases, or new ones

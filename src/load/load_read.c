@@ -178,17 +178,17 @@ newest_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
 	const FixesCommitFields *f = wc->f;
 
-	if (!f->committed_null && (!ld->newest_set || f->committed_at > ld->newest_at))
+	if (!f->committed_null && (!ld->newest.set || f->committed_at > ld->newest.at))
 	{
-		ld->newest_at = f->committed_at;
-		ld->newest_set = true;
+		ld->newest.at = f->committed_at;
+		ld->newest.set = true;
 	}
 }
 
 /*
  * Walk the commits reachable from the ref that the graph does not hold yet
  * (all of them for a full load), with the hooks of the mainline (see the
- * header comment).  A refresh's reader that walks already (ld->ahead) is
+ * header comment).  A refresh's reader that walks already (ld->ahead.reader) is
  * taken when it fits, stopped otherwise.
  */
 void
@@ -207,8 +207,8 @@ fixes_load_read(FixesLoad *ld)
 	scope.nheads = 1;
 	scope.mainline = true;
 	scope.files = ld->paths->files;
-	scope.ahead = &ld->ahead;
-	scope.ahead_files = ld->ahead_files;
+	scope.ahead = &ld->ahead.reader;
+	scope.ahead_files = ld->ahead.files;
 	/* a refresh: the reader finds the old commits the walk meets */
 	if (ld->refresh != NULL)
 		scope.hide = fixes_refresh_walk_hide(ld);

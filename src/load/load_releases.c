@@ -79,7 +79,7 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 				 errmsg("release_tags must be 'ref' or 'all', not \"%s\"", arg),
 				 errhint("'ref': the tags the ref reaches are the releases; 'all': every release tag of the repository, for projects that tag their releases on release branches.")));
 	ld->releases->all = false;
-	ld->release_all_changed = false;
+	ld->releases->all_changed = false;
 	if (!ld->has.release_tags)
 		return;
 	if (ld->known)
@@ -105,13 +105,13 @@ fixes_load_release_tags_setting(FixesLoad *ld, const char *arg)
 							ld->args.name),
 					 errdetail("fixes_repositories.release_tags holds \"%s\"; it must be 'ref' or 'all'.",
 							   old ? old : "NULL")));
-			ld->release_all_changed = true;
+			ld->releases->all_changed = true;
 		}
 	}
 	ld->releases->all = arg != NULL ? strcmp(arg, "all") == 0 : old_all;
-	if (ld->known && old != NULL && !ld->release_all_changed && ld->releases->all != old_all)
+	if (ld->known && old != NULL && !ld->releases->all_changed && ld->releases->all != old_all)
 	{
-		ld->release_all_changed = true;
+		ld->releases->all_changed = true;
 		ereport(NOTICE,
 				(errmsg("the release tags of repository \"%s\" change: loading it in full", ld->args.name),
 				 errdetail("release_tags was '%s' and is now '%s'.", old_all ? "all" : "ref",
@@ -503,7 +503,7 @@ fixes_load_releases(FixesLoad *ld)
 		fixes_refresh_mark(ld, stack);
 	else
 	{
-		ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		fixes_load_marks_alloc(ld);
 		if (ld->releases->entry_start != NULL)
 		{
 			/* release_tags 'all': releases off the ref */

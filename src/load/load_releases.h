@@ -16,6 +16,7 @@ typedef struct FixesReleases
 	FixesTag   *tags;
 	int			ntags;
 	bool		all;			/* release_tags 'all': releases off the ref too */
+	bool		all_changed;	/* not the previous load's setting: a full load */
 	int			n;				/* releases */
 	int		   *tag_of;			/* rank - 1 -> index in tags */
 	uint32	   *commit;			/* rank - 1 -> commit index */

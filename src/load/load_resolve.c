@@ -604,8 +604,8 @@ fixes_load_count_resolved(FixesLoad *ld)
 	 */
 	bool		some = ld->refresh != NULL && ld->refresh->edges_some;
 
-	ld->counted_edges = some ? ld->prev.edges : 0;
-	ld->resolved = some ? ld->prev.resolved : 0;
+	ld->totals.edges = some ? ld->prev.edges : 0;
+	ld->totals.resolved = some ? ld->prev.resolved : 0;
 	for (int64 k = 0; k < ld->edge_list.n; k++)
 	{
 		FixesEdge  *e = &ld->edge_list.edges[k];
@@ -614,12 +614,12 @@ fixes_load_count_resolved(FixesLoad *ld)
 			continue;
 		if (some && e->old && e->before.status != EDGE_IGNORED)
 		{
-			ld->counted_edges--;
-			ld->resolved -= e->before.status == EDGE_RESOLVED;
+			ld->totals.edges--;
+			ld->totals.resolved -= e->before.status == EDGE_RESOLVED;
 		}
 		if (e->now.status == EDGE_IGNORED)
 			continue;
-		ld->counted_edges++;
-		ld->resolved += e->now.status == EDGE_RESOLVED;
+		ld->totals.edges++;
+		ld->totals.resolved += e->now.status == EDGE_RESOLVED;
 	}
 }

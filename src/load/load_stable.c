@@ -352,7 +352,7 @@ mark_stable(FixesLoad *ld, Stable *st)
 	for (uint32 i = 0; i < ld->n_mainline; i++)
 		tmp[i] = -1;
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents, commit, n, tmp, stack);
-	ld->mark = repalloc_huge(ld->mark, sizeof(int32) * Max(g->n, 1));
+	fixes_load_marks_grow(ld);
 	for (uint32 i = ld->n_mainline; i < g->n; i++)
 	{
 		int32		r = tmp[i] > 0 ? rank[tmp[i] - 1] : 0;

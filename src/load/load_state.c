@@ -44,6 +44,21 @@ fixes_load_ensure_room(FixesLoad *ld, uint32 idx)
 	ld->by_commit.cap = cap;
 }
 
+/* ld->mark for every commit of the graph, each unreleased (0) */
+void
+fixes_load_marks_alloc(FixesLoad *ld)
+{
+	ld->mark = fixes_palloc_big(sizeof(int32) * Max(ld->graph->n, 1),
+								MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+}
+
+/* ld->mark grown to the graph's commits (the stable scope's, after the mainline's) */
+void
+fixes_load_marks_grow(FixesLoad *ld)
+{
+	ld->mark = repalloc_huge(ld->mark, sizeof(int32) * Max(ld->graph->n, 1));
+}
+
 /* room for cap edges in the list */
 static void
 edges_grow_to(FixesLoad *ld, int64 cap)
@@ -245,14 +260,14 @@ fixes_load_start_full(FixesLoad *ld)
 	ld->by_commit.committed_at = NULL;
 	ld->by_commit.committed_null = NULL;
 	ld->by_commit.stable_cc = NULL;
-	ld->newest_set = false;
+	ld->newest.set = false;
 	ld->edge_list.n = 0;
 	ld->edge_list.text.len = 0;
 	ld->missing_parents = 0;
 	ld->trailer_keys = NULL;
 	ld->paths->ncs = 0;
 	ld->paths->prefixes = NULL;
-	ld->kept_groups = NULL;
+	ld->paths->kept_groups = NULL;
 	ld->paths->missing_blobs = 0;
 	ld->paths->missing_trees = 0;
 }

@@ -383,6 +383,31 @@ typedef struct FixesEdgeList
 	FixesArena	text;			/* abbrevs, quoted subjects, raw lines */
 } FixesEdgeList;
 
+/*
+ * A refresh's reader, started before the load knows it is one: it walks the
+ * new commits ahead while the backend reads the previous load back
+ * (read_repository() in load.c), and fixes_load_read() takes it over.
+ */
+typedef struct FixesAhead
+{
+	struct FixesReader *reader; /* NULL: none; stopped by read_repository() */
+	bool		files;			/* it sends each commit's files */
+} FixesAhead;
+
+/* the newest committer date of the new mainline commits (load_walk.c) */
+typedef struct FixesNewest
+{
+	bool		set;			/* a new commit has a date */
+	TimestampTz at;
+} FixesNewest;
+
+/* what fixes_load() returns of the mainline's Fixes edges (load_resolve.c) */
+typedef struct FixesEdgeTotals
+{
+	int64		edges;			/* Fixes: lines, less those ignored */
+	int64		resolved;
+} FixesEdgeTotals;
+
 /* ---- the state a phase owns: declared in its header, allocated by its init ---- */
 struct FixesReleases;			/* load_releases.h: fixes_releases_init() */
 struct FixesEdgeOverrides;		/* load_overrides.h: fixes_edge_overrides_init() */
@@ -394,7 +419,6 @@ struct FixesPaths;				/* load_files.h: fixes_paths_init() */
 typedef struct FixesLoad
 {
 	FixesLoadArgs args;
-	bool		release_all_changed;	/* not the previous load's: a full load */
 	Oid			nsp;			/* the extension's schema */
 	const char *schema;			/* its name, quoted for SQL */
 	FixesSchema has;			/* what the installed SQL has (load_schema.c) */
@@ -421,12 +445,9 @@ typedef struct FixesLoad
 
 	/* phase read (load_read.c, load_walk.c) */
 	struct FixesWalk *walk;		/* freed by the caller in PG_FINALLY */
-	struct FixesReader *ahead;	/* a refresh's reader, walking already
-								 * (read_repository()); stopped there too */
-	bool		ahead_files;	/* it sends each commit's files */
+	FixesAhead	ahead;			/* a refresh's reader, walking already */
 	FixesCommitArrays by_commit;
-	bool		newest_set;		/* newest_at: the newest committer date of the */
-	TimestampTz newest_at;		/* new mainline commits (if any has one) */
+	FixesNewest newest;			/* the newest committer date of the new mainline commits */
 	int64		missing_parents;	/* beyond a shallow clone's boundary, of every walk */
 	FixesEdgeList edge_list;
 	struct FixesTrailerKeys *trailer_keys;	/* of new commits (load_trailer_keys.c) */
@@ -440,17 +461,10 @@ typedef struct FixesLoad
 	struct FixesStableBranches *stable_branches;
 	struct FixesReleases *releases;
 
-	/* phase resolve: the counts of fixes_load, of fixes edges only */
-	int64		counted_edges;	/* Fixes: lines, less those ignored */
-	int64		resolved;
+	FixesEdgeTotals totals;		/* what fixes_load() returns of the Fixes edges */
 
 	struct FixesCounts *counts;
 	struct FixesPaths *paths;	/* files and subsystems */
-	int64		maint_hash;
-	bool		reattribute;	/* a refresh attributes every commit again */
-	bool		reattribute_some;	/* a refresh attributes some old commits again */
-	struct FixesKeptGroups *kept_groups;	/* the groups of the old commits (a
-											 * refresh reads them while the reader walks) */
 	FixesLimitHits limit_hits;	/* input_limits.c: the commits past each limit */
 } FixesLoad;
 
@@ -494,6 +508,8 @@ extern uint32 fixes_load_stored_idx(FixesLoad *ld, int64 v, int64 n, const char 
 extern double fixes_load_stored_float(FixesLoad *ld, double v, const char *table,
 									  const char *column);
 extern void fixes_load_ensure_room(FixesLoad *ld, uint32 idx);
+extern void fixes_load_marks_alloc(FixesLoad *ld);
+extern void fixes_load_marks_grow(FixesLoad *ld);
 extern void fixes_load_start_full(FixesLoad *ld);
 extern FixesEdge *fixes_edge_append(MemoryContext cxt, FixesEdgeSink *sink);
 extern FixesEdge *fixes_load_add_edge(FixesLoad *ld);

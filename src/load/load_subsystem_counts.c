@@ -469,7 +469,7 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 }
 
 /*
- * The rows of fixes_commit_groups, when they hold, into ld->kept_groups
+ * The rows of fixes_commit_groups, when they hold, into ld->paths->kept_groups
  * (once): those of the prefixes, with the ids of the stored dictionary, and
  * those of the sections, unless MAINTAINERS changed.  A refresh reads them
  * while the reader walks the new commits (load.c); they do not depend on
@@ -481,14 +481,14 @@ fixes_load_read_kept_groups(FixesLoad *ld)
 	FixesKeptGroups *k;
 	FixesPrefixes *px;
 
-	if (!ld->has.file_tables || !ld->paths->files || ld->kept_groups != NULL)
+	if (!ld->has.file_tables || !ld->paths->files || ld->paths->kept_groups != NULL)
 		return;
-	k = ld->kept_groups = palloc0(sizeof(FixesKeptGroups));
+	k = ld->paths->kept_groups = palloc0(sizeof(FixesKeptGroups));
 	fixes_load_prefixes_begin(ld);
 	px = ld->paths->prefixes;
 	k->p_ok = ld->refresh != NULL && !px->dict_bad &&
 		read_segments(ld, "prefixes", px->nstored, &k->p);
-	k->s_ok = ld->paths->subsys != NULL && ld->refresh != NULL && !ld->reattribute &&
+	k->s_ok = ld->paths->subsys != NULL && ld->refresh != NULL && !ld->paths->reattribute &&
 		read_segments(ld, "subsystems", (uint32) fixes_load_nsections(ld), &k->s);
 }
 
@@ -835,7 +835,7 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 	if (!ld->has.file_tables || !ld->paths->files)
 		return false;
 	fixes_load_read_kept_groups(ld);
-	k = ld->kept_groups;
+	k = ld->paths->kept_groups;
 	px = ld->paths->prefixes;
 	if (!k->decided)
 	{
@@ -847,7 +847,7 @@ fixes_load_groups_by_difference(FixesLoad *ld)
 			read_stored_counts(ld, "fixes_path_prefix_counts", "prefix_id", 0, px->nstored, &k->sp);
 			k->delta_p = k->sp.n == (int64) px->nstored && k->sp.all_lifetimes;
 		}
-		if (old_ok && ld->paths->subsys != NULL && k->s_ok && !ld->reattribute && !ld->reattribute_some)
+		if (old_ok && ld->paths->subsys != NULL && k->s_ok && !ld->paths->reattribute && !ld->paths->reattribute_some)
 		{
 			read_stored_counts(ld, "fixes_subsystem_counts", "subsystem_id", 1,
 							   (uint32) fixes_load_nsections(ld), &k->ss);
@@ -935,8 +935,8 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		return;
 	/* the groups of the old commits: kept (read already, or now), or read again */
 	(void) fixes_load_groups_by_difference(ld);
-	k = ld->kept_groups;
-	ld->kept_groups = NULL;
+	k = ld->paths->kept_groups;
+	ld->paths->kept_groups = NULL;
 	px = ld->paths->prefixes;
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "fixes per-group counts", ALLOCSET_DEFAULT_SIZES);
 	old_cxt = MemoryContextSwitchTo(cxt);
@@ -951,14 +951,14 @@ fixes_load_subsystem_counts(FixesLoad *ld)
 		uint32		nsec = (uint32) fixes_load_nsections(ld);
 
 		/* old commits attributed again (load_files.c): the kept groups are stale */
-		if (ld->reattribute || ld->reattribute_some)
+		if (ld->paths->reattribute || ld->paths->reattribute_some)
 		{
 			old_groups_free(&k->s);
 			memset(&k->s, 0, sizeof(k->s));
 			k->s_ok = false;
 		}
 		rewrite_s = !k->s_ok;
-		if (ld->refresh != NULL && !ld->reattribute && rewrite_s)
+		if (ld->refresh != NULL && !ld->paths->reattribute && rewrite_s)
 			read_old_groups(ld, false, &old_s, nsec);
 		else if (k->s.nsegments >= MAX_SEGMENTS)
 			rewrite_s = true;	/* k->s holds them all: one row again */

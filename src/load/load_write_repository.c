@@ -68,8 +68,8 @@ set_int8(RowUpdate *u, const char *col, int64 v)
 static void
 set_newest(FixesLoad *ld, RowUpdate *u)
 {
-	bool		set = ld->newest_set;
-	TimestampTz at = ld->newest_at;
+	bool		set = ld->newest.set;
+	TimestampTz at = ld->newest.at;
 
 	if (ld->refresh != NULL && ld->prev.newest_set && (!set || ld->prev.newest_at > at))
 	{
@@ -87,7 +87,7 @@ set_files(FixesLoad *ld, RowUpdate *u)
 
 	set_col(u, "files", BOOLOID, BoolGetDatum(ld->paths->files), false);
 	set_text(u, "maintainers", ld->paths->maintainers);
-	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->maint_hash), ld->paths->subsys == NULL);
+	set_col(u, "maintainers_hash", INT8OID, Int64GetDatum(ld->paths->maint_hash), ld->paths->subsys == NULL);
 	set_int8(u, "missing_blobs", ld->paths->missing_blobs + (keep ? ld->prev.missing_blobs : 0));
 	set_int8(u, "missing_trees", ld->paths->missing_trees + (keep ? ld->prev.missing_trees : 0));
 }
@@ -113,8 +113,8 @@ fixes_load_write_repository(FixesLoad *ld, double seconds)
 	set_col(&u, "load_seconds", FLOAT8OID, Float8GetDatum(seconds), false);
 	set_int8(&u, "commits", ld->unchanged ? ld->prev.commits : (int64) ld->n_mainline);
 	set_col(&u, "releases", INT4OID, Int32GetDatum(ld->releases->n), false);
-	set_int8(&u, "edges", ld->counted_edges);
-	set_int8(&u, "resolved", ld->resolved);
+	set_int8(&u, "edges", ld->totals.edges);
+	set_int8(&u, "resolved", ld->totals.resolved);
 	set_int8(&u, "missing_parents", ld->missing_parents);
 	set_int8(&u, "tags_hash", ld->tags_hash);
 	if (ld->has.file_tables)

@@ -19,8 +19,9 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
-#include "load_state.h"
+#include "load_files.h"
 #include "load_releases.h"
+#include "load_state.h"
 #include "load_subsystem_counts.h"
 #include "refresh.h"
 #include "spi_call.h"
@@ -45,10 +46,10 @@ unchanged_since_last_load(FixesLoad *ld)
 	if (!ld->prev.usable || ld->empty || ld->prev.head == NULL)
 		return false;
 	/* the subsystems are attributed again (load_files.c) */
-	if (ld->reattribute)
+	if (ld->paths->reattribute)
 		return false;
 	/* release_tags changed, or its stored value was not valid */
-	if (ld->release_all_changed)
+	if (ld->releases->all_changed)
 		return false;
 	return fixes_refresh_head_unmoved(ld) && ld->tags_hash == ld->prev.tags_hash;
 }
@@ -115,7 +116,7 @@ read_previous_graph(FixesLoad *ld)
 	 * with 'all', so is a load that finds release tags off the ref (after
 	 * the walk, FIXES_DECIDE_HISTORY_READ)
 	 */
-	if (ld->release_all_changed)
+	if (ld->releases->all_changed)
 	{
 		fixes_load_phase(ld, "no previous graph (release_tags)");
 		return;

@@ -11,6 +11,7 @@
 #include "miscadmin.h"
 
 #include "big_alloc.h"
+#include "load_files.h"
 #include "load_state.h"
 #include "load_releases.h"
 #include "refresh.h"
@@ -155,7 +156,7 @@ fixes_refresh_changed_commits(FixesLoad *ld, const FixesReleaseFiles *ss, uint32
 bool
 fixes_refresh_attribute_all(FixesLoad *ld)
 {
-	return ld->reattribute ||
+	return ld->paths->reattribute ||
 		(ld->has.maintainers_by_release && ld->releases->n == 0 && ld->refresh->n_old_releases > 0);
 }
 

@@ -260,6 +260,14 @@ too_many(const FixesLoad *ld, int64 count)
 	return count > Max((int64) ld->n_old / 4, 1024);
 }
 
+/* every old edge is read after all, not only those the refresh needs (why: the DEBUG1 line) */
+void
+fixes_load_old_edges_every(FixesLoad *ld, const char *why)
+{
+	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->args.name, why);
+	ld->refresh->edges_some = false;
+}
+
 /* the edges of every old commit not read yet */
 static void
 read_rest(FixesLoad *ld, const char *why)

@@ -198,15 +198,15 @@ fixes_load_old_ids(FixesLoad *ld)
 
 	if (g->sparse_below == 0)
 		return;
-	if (ld->ahead == NULL || !list_asked(ld) ||
+	if (ld->ahead.reader == NULL || !list_asked(ld) ||
 		!fixes_oid_parse_full(&old_head, ld->prev.head))
 	{
 		fixes_load_read_ids(ld);
 		return;
 	}
-	fixes_reader_expect(ld->ahead, WIRE_LIST, &payload, &len);
+	fixes_reader_expect(ld->ahead.reader, WIRE_LIST, &payload, &len);
 	if (wire_decode_list(payload, len, &list) != 0)
-		fixes_reader_protocol_error(ld->ahead, "The list record is malformed.");
+		fixes_reader_protocol_error(ld->ahead.reader, "The list record is malformed.");
 	if (list.over)
 	{
 		elog(DEBUG1, "fixes_load %s: the list of the new commits is longer than fixes.refresh_list_limit (%d kB)",

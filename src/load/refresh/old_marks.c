@@ -224,7 +224,7 @@ fixes_refresh_mark(FixesLoad *ld, uint32 *stack)
 	Assert(appended || !ld->refresh->parents_some);
 	/* the releases off the ref of release_tags 'all' are a full load's */
 	Assert(ld->releases->entry_start == NULL);
-	ld->mark = fixes_palloc_big(sizeof(int32) * Max(g->n, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	fixes_load_marks_alloc(ld);
 	if (appended)
 		memcpy(ld->mark, ld->refresh->stored.mark, sizeof(int32) * ld->n_old);
 	fixes_mark_releases(g->n, g->par_start, g->par_end, g->parents,

@@ -115,6 +115,17 @@ fixes_load_read_previous(FixesLoad *ld)
 }
 
 /*
+ * The previous load is not built on: this load is a full one (another
+ * setting of files or MAINTAINERS, a stored hash missing, or a refresh
+ * whose stored state did not read back)
+ */
+void
+fixes_load_previous_unusable(FixesLoad *ld)
+{
+	ld->prev.usable = false;
+}
+
+/*
  * A refresh: the surrogate keys of the rows it does not read are in range
  * (stored state is input, src/README.md).  A row with an index out of
  * range is one that no read by range finds, and that the refresh would

@@ -64,6 +64,7 @@ extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
 
 /* previous.c */
 extern void fixes_load_read_previous(FixesLoad *ld);
+extern void fixes_load_previous_unusable(FixesLoad *ld);
 extern void fixes_load_check_stored_keys(FixesLoad *ld);
 extern void fixes_load_read_old_releases(FixesLoad *ld);
 extern void fixes_load_read_previous_newest(FixesLoad *ld);
@@ -143,6 +144,7 @@ extern const FixesOid *fixes_load_oid(FixesLoad *ld, uint32 idx);
 
 /* old_edges.c: which old edges a refresh reads */
 extern bool fixes_load_old_edges_some(FixesLoad *ld);
+extern void fixes_load_old_edges_every(FixesLoad *ld, const char *why);
 extern void fixes_load_old_edges_changeable(FixesLoad *ld);
 extern void fixes_load_old_edges_counted(FixesLoad *ld);
 

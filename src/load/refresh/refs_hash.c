@@ -31,6 +31,7 @@
 #include "executor/spi.h"
 #include "utils/builtins.h"
 
+#include "load_files.h"
 #include "load_state.h"
 #include "load_overrides.h"
 #include "load_releases.h"
@@ -111,7 +112,7 @@ fixes_load_refs_option(FixesLoad *ld, bool compare)
 	if (!ld->has.refs_hash)
 		return NULL;
 	/* what else would make the load more than a no-op, known so far */
-	if (compare && ld->known && ld->prev.usable && !ld->reattribute && ld->prev.head != NULL)
+	if (compare && ld->known && ld->prev.usable && !ld->paths->reattribute && ld->prev.head != NULL)
 		ld->refs.compared = read_old_refs_hash(ld);
 	if (ld->refs.compared)
 		fixes_format_oid(hex, &ld->refs.old_hash);
