@@ -32,8 +32,10 @@
  * space, CPU time: rlimits are inherited), and dies with the reader
  * (PR_SET_PDEATHSIG), so a cancel, which kills the reader, ends it too.
  * Not used with files (walk-files: files_pool.c's workers take the second
- * core), for walk_hidden() (a refresh: the backend is busy then), or in a
- * shallow clone.  FIXES_READER_PREFETCH=0 turns it off (tests compare).
+ * core), for walk_hidden() (a refresh: the backend is busy then), in a
+ * shallow clone, or when no core is free when the walk starts
+ * (core_free()).  FIXES_READER_PREFETCH=0 turns it off, =1 on whatever
+ * the other processes do (the tests compare both).
  *
  * The stream from the worker: per commit, its id (20 bytes), its size
  * (u32) and the object's bytes, in the walk's order of its batches.  The
@@ -48,6 +50,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +70,7 @@
 static struct
 {
 	bool		active;
+	bool		hooked;			/* stop_worker() is out.c's hook before an error */
 	uint32_t	batch;
 	bool		eof;			/* the worker has written all it will */
 	pid_t		pid;
@@ -280,9 +284,56 @@ worker_main(Repo *r, CommitGraph *g, const git_oid *heads, int nheads, const Oid
 	_exit(0);
 }
 
+static void stop_worker(void);
+
+/*
+ * Whether a core is free for the worker: the reader may use two or more
+ * cores, and at most that many tasks are running now, this one and
+ * perhaps the backend included (procs_running of /proc/stat, the least of
+ * three looks 2 ms apart: a task that runs for an instant does not count).
+ * On a 2-core machine busy with other work the worker only takes turns with
+ * the walk on the one core left: it then costs CPU time (the pipe, cache
+ * misses) and saves no time (bench/README.md, session 27).
+ */
+static bool
+core_free(void)
+{
+	cpu_set_t	set;
+	long		cores;
+	long		least = -1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return false;
+	cores = CPU_COUNT(&set);
+	if (cores < 2)
+		return false;
+	for (int k = 0; k < 3; k++)
+	{
+		FILE	   *f = fopen("/proc/stat", "r");
+		char		line[256];
+		long		running = -1;
+
+		if (f == NULL)
+			return false;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "procs_running %ld", &running) == 1)
+				break;
+		fclose(f);
+		if (running < 0)
+			return false;
+		if (least < 0 || running < least)
+			least = running;
+		if (k < 2)
+			usleep(2000);
+	}
+	return least <= cores;
+}
+
 /*
  * Start the worker for walk_history(heads, known), if the repository has
- * a commit-graph file that knows the heads.
+ * a commit-graph file that knows the heads.  An error of the walk stops
+ * and reaps it first (out_before_error(): files_pool.c's hook is not set
+ * in a walk without files), rather than leave it to init.
  */
 void
 prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
@@ -300,6 +351,11 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.active = false;
 	if ((env != NULL && strcmp(env, "0") == 0) || r->shallow || nheads < 1)
 		return;
+	if ((env == NULL || strcmp(env, "1") != 0) && !core_free())
+	{
+		pf.why = "no worker: no core is free";
+		return;
+	}
 	if (!cgraph_open(&g, r->objdir))
 		return;
 	pf.batch = BATCH;
@@ -341,6 +397,8 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.fd = fds[0];
 	pf.active = true;
 	pf.why = NULL;
+	out_before_error(stop_worker);
+	pf.hooked = true;
 }
 
 /* the worker is not needed any more: stopped and reaped */
@@ -374,6 +432,9 @@ prefetch_end(void)
 	if (pf.active && pf.why == NULL)
 		pf.why = "the walk ended";
 	stop_worker();
+	if (pf.hooked)
+		out_before_error(NULL);
+	pf.hooked = false;
 	if (getenv("FIXES_READER_PREFETCH_REPORT") != NULL)
 		fprintf(stderr, "prefetch: %llu of %llu commits read by the worker (%s)\n",
 				(unsigned long long) pf.taken, (unsigned long long) pf.next,
