@@ -32,10 +32,16 @@
  * space, CPU time: rlimits are inherited), and dies with the reader
  * (PR_SET_PDEATHSIG), so a cancel, which kills the reader, ends it too.
  * Not used with files (walk-files: files_pool.c's workers take the second
- * core), for walk_hidden() (a refresh: the backend is busy then), in a
- * shallow clone, or when no core is free when the walk starts
- * (core_free()).  FIXES_READER_PREFETCH=0 turns it off, =1 on whatever
- * the other processes do (the tests compare both).
+ * core), for walk_hidden() (a refresh: the backend is busy then), or in a
+ * shallow clone.
+ *
+ * Off unless FIXES_READER_PREFETCH=1 is in the reader's environment (the
+ * server's): on the 2-core virtual machine it was measured on, the two
+ * processes together inflated only 1.2 times as fast as one (each ran at
+ * about two thirds of its speed alone), the reader's CPU time grew by a
+ * tenth to a sixth, and with the backend as a third process a cold load
+ * was no faster: 1.06x at 130,000 commits, 0.98-1.00x at 650,000
+ * (bench/README.md, session 27).  The tests turn it on.
  *
  * The stream from the worker: per commit, its id (20 bytes), its size
  * (u32) and the object's bytes, in the walk's order of its batches.  The
@@ -50,7 +56,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,49 +292,6 @@ worker_main(Repo *r, CommitGraph *g, const git_oid *heads, int nheads, const Oid
 static void stop_worker(void);
 
 /*
- * Whether a core is free for the worker: the reader may use two or more
- * cores, and at most that many tasks are running now, this one and
- * perhaps the backend included (procs_running of /proc/stat, the least of
- * three looks 2 ms apart: a task that runs for an instant does not count).
- * On a 2-core machine busy with other work the worker only takes turns with
- * the walk on the one core left: it then costs CPU time (the pipe, cache
- * misses) and saves no time (bench/README.md, session 27).
- */
-static bool
-core_free(void)
-{
-	cpu_set_t	set;
-	long		cores;
-	long		least = -1;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return false;
-	cores = CPU_COUNT(&set);
-	if (cores < 2)
-		return false;
-	for (int k = 0; k < 3; k++)
-	{
-		FILE	   *f = fopen("/proc/stat", "r");
-		char		line[256];
-		long		running = -1;
-
-		if (f == NULL)
-			return false;
-		while (fgets(line, sizeof(line), f) != NULL)
-			if (sscanf(line, "procs_running %ld", &running) == 1)
-				break;
-		fclose(f);
-		if (running < 0)
-			return false;
-		if (least < 0 || running < least)
-			least = running;
-		if (k < 2)
-			usleep(2000);
-	}
-	return least <= cores;
-}
-
-/*
  * Start the worker for walk_history(heads, known), if the repository has
  * a commit-graph file that knows the heads.  An error of the walk stops
  * and reaps it first (out_before_error(): files_pool.c's hook is not set
@@ -349,13 +311,8 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.taken = 0;
 	pf.why = "no worker: turned off, or no usable commit-graph file that holds the head";
 	pf.active = false;
-	if ((env != NULL && strcmp(env, "0") == 0) || r->shallow || nheads < 1)
+	if (env == NULL || strcmp(env, "1") != 0 || r->shallow || nheads < 1)
 		return;
-	if ((env == NULL || strcmp(env, "1") != 0) && !core_free())
-	{
-		pf.why = "no worker: no core is free";
-		return;
-	}
 	if (!cgraph_open(&g, r->objdir))
 		return;
 	pf.batch = BATCH;

@@ -19,8 +19,10 @@
 #    file and three damaged ones are loaded under six names in one database; every row a user
 #    reads of each (test/refresh-fuzz/rows.sql) must be the same as the plain copy's; and a
 #    make-history 5000 with 3 stable branches (a walk of several heads, with the mainline's
-#    commits known), loaded with its stable scope with and without a file.  (There the reader
-#    starts the worker only when a core is free, as in production: part 1 forces it.)
+#    commits known), loaded with its stable scope with and without a file.  The server's reader
+#    runs as configured (the worker is off unless the server's environment has
+#    FIXES_READER_PREFETCH=1): part 1 turns it on; with it on in the server, part 2 compares the
+#    rows loaded by the worker.
 # The reader is the installed one ($PG_CONFIG --pkglibdir).  Own scratch database
 # fixes_t_commit_graph, dropped again on success.  Exit 0 pass, 1 fail, 77 skip (no make-history,
 # a clone without ../shared; or a git without `git commit-graph`).
