@@ -33,7 +33,15 @@
  * (PR_SET_PDEATHSIG), so a cancel, which kills the reader, ends it too.
  * Not used with files (walk-files: files_pool.c's workers take the second
  * core), for walk_hidden() (a refresh: the backend is busy then), or in a
- * shallow clone.  FIXES_READER_PREFETCH=0 turns it off (tests compare).
+ * shallow clone.
+ *
+ * Off unless FIXES_READER_PREFETCH=1 is in the reader's environment (the
+ * server's): on the 2-core virtual machine it was measured on, the two
+ * processes together inflated only 1.2 times as fast as one (each ran at
+ * about two thirds of its speed alone), the reader's CPU time grew by a
+ * tenth to a sixth, and with the backend as a third process a cold load
+ * was no faster: 1.06x at 130,000 commits, 0.98-1.00x at 650,000
+ * (bench/README.md, session 27).  The tests turn it on.
  *
  * The stream from the worker: per commit, its id (20 bytes), its size
  * (u32) and the object's bytes, in the walk's order of its batches.  The
@@ -67,6 +75,7 @@
 static struct
 {
 	bool		active;
+	bool		hooked;			/* stop_worker() is out.c's hook before an error */
 	uint32_t	batch;
 	bool		eof;			/* the worker has written all it will */
 	pid_t		pid;
@@ -280,9 +289,13 @@ worker_main(Repo *r, CommitGraph *g, const git_oid *heads, int nheads, const Oid
 	_exit(0);
 }
 
+static void stop_worker(void);
+
 /*
  * Start the worker for walk_history(heads, known), if the repository has
- * a commit-graph file that knows the heads.
+ * a commit-graph file that knows the heads.  An error of the walk stops
+ * and reaps it first (out_before_error(): files_pool.c's hook is not set
+ * in a walk without files), rather than leave it to init.
  */
 void
 prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
@@ -298,7 +311,7 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.taken = 0;
 	pf.why = "no worker: turned off, or no usable commit-graph file that holds the head";
 	pf.active = false;
-	if ((env != NULL && strcmp(env, "0") == 0) || r->shallow || nheads < 1)
+	if (env == NULL || strcmp(env, "1") != 0 || r->shallow || nheads < 1)
 		return;
 	if (!cgraph_open(&g, r->objdir))
 		return;
@@ -341,6 +354,8 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.fd = fds[0];
 	pf.active = true;
 	pf.why = NULL;
+	out_before_error(stop_worker);
+	pf.hooked = true;
 }
 
 /* the worker is not needed any more: stopped and reaped */
@@ -374,6 +389,9 @@ prefetch_end(void)
 	if (pf.active && pf.why == NULL)
 		pf.why = "the walk ended";
 	stop_worker();
+	if (pf.hooked)
+		out_before_error(NULL);
+	pf.hooked = false;
 	if (getenv("FIXES_READER_PREFETCH_REPORT") != NULL)
 		fprintf(stderr, "prefetch: %llu of %llu commits read by the worker (%s)\n",
 				(unsigned long long) pf.taken, (unsigned long long) pf.next,

@@ -11,9 +11,9 @@
  * whether the parent is in the history or missing beyond a shallow
  * boundary, so that it numbers the commits exactly as they were discovered.
  * walk_history() reads the commits in the same order whoever inflates them:
- * prefetch.c's worker hands it every other batch where git's commit-graph
- * file predicts them, and fetch_commit() takes a commit from it only if it
- * is the one the walk is about to read.
+ * prefetch.c's worker (when turned on) hands it every other batch where
+ * git's commit-graph file predicts them, and fetch_commit() takes a commit
+ * from it only if it is the one the walk is about to read.
  */
 #include "reader.h"
 

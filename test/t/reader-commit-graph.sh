@@ -4,7 +4,7 @@
 # holds.
 #
 # 1. The reader alone (`fixes-reader walk`, no database): the same bytes and exit status with the
-#    worker turned off (FIXES_READER_PREFETCH=0) and on (batches of 1, 3 and the default 256),
+#    worker turned off (FIXES_READER_PREFETCH=0) and on (=1; batches of 1, 3 and the default 256),
 #    - on every fixture repository (bare, copied) after `git commit-graph write --reachable`;
 #    - on a copy of the 20000-commit make-history repository with: a commit-graph file; a split
 #      chain of two layers; a stale file (written at HEAD~500, before the newer commits); and
@@ -13,12 +13,16 @@
 #      a chain that names a missing layer, and 12 files with random bytes flipped;
 #    and the worker must have read commits (FIXES_READER_PREFETCH_REPORT) where the file is good
 #    (the single file, the chain, and each fixture with a graph of 2 commits or more), none where
-#    the heads are not in it (stale, counts, truncated...).
+#    the heads are not in it (stale, counts, truncated...); an error midway (a truncated loose
+#    commit) with the worker running.
 # 2. Through fixes_load: the copies without a file, with the single file, the chain, the stale
 #    file and three damaged ones are loaded under six names in one database; every row a user
 #    reads of each (test/refresh-fuzz/rows.sql) must be the same as the plain copy's; and a
 #    make-history 5000 with 3 stable branches (a walk of several heads, with the mainline's
-#    commits known), loaded with its stable scope with and without a file.
+#    commits known), loaded with its stable scope with and without a file.  The server's reader
+#    runs as configured (the worker is off unless the server's environment has
+#    FIXES_READER_PREFETCH=1): part 1 turns it on; with it on in the server, part 2 compares the
+#    rows loaded by the worker.
 # The reader is the installed one ($PG_CONFIG --pkglibdir).  Own scratch database
 # fixes_t_commit_graph, dropped again on success.  Exit 0 pass, 1 fail, 77 skip (no make-history,
 # a clone without ../shared; or a git without `git commit-graph`).
@@ -38,7 +42,8 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 printf '\0\0\0\0\0\0\0\0' >"$work/none"
 
-# walk NAME PATH WANT_USED HEAD...: walk without the worker, then with batches of 1, 3 and 256;
+# walk NAME PATH WANT_USED HEAD...: walk without the worker, then with it (FIXES_READER_PREFETCH=1:
+# whether a core is free or not) in batches of 1, 3 and 256;
 # the same bytes and status; WANT_USED: "used" (the worker read commits with each batch of at most
 # a quarter of the walk's reads), "none" (it read none), "any"; a walk that fails says nothing
 walk() {
@@ -50,7 +55,7 @@ walk() {
     set -e
     for b in 1 3 256; do
         set +e
-        FIXES_READER_PREFETCH_BATCH=$b FIXES_READER_PREFETCH_REPORT=1 \
+        FIXES_READER_PREFETCH=1 FIXES_READER_PREFETCH_BATCH=$b FIXES_READER_PREFETCH_REPORT=1 \
             "$reader" walk "$path" "$@" <"$work/none" >"$work/out.$b" 2>"$work/err.$b"
         rc=$?
         set -e
@@ -93,6 +98,30 @@ for repo in "$fixtures"/*.git; do
     walk "fixture $(basename "$repo") ($want)" "$copy" "$want" "$head"
     rm -rf "$copy"
 done
+
+# 1a'. an error midway with the worker running: a good file, and a commit 30 of 60 whose loose copy
+#      is truncated (loose.c refuses it by name); the worker, when the commit is in its batch, ends
+#      quietly and the walk reports it itself, after exactly the records before it
+r="$work/loose.git"
+git init -q --bare "$r"
+python3 - <<'PY' | git -C "$r" fast-import --quiet
+import sys
+for i in range(1, 61):
+    msg = "change %d\n" % i
+    sys.stdout.write("commit refs/heads/main\nmark :%d\ncommitter A <a@example.org> %d +0000\n"
+                     "data %d\n%s%s\n" % (i, 1600000000 + 60 * i, len(msg), msg,
+                                          "from :%d" % (i - 1) if i > 1 else ""))
+PY
+git -C "$r" symbolic-ref HEAD refs/heads/main
+git -C "$r" commit-graph write --reachable >/dev/null 2>&1
+walk "60 commits and a commit-graph file" "$r" used "$(git -C "$r" rev-parse HEAD)"
+bad=$(git -C "$r" rev-parse HEAD~30)
+mkdir -p "$r/objects/${bad:0:2}"
+python3 -c "import sys, zlib; sys.stdout.buffer.write(zlib.compress(b'commit 300\0' + b'x' * 300)[:12])" \
+    >"$r/objects/${bad:0:2}/${bad:2}"
+walk "60 commits, a commit-graph file, commit 30 truncated" "$r" any "$(git -C "$r" rev-parse HEAD)"
+grep -q 'is corrupt' "$work/out.3" ||
+    { echo "FAIL: the truncated commit's error is not in the output"; fails=$((fails + 1)); }
 
 # 1b. make-history 20000: good, stale and damaged files
 src=$(make_history_repo 20000)
