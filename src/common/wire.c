@@ -360,7 +360,7 @@ wire_decode_message(const void *payload, size_t len, WireMessage *out)
 	get_str(&c, &out->message);
 	get_str(&c, &out->detail);
 	get_str(&c, &out->hint);
-	if (out->level != 'W' && out->level != 'N' && out->level != 'E')
+	if (out->level != 'W' && out->level != 'N' && out->level != 'D' && out->level != 'E')
 		return -1;
 	return finish(&c);
 }

@@ -50,7 +50,7 @@
  *                index into the heads it was given) is the first of them
  *                to reach, through commits the backend does not hold
  *                (its entry points); a head may have several records
- *   'M' message: u8 level ('W' warning, 'N' notice), char sqlstate[5],
+ *   'M' message: u8 level ('W' warning, 'N' notice, 'D' debug), char sqlstate[5],
  *                str message, str detail, str hint
  *   'E' error:   as 'M' with level 'E'; the last record of a failed run
  *   'Z' end:     no payload; the last record of a run that succeeded

@@ -35,13 +35,10 @@
  * core), for walk_hidden() (a refresh: the backend is busy then), or in a
  * shallow clone.
  *
- * Off unless FIXES_READER_PREFETCH=1 is in the reader's environment (the
- * server's): on the 2-core virtual machine it was measured on, the two
- * processes together inflated only 1.2 times as fast as one (each ran at
- * about two thirds of its speed alone), the reader's CPU time grew by a
- * tenth to a sixth, and with the backend as a third process a cold load
- * was no faster: 1.06x at 130,000 commits, 0.98-1.00x at 650,000
- * (bench/README.md, session 27).  The tests turn it on.
+ * Off unless FIXES_READER_PREFETCH is 1 (or 2) in the reader's environment,
+ * which the backend sets from fixes.reader_prefetch (off by default: on two
+ * cores it did not make loads faster, bench/README.md has the figures).
+ * The tests turn it on.
  *
  * The stream from the worker: per commit, its id (20 bytes), its size
  * (u32) and the object's bytes, in the walk's order of its batches.  The
@@ -74,6 +71,10 @@
 
 static struct
 {
+	bool		on;				/* turned on (FIXES_READER_PREFETCH=1, or 2: and
+								 * say at the end, in a DEBUG1 message to the
+								 * backend, what the worker read) */
+	bool		say;
 	bool		active;
 	bool		hooked;			/* stop_worker() is out.c's hook before an error */
 	uint32_t	batch;
@@ -311,7 +312,9 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.taken = 0;
 	pf.why = "no worker: turned off, or no usable commit-graph file that holds the head";
 	pf.active = false;
-	if (env == NULL || strcmp(env, "1") != 0 || r->shallow || nheads < 1)
+	pf.on = env != NULL && (strcmp(env, "1") == 0 || strcmp(env, "2") == 0);
+	pf.say = pf.on && env[0] == '2';
+	if (!pf.on || r->shallow || nheads < 1)
 		return;
 	if (!cgraph_open(&g, r->objdir))
 		return;
@@ -392,6 +395,11 @@ prefetch_end(void)
 	if (pf.hooked)
 		out_before_error(NULL);
 	pf.hooked = false;
+	if (pf.say)
+		out_message('D', "00000", NULL, NULL,
+					"fixes-reader: %llu of %llu commits read by the second process (%s)",
+					(unsigned long long) pf.taken, (unsigned long long) pf.next,
+					pf.why != NULL ? pf.why : "the walk ended");
 	if (getenv("FIXES_READER_PREFETCH_REPORT") != NULL)
 		fprintf(stderr, "prefetch: %llu of %llu commits read by the worker (%s)\n",
 				(unsigned long long) pf.taken, (unsigned long long) pf.next,

@@ -42,6 +42,7 @@
 
 int			fixes_reader_memory_limit = 2048;
 int			fixes_reader_cpu_limit = 3600;
+bool		fixes_reader_prefetch = false;
 
 /* children not reaped yet, killed at the end of the transaction */
 static int	live[MAX_LIVE];
@@ -64,6 +65,41 @@ fixes_reader_define_gucs(void)
 							3600, 1, INT_MAX / 2,
 							PGC_SUSET, GUC_UNIT_S,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("fixes.reader_prefetch",
+							 "Reads a cold load's commits with a second reader process where the repository has git's commit-graph file.",
+							 "Off by default: on two cores it did not make loads faster (docs/performance.md).",
+							 &fixes_reader_prefetch,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+}
+
+/*
+ * The reader's environment: the server's, and with fixes.reader_prefetch
+ * on, FIXES_READER_PREFETCH=2 (src/reader/prefetch.c: the second process
+ * on, and a DEBUG1 line of what it read).  Off, the server's environment
+ * decides (FIXES_READER_PREFETCH=1 there turns it on for every load, as
+ * bench/run does).  Built before fork(): the child only execs.
+ */
+static char **
+reader_environment(void)
+{
+	static const char var[] = "FIXES_READER_PREFETCH=";
+	int			n = 0;
+	int			k = 0;
+	char	  **envp;
+
+	if (!fixes_reader_prefetch)
+		return environ;
+	while (environ[n] != NULL)
+		n++;
+	envp = palloc(sizeof(char *) * (n + 2));
+	for (int i = 0; i < n; i++)
+		if (strncmp(environ[i], var, sizeof(var) - 1) != 0)
+			envp[k++] = environ[i];
+	envp[k++] = pstrdup("FIXES_READER_PREFETCH=2");
+	envp[k] = NULL;
+	return envp;
 }
 
 /*
@@ -114,7 +150,7 @@ kill_leftovers(XactEvent event, void *arg)
 
 /* in the child, between fork and exec: only system calls */
 static void
-exec_reader(const char *prog, char *const argv[], int in_fd, int out_fd,
+exec_reader(const char *prog, char *const argv[], char *const envp[], int in_fd, int out_fd,
 			rlim_t mem, rlim_t cpu)
 {
 	sigset_t	none;
@@ -139,7 +175,7 @@ exec_reader(const char *prog, char *const argv[], int in_fd, int out_fd,
 	if (in_fd < 0 || dup2(in_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0)
 		_exit(126);
 	closefrom(STDERR_FILENO + 1);
-	execv(prog, argv);
+	execve(prog, argv, envp);
 	_exit(127);
 }
 
@@ -206,6 +242,7 @@ fixes_reader_start_args(const char *mode, const char *path, const char *const *a
 	int			inp[2] = {-1, -1};
 	int			slot = -1;
 	pid_t		pid;
+	char	  **envp;
 	rlim_t		mem = (rlim_t) fixes_reader_memory_limit * 1024 * 1024;
 	rlim_t		cpu = (rlim_t) fixes_reader_cpu_limit;
 
@@ -245,10 +282,13 @@ fixes_reader_start_args(const char *mode, const char *path, const char *const *a
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create a pipe to the repository reader: %m")));
+	envp = reader_environment();
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		exec_reader(prog, argv, inp[0], outp[1], mem, cpu);
+		exec_reader(prog, argv, envp, inp[0], outp[1], mem, cpu);
+	if (envp != environ)
+		pfree(envp);
 	close(outp[1]);
 	if (input)
 		close(inp[0]);
@@ -358,7 +398,7 @@ raise_message(FixesReader *r, char type, const unsigned char *payload, uint32 le
 	hint = message_text(&m.hint);
 	if (type == WIRE_ERROR)
 		fixes_reader_stop(r);
-	ereport(m.level == 'E' ? ERROR : m.level == 'W' ? WARNING : NOTICE,
+	ereport(m.level == 'E' ? ERROR : m.level == 'W' ? WARNING : m.level == 'D' ? DEBUG1 : NOTICE,
 			(errcode(MAKE_SQLSTATE(m.sqlstate[0], m.sqlstate[1], m.sqlstate[2],
 								   m.sqlstate[3], m.sqlstate[4])),
 			 errmsg_internal("%s", message_text(&m.message)),

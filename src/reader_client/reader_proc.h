@@ -34,6 +34,7 @@ typedef struct FixesReader
 
 extern int	fixes_reader_memory_limit;	/* MB */
 extern int	fixes_reader_cpu_limit;	/* seconds */
+extern bool fixes_reader_prefetch;	/* fixes.reader_prefetch */
 
 extern void fixes_check_read_privilege(void);
 extern void fixes_reader_define_gucs(void);

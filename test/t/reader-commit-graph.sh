@@ -19,10 +19,9 @@
 #    file and three damaged ones are loaded under six names in one database; every row a user
 #    reads of each (test/refresh-fuzz/rows.sql) must be the same as the plain copy's; and a
 #    make-history 5000 with 3 stable branches (a walk of several heads, with the mainline's
-#    commits known), loaded with its stable scope with and without a file.  The server's reader
-#    runs as configured (the worker is off unless the server's environment has
-#    FIXES_READER_PREFETCH=1): part 1 turns it on; with it on in the server, part 2 compares the
-#    rows loaded by the worker.
+#    commits known), loaded with its stable scope with and without a file.  The loads run with
+#    SET fixes.reader_prefetch = on: the copies with a good file must say (DEBUG1) that the second
+#    process read commits, and a load with the setting off must not start it.
 # The reader is the installed one ($PG_CONFIG --pkglibdir).  Own scratch database
 # fixes_t_commit_graph, dropped again on success.  Exit 0 pass, 1 fail, 77 skip (no make-history,
 # a clone without ../shared; or a git without `git commit-graph`).
@@ -220,11 +219,17 @@ walk "a chain that names a missing layer" "$missing" none "$head"
 
 # 2. through fixes_load: every row the same
 fresh_db "$db"
-load() {    # load PATH NAME [STABLE]
-    psql_q -At -v path="$1" -v name="$2" -v stable="${3:-}" >/dev/null <<'SQL'
+load() {    # load PATH NAME [STABLE]: with fixes.reader_prefetch on; its DEBUG1 lines in $work/log.NAME
+    psql_q -At -v path="$1" -v name="$2" -v stable="${3:-}" >/dev/null 2>"$work/log.$2" <<'SQL'
+SET fixes.reader_prefetch = on;
+SET client_min_messages = debug1;
 SELECT * FROM fixes_load(:'path', name => :'name',
                          stable_branches => nullif(:'stable', ''));
 SQL
+}
+# the commits the second process read in NAME's load (its DEBUG1 line), or none
+prefetched() {
+    sed -n 's/.*fixes-reader: \([0-9]*\) of [0-9]* commits read by the second process.*/\1/p' "$work/log.$1" | head -1
 }
 rows() {    # rows NAME PATH: rows.sql of NAME, its path written as REPO
     psql_q -At -F $'\t' -v repo="$1" -f "$top/test/refresh-fuzz/rows.sql" | sed "s#$2#REPO#g"
@@ -245,6 +250,25 @@ re='^refs/heads/v[0-9]+\.[0-9]+\.y$'
 load "$work/stable-plain.git" stable-plain "$re"
 load "$sgood" stable-graph "$re"
 echo "loaded ${#names[@]} copies of make-history 20000 and 2 of 5000 with 3 stable branches in $(elapsed "$t0") s"
+# fixes.reader_prefetch reaches the reader: the copies with a good file were read by two processes
+for n in single chain; do
+    k=$(prefetched $n)
+    if [ -z "$k" ] || [ "$k" -eq 0 ]; then
+        echo "FAIL: $n: with fixes.reader_prefetch on, the second process read no commit (${k:-no DEBUG1 line})"
+        fails=$((fails + 1))
+    else
+        echo "ok: $n: the second process read $k commits (fixes.reader_prefetch on)"
+    fi
+done
+# and only it: off, no second process
+psql_q -At -v path="$single" >/dev/null 2>"$work/log.off" <<'SQL'
+SET client_min_messages = debug1;
+SELECT * FROM fixes_load(:'path', name => 'single-off');
+SQL
+if grep -q 'read by the second process' "$work/log.off"; then
+    echo "FAIL: with fixes.reader_prefetch off, the reader still turned the second process on"
+    fails=$((fails + 1))
+fi
 
 rows plain "$plain" >"$work/rows.plain"
 for i in "${!names[@]}"; do

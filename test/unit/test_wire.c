@@ -310,9 +310,9 @@ test_reach(void)
 static void
 test_message(void)
 {
-	const char	levels[3] = {'W', 'N', 'E'};
+	const char	levels[4] = {'W', 'N', 'E', 'D'};
 
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 4; k++)
 	{
 		WireMessage in, out;
 		size_t		len;
