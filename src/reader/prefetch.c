@@ -113,7 +113,7 @@ typedef struct PNode
 static inline bool
 pnode_before(const PNode *a, const PNode *b)
 {
-	return a->time > b->time || (a->time == b->time && a->seq < b->seq);
+	return walk_before(a->time, a->seq, b->time, b->seq);
 }
 
 static void

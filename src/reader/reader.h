@@ -117,6 +117,18 @@ extern bool oidset_add(OidSet *s, const unsigned char *id);	/* false: was there 
 extern uint32_t oidset_add_at(OidSet *s, const unsigned char *id, bool *added);
 
 /* walk.c */
+
+/*
+ * The walk's order, newest first: a commit comes before another when its
+ * committer time is later, or the same and it was queued first (seq).
+ * prefetch.c predicts the walk with it, so it is written once.
+ */
+static inline bool
+walk_before(int64_t atime, uint64_t aseq, int64_t btime, uint64_t bseq)
+{
+	return atime > btime || (atime == btime && aseq < bseq);
+}
+
 extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files);
 extern void walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
 						uint32_t nhide, bool files);

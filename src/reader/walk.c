@@ -44,7 +44,7 @@ typedef struct Heap
 static inline bool
 node_before(const Node *a, const Node *b)
 {
-	return a->time > b->time || (a->time == b->time && a->seq < b->seq);
+	return walk_before(a->time, a->seq, b->time, b->seq);
 }
 
 static void
