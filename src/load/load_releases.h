@@ -58,7 +58,6 @@ extern bool fixes_load_is_release(const FixesLoad *ld, const char *name);
 extern void fixes_load_find_releases(FixesLoad *ld);
 extern void fixes_load_release_tags_setting(FixesLoad *ld, const char *arg);
 extern bool fixes_load_release_tags_off_ref(FixesLoad *ld);
-extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
 extern void fixes_load_releases(FixesLoad *ld);
 extern int64 fixes_tags_hash(FixesLoad *ld);
 

@@ -25,9 +25,10 @@
 #      with and without its own tags, cross-checked with stable branches
 #   6. refresh: a new tag on a release branch, a new release branch and a moved tag each give
 #      the rows of a cold load; with every release tag on the ref a refresh with 'all' stays a
-#      refresh (DEBUG1), one that meets a tag off the ref loads in full, and so does the load
-#      after one that stored a release off the ref (a release branch merged back), each equal
-#      to a cold load
+#      refresh (DEBUG1), one that meets a tag off the ref loads in full, and the load after one
+#      that stored a release off the ref is a refresh again (the tag moved onto the ref and a
+#      fix of its former entry point; the release branch merged back and a fix of the tag's
+#      commit), each equal to a cold load and each fix resolved to the commit it names
 #   7. a release tag whose parent is missing: a 'ref' load (whose NOTICE reads the tags off the
 #      ref leniently) succeeds, an 'all' load is an ERROR naming the commit
 # Own scratch database fixes_t_release_branches, dropped again on success.
@@ -308,10 +309,11 @@ refresh_step "a tag that moves"
 chmod -R a+rX "$ovs"
 
 # a refresh with 'all' and every release tag on the ref stays a refresh; one that meets a tag
-# off the ref loads in full; so does the load after one that stored a release off the ref (a
-# release branch merged back: its tag now on the ref; the fuzzer found a refresh over such a
-# load wrong, test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json), and the next one is a
-# refresh again; each step equals a cold load
+# off the ref loads in full; the load after one that stored a release off the ref (a release
+# branch merged back: its tag now on the ref, and a fix that names the tag's commit by an
+# abbreviation) is a refresh: the previous load stored that release's tag commit beside the
+# commit_idx of its entry point, which must not be taken for the entry point's id (the fuzzer's
+# test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json); each step equals a cold load
 grow=$work/grow.git
 git init -q --bare "$grow"
 ga=$(rb_commit "$grow" 100 "Add the core")
@@ -358,10 +360,29 @@ chmod -R a+rX "$grow"
 grow_step "a release branch and its tag" full
 got=$(psql_q -At -c "SELECT string_agg(release || ':' || commits, ' ' ORDER BY release_rank) FROM fixes_per_release WHERE repository = 'grow_inc'")
 [ "$got" = "v1:3 v2:2 v3.0.0:1" ] && ok "v3.0.0 off the ref releases the branch point: $got" || fail "releases: $got"
-gm=$(rb_commit "$grow" 700 "Merge branch-3" "$gg" "$gx")
-git -C "$grow" update-ref refs/heads/main "$gm"
+# v3.0.0 moved onto an old commit of the ref, and a fix of its former entry point gf: the
+# previous load stored v3.0.0 with gx's id beside gf's commit_idx (seed 24's shape)
+git -C "$grow" tag -d v3.0.0 >/dev/null
+rb_tag "$grow" v3.0.0 "$gd" 670
+gk=$(rb_commit "$grow" 680 "Fix the lexer again
+
+Fixes: ${gf:0:12} (\"Fix the lexer\")" "$gg")
+git -C "$grow" update-ref refs/heads/main "$gk"
 chmod -R a+rX "$grow"
-grow_step "the release branch merged: its tag on the ref, the previous load's release off it" full
+grow_step "a tag moved from its release branch onto the ref, a fix of its entry point" refresh
+got=$(psql_q -At -c "SELECT target_commit FROM fixes_edges e JOIN fixes_repositories r USING (repository_id)
+                     WHERE r.name = 'grow_inc' AND e.abbrev = '${gf:0:12}'")
+[ "$got" = "$gf" ] && ok "the fix of the entry point resolves to it" || fail "the fix of the entry point resolves to ${got:-nothing}, not $gf"
+gm=$(rb_commit "$grow" 700 "Merge branch-3" "$gk" "$gx")
+gn=$(rb_commit "$grow" 750 "Fix the preparation for 3.0.0
+
+Fixes: ${gx:0:12} (\"Prepare for 3.0.0\")" "$gm")
+git -C "$grow" update-ref refs/heads/main "$gn"
+chmod -R a+rX "$grow"
+grow_step "the release branch merged: its tag on the ref, the previous load's release off it" refresh
+got=$(psql_q -At -c "SELECT target_commit FROM fixes_edges e JOIN fixes_repositories r USING (repository_id)
+                     WHERE r.name = 'grow_inc' AND e.abbrev = '${gx:0:12}'")
+[ "$got" = "$gx" ] && ok "the fix of the tag's commit resolves to it" || fail "the fix of the tag's commit resolves to ${got:-nothing}, not $gx"
 gh=$(rb_commit "$grow" 800 "Fix the optimizer
 
 Fixes: ${gg:0:12} (\"Add the optimizer\")" "$gm")

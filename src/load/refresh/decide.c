@@ -74,34 +74,6 @@ release_tags_off_ref(FixesLoad *ld)
 }
 
 /*
- * With 'all': did the previous load store a release off the ref (its
- * commit_idx an entry point, not its tag's commit)?  A load does not build
- * on such a load: it is a full one.  The differential fuzzer found a
- * refresh over one that resolved an abbreviation to the wrong commit
- * (test/refresh-fuzz/cases/release-tags-off-ref-seed-24.json).
- */
-bool
-fixes_load_stored_release_off_ref(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[1] = {INT4OID};
-	Datum		args[1];
-	bool		off;
-
-	if (!ld->known || !ld->releases->all)
-		return false;
-	sql = psprintf("SELECT 1 FROM ONLY %1$s.fixes_releases x "
-				   "LEFT JOIN ONLY %1$s.fixes_commits c "
-				   "ON c.repository_id = x.repository_id AND c.commit_idx = x.commit_idx "
-				   "WHERE x.repository_id = $1 AND x.mainline "
-				   "AND c.commit_id IS DISTINCT FROM x.commit_id LIMIT 1", ld->schema);
-	args[0] = Int32GetDatum(ld->repository_id);
-	off = fixes_spi_execute(sql, 1, argtypes, args, NULL, 1, SPI_OK_SELECT) == 1;
-	SPI_freetuptable(SPI_tuptable);
-	return off;
-}
-
-/*
  * The graph of the previous load and its releases, if there is one to
  * build on: once per load (ld->prev.read).
  */
@@ -119,13 +91,6 @@ read_previous_graph(FixesLoad *ld)
 	if (ld->releases->all_changed)
 	{
 		fixes_load_phase(ld, "no previous graph (release_tags)");
-		return;
-	}
-	if (fixes_load_stored_release_off_ref(ld))
-	{
-		elog(DEBUG1, "fixes_load %s: the previous load stored a release off the ref: loading it in full",
-			 ld->args.name);
-		fixes_load_phase(ld, "no previous graph (a release off the ref stored)");
 		return;
 	}
 	/* without the ids of the old commits when old_ids.c can look them up */

@@ -219,8 +219,16 @@ fixes_load_old_ids(FixesLoad *ld)
 	w.set = fixes_graph_create(cxt);
 	w.have = g;
 	want_listed(ld, &w, &list);
-	/* the previous load's releases name their commits' ids */
-	for (int i = 0; i < ld->refresh->n_old_releases; i++)
+	/*
+	 * The previous load's releases name their commits' ids, when every
+	 * release is on the ref.  With release_tags 'all', a release off the ref
+	 * stored its tag's commit (on a release branch, not in the graph) beside
+	 * the commit_idx of an entry point into the ref's history: that id is not
+	 * the entry point's, and put here it would resolve an abbreviation of the
+	 * tag's commit to the entry point (the refresh fuzzer's seed 24).  The
+	 * ids of the release tags' commits are looked up below like any other.
+	 */
+	for (int i = 0; !ld->releases->all && i < ld->refresh->n_old_releases; i++)
 		if (ld->refresh->old_releases[i].id_valid && ld->refresh->old_releases[i].commit < g->n)
 			fixes_graph_put(g, &ld->refresh->old_releases[i].id, ld->refresh->old_releases[i].commit);
 	want(&w, &old_head);

@@ -60,7 +60,6 @@ fixes_old_mark(const FixesLoad *ld, uint32 idx)
 extern FixesLoadKind fixes_refresh_decide(FixesLoad *ld, FixesLoadMoment at);
 extern bool fixes_refresh_head_unmoved(FixesLoad *ld);
 extern void fixes_refresh_read_kept_rows(FixesLoad *ld);
-extern bool fixes_load_stored_release_off_ref(FixesLoad *ld);
 
 /* previous.c */
 extern void fixes_load_read_previous(FixesLoad *ld);
