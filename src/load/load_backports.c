@@ -147,14 +147,9 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	while (fixes_backport_next(msg, len, &cur, &bp))
 	{
 		FixesBackportLine *b;
-		char		abbrev[40];
 
-		if (n++ == fixes_max_edges_per_commit)
-		{
-			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
-							 fixes_max_edges_per_commit);
+		if (!fixes_walk_line_counted(ld, idx, &n))
 			break;
-		}
 		b = append_line(ld, bl);
 		b->commit = idx;
 		b->line = bp.line;
@@ -162,10 +157,8 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		b->status = EDGE_NOT_FOUND;
 		b->method = BACKPORT_NONE;
 		b->superseded = false;
-		for (size_t i = 0; i < bp.hex_len; i++)
-			abbrev[i] = pg_ascii_tolower(msg[bp.hex_off + i]);
 		b->abbrev_len = (uint8) bp.hex_len;
-		b->abbrev_off = fixes_arena_add(&bl->text, abbrev, bp.hex_len);
+		b->abbrev_off = fixes_arena_add_lower(&bl->text, msg + bp.hex_off, bp.hex_len);
 		b->raw_len = (uint32) bp.raw_len;
 		b->raw_off = fixes_arena_add(&bl->text, msg + bp.raw_off, bp.raw_len);
 	}
@@ -175,9 +168,7 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_backports_hook(FixesBackportList *bl)
 {
-	FixesWalkHook h = {backports_begin, backports_commit, NULL, bl};
-
-	return h;
+	return (FixesWalkHook) {backports_begin, backports_commit, NULL, bl};
 }
 
 /* a stable commit and a mainline commit with the same subject hash */

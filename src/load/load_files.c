@@ -177,9 +177,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_files_hook(void)
 {
-	FixesWalkHook h = {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
-
-	return h;
+	return (FixesWalkHook) {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
 }
 
 /*
@@ -204,9 +202,7 @@ prefixes_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_path_prefixes_hook(void)
 {
-	FixesWalkHook h = {prefixes_begin, prefixes_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {prefixes_begin, prefixes_commit, NULL, NULL};
 }
 
 /* a walk that starts again in full: no pairs yet */
@@ -229,9 +225,7 @@ maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_maintainers_paths_hook(void)
 {
-	FixesWalkHook h = {maintainers_begin, maintainers_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {maintainers_begin, maintainers_commit, NULL, NULL};
 }
 
 /* one WARNING per load for what a partial clone lacks */

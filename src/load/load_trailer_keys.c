@@ -166,9 +166,7 @@ keys_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_trailer_keys_hook(void)
 {
-	FixesWalkHook h = {keys_begin, keys_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {keys_begin, keys_commit, NULL, NULL};
 }
 
 /* the keys of commit idx are ids[0..n), as stored (distinct, sorted) */

@@ -142,8 +142,6 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_trailers_hook(void)
 {
-	FixesWalkHook h = {trailers_begin, trailers_commit, trailers_end,
-	palloc0(sizeof(FixesTrailerRows))};
-
-	return h;
+	return (FixesWalkHook) {trailers_begin, trailers_commit, trailers_end,
+		palloc0(sizeof(FixesTrailerRows))};
 }
