@@ -32,64 +32,10 @@
 
 #include "backport.h"
 #include "load_backports.h"
+#include "load_overrides.h"
 #include "load_walk.h"
 #include "refresh.h"
 #include "spi_call.h"
-
-/* the rows of fixes_backport_overrides for this repository */
-void
-fixes_load_read_backport_overrides(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
-
-	ld->backport_overrides->n = 0;
-	if (!ld->has.backport_overrides)
-		return;
-	sql = psprintf("SELECT stable_commit, upstream_commit FROM ONLY %s.fixes_backport_overrides "
-				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
-	args[0] = CStringGetTextDatum(ld->args.name);
-	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->backport_overrides->rows = MemoryContextAllocZero(ld->cxt,
-											  sizeof(FixesBackportOverride) * Max(SPI_processed, 1));
-	for (uint64 r = 0; r < SPI_processed; r++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		FixesBackportOverride *o = &ld->backport_overrides->rows[ld->backport_overrides->n];
-		char	   *stable = SPI_getvalue(tup, desc, 1);
-		char	   *upstream = SPI_getvalue(tup, desc, 2);
-
-		/* the table's CHECK constraints make these hold, unless dropped */
-		if (!fixes_oid_parse_full(&o->stable, stable) || !fixes_oid_parse_full(&o->upstream, upstream))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("skipping a row of fixes_backport_overrides for repository \"%s\" that names no commit: (%s, %s)",
-							ld->args.name, stable ? stable : "NULL", upstream ? upstream : "NULL"),
-					 errdetail("stable_commit and upstream_commit must be 40 hex digits.")));
-			continue;
-		}
-		ld->backport_overrides->n++;
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/* h with the backport overrides folded in; h itself when there are none */
-uint64
-fixes_backport_overrides_hash(FixesLoad *ld, uint64 h)
-{
-	if (ld->backport_overrides->n == 0)
-		return h;
-	h = hash_bytes_extended((const unsigned char *) "fixes_backport_overrides", 24, h);
-	for (int i = 0; i < ld->backport_overrides->n; i++)
-	{
-		h = hash_bytes_extended(ld->backport_overrides->rows[i].stable.id, FIXES_OID_RAWSZ, h);
-		h = hash_bytes_extended(ld->backport_overrides->rows[i].upstream.id, FIXES_OID_RAWSZ, h);
-	}
-	return h;
-}
 
 /* a new line at the end of the list */
 static FixesBackportLine *
@@ -443,14 +389,4 @@ fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 							   "%lld rows of fixes_backport_overrides for repository \"%s\" name no stable commit",
 							   unmatched, (long long) unmatched, ld->args.name),
 				 errdetail("A row applies to a commit of the stable scope: reachable from a branch that stable_branches matches, not from the ref.")));
-}
-
-/*
- * The rows of fixes_backport_overrides this file owns (load_backports.h).
- * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
- */
-void
-fixes_backport_overrides_init(FixesLoad *ld)
-{
-	ld->backport_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesBackportOverrides));
 }
