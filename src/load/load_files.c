@@ -91,13 +91,7 @@ files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 files_end(FixesLoad *ld, void *arg)
 {
-	FileRows   *fr = arg;
-
-	if (fr->bulk == NULL)
-		return;
-	fixes_bulk_end(fr->bulk);
-	fr->bulk = NULL;
-	CommandCounterIncrement();
+	fixes_bulk_finish(&((FileRows *) arg)->bulk);
 }
 
 /*
@@ -185,6 +179,16 @@ fixes_files_hook(void)
  * prefixes (load_subsystem_counts.c), and the (commit, path) pairs that
  * load_maintainers.c attributes once the releases are known.
  */
+
+/* each path of the commit just walked, to fn */
+static void
+each_path(FixesLoad *ld, FixesWalkCommit *wc,
+		  void (*fn) (FixesLoad *ld, uint32 idx, const char *path, int len))
+{
+	for (int i = 0; i < wc->npaths; i++)
+		fn(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]), (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
 static void
 prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
@@ -194,9 +198,7 @@ prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 prefixes_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	for (int i = 0; i < wc->npaths; i++)
-		fixes_load_prefix_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
-							   (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+	each_path(ld, wc, fixes_load_prefix_path);
 }
 
 FixesWalkHook
@@ -217,9 +219,7 @@ maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
 	if (ld->paths->subsys == NULL)
 		return;
-	for (int i = 0; i < wc->npaths; i++)
-		fixes_load_maintainers_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
-									(int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+	each_path(ld, wc, fixes_load_maintainers_path);
 }
 
 FixesWalkHook

@@ -80,13 +80,7 @@ trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 trailers_end(FixesLoad *ld, void *arg)
 {
-	FixesTrailerRows *t = arg;
-
-	if (t->bulk == NULL)
-		return;
-	fixes_bulk_end(t->bulk);
-	t->bulk = NULL;
-	CommandCounterIncrement();
+	fixes_bulk_finish(&((FixesTrailerRows *) arg)->bulk);
 }
 
 /*
