@@ -35,6 +35,7 @@
 #include "load_overrides.h"
 #include "load_walk.h"
 #include "refresh.h"
+#include "sort_cmp.h"
 #include "spi_call.h"
 
 /* a new line at the end of the list */
@@ -133,23 +134,13 @@ typedef struct Wanted
 static int
 wanted_cmp(const void *a, const void *b)
 {
-	const Wanted *x = a;
-	const Wanted *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->stable < y->stable ? -1 : x->stable > y->stable;
+	return FIXES_CMP_BY2((const Wanted *) a, (const Wanted *) b, hash, stable);
 }
 
 static int
 pair_cmp(const void *a, const void *b)
 {
-	const SubjectPair *x = a;
-	const SubjectPair *y = b;
-
-	if (x->stable != y->stable)
-		return x->stable < y->stable ? -1 : 1;
-	return x->mainline < y->mainline ? -1 : x->mainline > y->mainline;
+	return FIXES_CMP_BY2((const SubjectPair *) a, (const SubjectPair *) b, stable, mainline);
 }
 
 static int
