@@ -494,3 +494,19 @@ fixes_bulk_end(FixesBulk *b)
 	FreeExecutorState(b->estate);
 	table_close(b->rel, NoLock);
 }
+
+/*
+ * The writer *b ended, its rows visible to the statements that follow
+ * (CommandCounterIncrement), and *b cleared; nothing when *b is NULL (never
+ * begun, or finished already): the end of a walk's hook, which may run
+ * again when the walk starts again in full
+ */
+void
+fixes_bulk_finish(FixesBulk **b)
+{
+	if (*b == NULL)
+		return;
+	fixes_bulk_end(*b);
+	*b = NULL;
+	CommandCounterIncrement();
+}

@@ -64,5 +64,6 @@ extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nul
 extern void fixes_bulk_keep_room(FixesBulk *b);
 extern void fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls);
 extern void fixes_bulk_end(FixesBulk *b);
+extern void fixes_bulk_finish(FixesBulk **b);
 
 #endif							/* FIXES_BULK_INSERT_H */

@@ -41,6 +41,7 @@
 
 #include "big_alloc.h"
 #include "toast_copy.h"
+#include "sort_cmp.h"
 
 /* read the TOAST table in one pass when the values are this share of it or more */
 #define WANTED_SHARE 4			/* 1/4 */
@@ -69,12 +70,7 @@ fixes_toast_length(struct varlena *v)
 static int
 wanted_cmp(const void *a, const void *b)
 {
-	const Wanted *x = a;
-	const Wanted *y = b;
-
-	if (x->toastrelid != y->toastrelid)
-		return x->toastrelid < y->toastrelid ? -1 : 1;
-	return x->valueid < y->valueid ? -1 : x->valueid > y->valueid;
+	return FIXES_CMP_BY2((const Wanted *) a, (const Wanted *) b, toastrelid, valueid);
 }
 
 /* pglz data of raw_len bytes into dest, which has room for len */

@@ -569,8 +569,7 @@ run_load(FixesLoad *ld, bool full)
 	fixes_decoder_init(&ld->decoder);
 	fixes_progress_start(&ld->progress, ld->args.name);
 	ld->graph = fixes_graph_create(ld->cxt);
-	fixes_edge_overrides_init(ld);
-	fixes_backport_overrides_init(ld);
+	fixes_overrides_init(ld);
 	fixes_stable_branches_init(ld);
 	fixes_paths_init(ld);
 	fixes_releases_init(ld);
@@ -581,7 +580,6 @@ run_load(FixesLoad *ld, bool full)
 		fixes_load_previous_unusable(ld);
 	fixes_load_read_previous_newest(ld);
 	fixes_load_read_overrides(ld);
-	fixes_load_read_backport_overrides(ld);
 	fixes_load_settings(ld, ld->args.files_set, ld->args.files, ld->args.maintainers_set,
 						ld->args.maintainers);
 	fixes_load_stable_setting(ld, ld->args.stable_keep);

@@ -32,64 +32,11 @@
 
 #include "backport.h"
 #include "load_backports.h"
+#include "load_overrides.h"
 #include "load_walk.h"
 #include "refresh.h"
+#include "sort_cmp.h"
 #include "spi_call.h"
-
-/* the rows of fixes_backport_overrides for this repository */
-void
-fixes_load_read_backport_overrides(FixesLoad *ld)
-{
-	char	   *sql;
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
-
-	ld->backport_overrides->n = 0;
-	if (!ld->has.backport_overrides)
-		return;
-	sql = psprintf("SELECT stable_commit, upstream_commit FROM ONLY %s.fixes_backport_overrides "
-				   "WHERE repository = $1 ORDER BY stable_commit", ld->schema);
-	args[0] = CStringGetTextDatum(ld->args.name);
-	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->backport_overrides->rows = MemoryContextAllocZero(ld->cxt,
-											  sizeof(FixesBackportOverride) * Max(SPI_processed, 1));
-	for (uint64 r = 0; r < SPI_processed; r++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		FixesBackportOverride *o = &ld->backport_overrides->rows[ld->backport_overrides->n];
-		char	   *stable = SPI_getvalue(tup, desc, 1);
-		char	   *upstream = SPI_getvalue(tup, desc, 2);
-
-		/* the table's CHECK constraints make these hold, unless dropped */
-		if (!fixes_oid_parse_full(&o->stable, stable) || !fixes_oid_parse_full(&o->upstream, upstream))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("skipping a row of fixes_backport_overrides for repository \"%s\" that names no commit: (%s, %s)",
-							ld->args.name, stable ? stable : "NULL", upstream ? upstream : "NULL"),
-					 errdetail("stable_commit and upstream_commit must be 40 hex digits.")));
-			continue;
-		}
-		ld->backport_overrides->n++;
-	}
-	SPI_freetuptable(SPI_tuptable);
-}
-
-/* h with the backport overrides folded in; h itself when there are none */
-uint64
-fixes_backport_overrides_hash(FixesLoad *ld, uint64 h)
-{
-	if (ld->backport_overrides->n == 0)
-		return h;
-	h = hash_bytes_extended((const unsigned char *) "fixes_backport_overrides", 24, h);
-	for (int i = 0; i < ld->backport_overrides->n; i++)
-	{
-		h = hash_bytes_extended(ld->backport_overrides->rows[i].stable.id, FIXES_OID_RAWSZ, h);
-		h = hash_bytes_extended(ld->backport_overrides->rows[i].upstream.id, FIXES_OID_RAWSZ, h);
-	}
-	return h;
-}
 
 /* a new line at the end of the list */
 static FixesBackportLine *
@@ -147,14 +94,9 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	while (fixes_backport_next(msg, len, &cur, &bp))
 	{
 		FixesBackportLine *b;
-		char		abbrev[40];
 
-		if (n++ == fixes_max_edges_per_commit)
-		{
-			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
-							 fixes_max_edges_per_commit);
+		if (!fixes_walk_line_counted(ld, idx, &n))
 			break;
-		}
 		b = append_line(ld, bl);
 		b->commit = idx;
 		b->line = bp.line;
@@ -162,10 +104,8 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		b->status = EDGE_NOT_FOUND;
 		b->method = BACKPORT_NONE;
 		b->superseded = false;
-		for (size_t i = 0; i < bp.hex_len; i++)
-			abbrev[i] = pg_ascii_tolower(msg[bp.hex_off + i]);
 		b->abbrev_len = (uint8) bp.hex_len;
-		b->abbrev_off = fixes_arena_add(&bl->text, abbrev, bp.hex_len);
+		b->abbrev_off = fixes_arena_add_lower(&bl->text, msg + bp.hex_off, bp.hex_len);
 		b->raw_len = (uint32) bp.raw_len;
 		b->raw_off = fixes_arena_add(&bl->text, msg + bp.raw_off, bp.raw_len);
 	}
@@ -175,9 +115,7 @@ backports_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_backports_hook(FixesBackportList *bl)
 {
-	FixesWalkHook h = {backports_begin, backports_commit, NULL, bl};
-
-	return h;
+	return (FixesWalkHook) {backports_begin, backports_commit, NULL, bl};
 }
 
 /* a stable commit and a mainline commit with the same subject hash */
@@ -196,23 +134,13 @@ typedef struct Wanted
 static int
 wanted_cmp(const void *a, const void *b)
 {
-	const Wanted *x = a;
-	const Wanted *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->stable < y->stable ? -1 : x->stable > y->stable;
+	return FIXES_CMP_BY2((const Wanted *) a, (const Wanted *) b, hash, stable);
 }
 
 static int
 pair_cmp(const void *a, const void *b)
 {
-	const SubjectPair *x = a;
-	const SubjectPair *y = b;
-
-	if (x->stable != y->stable)
-		return x->stable < y->stable ? -1 : 1;
-	return x->mainline < y->mainline ? -1 : x->mainline > y->mainline;
+	return FIXES_CMP_BY2((const SubjectPair *) a, (const SubjectPair *) b, stable, mainline);
 }
 
 static int
@@ -452,14 +380,4 @@ fixes_load_apply_backport_overrides(FixesLoad *ld, FixesBackportList *bl)
 							   "%lld rows of fixes_backport_overrides for repository \"%s\" name no stable commit",
 							   unmatched, (long long) unmatched, ld->args.name),
 				 errdetail("A row applies to a commit of the stable scope: reachable from a branch that stable_branches matches, not from the ref.")));
-}
-
-/*
- * The rows of fixes_backport_overrides this file owns (load_backports.h).
- * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
- */
-void
-fixes_backport_overrides_init(FixesLoad *ld)
-{
-	ld->backport_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesBackportOverrides));
 }

@@ -138,11 +138,7 @@ fixes_commit_rows_put(FixesCommitRows *rows, Datum *values, bool *nulls)
 void
 fixes_commit_rows_end(FixesCommitRows *rows)
 {
-	if (rows->bulk == NULL)
-		return;
-	fixes_bulk_end(rows->bulk);
-	rows->bulk = NULL;
-	CommandCounterIncrement();
+	fixes_bulk_finish(&rows->bulk);
 }
 
 /* the held rows (the stable scope's), with the release of each (ld->mark) */

@@ -442,6 +442,24 @@ typedef struct Expander
 } Expander;
 
 static void
+expander_init(Expander *x, const FixesGroups *g, const uint32 *anc, int depths)
+{
+	x->g = g;
+	x->anc = anc;
+	x->depths = depths;
+	x->stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	x->visit = 0;
+	x->out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+}
+
+static void
+expander_free(Expander *x)
+{
+	pfree(x->stamp);
+	pfree(x->out);
+}
+
+static void
 expand(Expander *x, uint32 c)
 {
 	x->visit++;
@@ -482,6 +500,47 @@ sort_edges(int64 *sel, int64 n, const uint32 *by)
 	for (int64 i = 0; i < n; i++)
 		sel[i] = (int64) (keys[i] & PG_UINT32_MAX);
 	pfree(keys);
+}
+
+/*
+ * The run of sel (sorted by sort_edges() on key) that starts at i, the
+ * edges of one commit: its end, with the groups of that commit in x
+ */
+static int64
+expand_run(Expander *x, const int64 *sel, int64 nsel, const uint32 *key, int64 i)
+{
+	uint32		c = key[sel[i]];
+	int64		j = i;
+
+	while (j < nsel && key[sel[j]] == c)
+		j++;
+	expand(x, c);
+	return j;
+}
+
+/*
+ * A run of edges (expand_run()) counted in the groups of its commit, in x:
+ * into its target (bugs_introduced, buggy_commits) or out of its fixing
+ * commit (bugs_fixed, fixing_commits)
+ */
+static void
+count_run(FixesGroupCounts *cnt, const Expander *x, int64 edges, bool into_target)
+{
+	for (uint32 k = 0; k < x->nout; k++)
+	{
+		FixesGroupCounts *c = &cnt[x->out[k]];
+
+		if (into_target)
+		{
+			c->bugs_introduced += edges;
+			c->buggy_commits++;
+		}
+		else
+		{
+			c->bugs_fixed += edges;
+			c->fixing_commits++;
+		}
+	}
 }
 
 /* life with room for need lifetimes (it grows by doubling, at least 4096 more) */
@@ -545,12 +604,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 	int64		nlife = 0,
 				life_cap = 0;
 
-	x.g = g;
-	x.anc = anc;
-	x.depths = depths;
-	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	x.visit = 0;
-	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+	expander_init(&x, g, anc, depths);
 
 	for (uint32 c = 0; c < g->n; c++)
 	{
@@ -574,19 +628,10 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 
 	/* into the targets: bugs_introduced, buggy_commits, lifetimes */
 	sort_edges(sel, nsel, target);
-	for (int64 i = 0; i < nsel;)
+	for (int64 i = 0, j; i < nsel; i = j)
 	{
-		int64		j = i;
-		uint32		t = target[sel[i]];
-
-		while (j < nsel && target[sel[j]] == t)
-			j++;
-		expand(&x, t);
-		for (uint32 k = 0; k < x.nout; k++)
-		{
-			cnt[x.out[k]].bugs_introduced += j - i;
-			cnt[x.out[k]].buggy_commits++;
-		}
+		j = expand_run(&x, sel, nsel, target, i);
+		count_run(cnt, &x, j - i, true);
 		for (int64 q = i; q < j; q++)
 		{
 			int64		usecs;
@@ -602,26 +647,15 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 				life[nlife++].days = days;
 			}
 		}
-		i = j;
 		CHECK_FOR_INTERRUPTS();
 	}
 
 	/* out of the fixing commits: bugs_fixed, fixing_commits */
 	sort_edges(sel, nsel, fixing);
-	for (int64 i = 0; i < nsel;)
+	for (int64 i = 0, j; i < nsel; i = j)
 	{
-		int64		j = i;
-		uint32		f = fixing[sel[i]];
-
-		while (j < nsel && fixing[sel[j]] == f)
-			j++;
-		expand(&x, f);
-		for (uint32 k = 0; k < x.nout; k++)
-		{
-			cnt[x.out[k]].bugs_fixed += j - i;
-			cnt[x.out[k]].fixing_commits++;
-		}
-		i = j;
+		j = expand_run(&x, sel, nsel, fixing, i);
+		count_run(cnt, &x, j - i, false);
 	}
 
 	for (uint32 k = 0; k < g->ngroups; k++)
@@ -630,8 +664,7 @@ fixes_count_groups(FixesLoad *ld, const FixesGroups *g, const uint32 *anc, int d
 	pfree(sel);
 	pfree(fixing);
 	pfree(target);
-	pfree(x.stamp);
-	pfree(x.out);
+	expander_free(&x);
 	return cnt;
 }
 
@@ -797,12 +830,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 	int64		add_cap = 0,
 				drop_cap = 0;
 
-	x.g = g;
-	x.anc = anc;
-	x.depths = depths;
-	x.stamp = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	x.visit = 0;
-	x.out = fixes_palloc_big(sizeof(uint32) * Max(g->ngroups, 1), MCXT_ALLOC_HUGE);
+	expander_init(&x, g, anc, depths);
 	memset(life, 0, sizeof(*life));
 
 	for (uint32 id = 0; id < g->ngroups; id++)
@@ -883,8 +911,7 @@ fixes_count_groups_delta(FixesLoad *ld, const FixesGroups *g, const uint32 *anc,
 		changed[life->drop[i].group] = true;
 	for (int64 i = 0; i < life->nadd; i++)
 		changed[life->add[i].group] = true;
-	pfree(x.stamp);
-	pfree(x.out);
+	expander_free(&x);
 	return cnt;
 }
 

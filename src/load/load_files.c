@@ -91,13 +91,7 @@ files_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 files_end(FixesLoad *ld, void *arg)
 {
-	FileRows   *fr = arg;
-
-	if (fr->bulk == NULL)
-		return;
-	fixes_bulk_end(fr->bulk);
-	fr->bulk = NULL;
-	CommandCounterIncrement();
+	fixes_bulk_finish(&((FileRows *) arg)->bulk);
 }
 
 /*
@@ -177,9 +171,7 @@ files_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_files_hook(void)
 {
-	FixesWalkHook h = {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
-
-	return h;
+	return (FixesWalkHook) {files_begin, files_commit, files_end, palloc0(sizeof(FileRows))};
 }
 
 /*
@@ -187,6 +179,16 @@ fixes_files_hook(void)
  * prefixes (load_subsystem_counts.c), and the (commit, path) pairs that
  * load_maintainers.c attributes once the releases are known.
  */
+
+/* each path of the commit just walked, to fn */
+static void
+each_path(FixesLoad *ld, FixesWalkCommit *wc,
+		  void (*fn) (FixesLoad *ld, uint32 idx, const char *path, int len))
+{
+	for (int i = 0; i < wc->npaths; i++)
+		fn(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]), (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+}
+
 static void
 prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 {
@@ -196,17 +198,13 @@ prefixes_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 prefixes_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
-	for (int i = 0; i < wc->npaths; i++)
-		fixes_load_prefix_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
-							   (int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+	each_path(ld, wc, fixes_load_prefix_path);
 }
 
 FixesWalkHook
 fixes_path_prefixes_hook(void)
 {
-	FixesWalkHook h = {prefixes_begin, prefixes_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {prefixes_begin, prefixes_commit, NULL, NULL};
 }
 
 /* a walk that starts again in full: no pairs yet */
@@ -221,17 +219,13 @@ maintainers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
 	if (ld->paths->subsys == NULL)
 		return;
-	for (int i = 0; i < wc->npaths; i++)
-		fixes_load_maintainers_path(ld, wc->c->idx, VARDATA_ANY(wc->paths[i]),
-									(int) VARSIZE_ANY_EXHDR(wc->paths[i]));
+	each_path(ld, wc, fixes_load_maintainers_path);
 }
 
 FixesWalkHook
 fixes_maintainers_paths_hook(void)
 {
-	FixesWalkHook h = {maintainers_begin, maintainers_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {maintainers_begin, maintainers_commit, NULL, NULL};
 }
 
 /* one WARNING per load for what a partial clone lacks */

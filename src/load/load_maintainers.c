@@ -341,18 +341,9 @@ section_id(FixesSubsystems *ss, const char *name)
 static void
 reset_names(FixesSubsystems *ss)
 {
-	HASHCTL		ctl;
-
 	if (ss->by_name != NULL)
 		hash_destroy(ss->by_name);
-	memset(&ctl, 0, sizeof(ctl));
-	ctl.keysize = sizeof(char *);
-	ctl.entrysize = sizeof(NameEntry);
-	ctl.hash = fixes_string_ptr_hash;
-	ctl.match = fixes_string_ptr_match;
-	ctl.hcxt = ss->cxt;
-	ss->by_name = hash_create("fixes section names", 256, &ctl,
-							  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	ss->by_name = fixes_string_hash_create("fixes section names", 256, sizeof(NameEntry), ss->cxt);
 	ss->nnames = 0;
 	ss->stored_names = 0;
 }

@@ -1,5 +1,7 @@
 /*
- * load_overrides.c — fixes_load(): the corrections of fixes_overrides
+ * load_overrides.c — fixes_load(): the users' corrections, the rows of
+ * fixes_overrides and fixes_backport_overrides, read the same way (those
+ * of fixes_backport_overrides are applied by load_backports.c)
  *
  * Users write fixes_overrides; every load and refresh applies the rows of
  * its repository (by name) after resolving the edges, so a correction
@@ -10,9 +12,9 @@
  *  - with a NULL target, they are 'ignored': they count nowhere;
  *  - a target that is not in scope leaves them as parsed, with a WARNING;
  *  - the rows that match no edge are counted in one NOTICE.
- * The rows are folded into the hash of the tags (fixes_repositories.
- * tags_hash), so that a change to fixes_overrides alone defeats the "nothing
- * changed" shortcut of the next load.
+ * The rows of both tables are folded into the hash of the tags
+ * (fixes_repositories.tags_hash), so that a change to them alone defeats
+ * the "nothing changed" shortcut of the next load.
  */
 #include "postgres.h"
 
@@ -22,7 +24,6 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
-#include "load_backports.h"
 #include "load_overrides.h"
 #include "load_state.h"
 #include "spi_call.h"
@@ -38,52 +39,124 @@ valid_abbrev(const char *s, size_t len)
 	return true;
 }
 
-/* the rows of fixes_overrides for this repository, into ld->edge_overrides->rows */
+/*
+ * The rows of one of the users' tables for this repository (by name):
+ * SELECT columns (ncols of them, at most 3) FROM ONLY table ... ORDER BY
+ * order, each row's values as text (NULL: a NULL) parsed by parse into an
+ * array of row_size bytes a row (false: the row is skipped, with a
+ * WARNING); *n of them are kept
+ */
+static void *
+read_rows(FixesLoad *ld, const char *table, const char *columns, int ncols, const char *order,
+		  Size row_size, bool (*parse) (FixesLoad *ld, void *row, char **v), int *n)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1] = {CStringGetTextDatum(ld->args.name)};
+	uint64		rows;
+	char	   *kept;
+
+	rows = fixes_spi_execute(psprintf("SELECT %s FROM ONLY %s.%s WHERE repository = $1 ORDER BY %s",
+									  columns, ld->schema, table, order),
+							 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
+	kept = MemoryContextAllocZero(ld->cxt, row_size * Max(rows, 1));
+	*n = 0;
+	Assert(ncols <= 3);
+	for (uint64 r = 0; r < rows; r++)
+	{
+		char	   *v[3];
+
+		for (int c = 0; c < ncols; c++)
+			v[c] = SPI_getvalue(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, c + 1);
+		if (parse(ld, kept + row_size * *n, v))
+			(*n)++;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return kept;
+}
+
+/* the WARNING of a row of table that read_rows() skips: row, its columns as text */
+static bool
+skip_row(FixesLoad *ld, const char *table, const char *row, const char *detail)
+{
+	ereport(WARNING,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("skipping a row of %s for repository \"%s\" that names no commit: (%s)",
+					table, ld->args.name, row),
+			 errdetail("%s", detail)));
+	return false;
+}
+
+/* a row of fixes_overrides: fixing_commit, abbrev, target_commit */
+static bool
+parse_override(FixesLoad *ld, void *row, char **v)
+{
+	FixesOverride *o = row;
+	char	   *fixing = v[0];
+	char	   *abbrev = v[1];
+	char	   *target = v[2];
+	size_t		len = strlen(abbrev);
+
+	/* the table's CHECK constraints make these hold, unless dropped */
+	if (!fixes_oid_parse_full(&o->fixing, fixing) || !valid_abbrev(abbrev, len) ||
+		(target != NULL && !fixes_oid_parse_full(&o->target, target)))
+		return skip_row(ld, "fixes_overrides",
+						psprintf("%s, %s, %s", fixing, abbrev, target ? target : "NULL"),
+						"fixing_commit and target_commit must be 40 hex digits, abbrev 6 to 40.");
+	for (size_t i = 0; i < len; i++)
+		o->abbrev[i] = pg_ascii_tolower(abbrev[i]);
+	o->abbrev[len] = '\0';
+	o->abbrev_len = (uint8) len;
+	o->has_target = target != NULL;
+	o->fixing_idx = FIXES_NO_IDX;
+	return true;
+}
+
+/* a row of fixes_backport_overrides: stable_commit, upstream_commit */
+static bool
+parse_backport_override(FixesLoad *ld, void *row, char **v)
+{
+	FixesBackportOverride *o = row;
+
+	/* the table's CHECK constraints make these hold, unless dropped */
+	if (!fixes_oid_parse_full(&o->stable, v[0]) || !fixes_oid_parse_full(&o->upstream, v[1]))
+		return skip_row(ld, "fixes_backport_overrides",
+						psprintf("%s, %s", v[0] ? v[0] : "NULL", v[1] ? v[1] : "NULL"),
+						"stable_commit and upstream_commit must be 40 hex digits.");
+	return true;
+}
+
+/*
+ * The rows of fixes_overrides and of fixes_backport_overrides for this
+ * repository, into ld->edge_overrides and ld->backport_overrides (none in a
+ * database that lacks the table)
+ */
 void
 fixes_load_read_overrides(FixesLoad *ld)
 {
-	char	   *sql;
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
+	if (ld->has.overrides)
+		ld->edge_overrides->rows = read_rows(ld, "fixes_overrides", "fixing_commit, abbrev, target_commit",
+											 3, "fixing_commit, abbrev", sizeof(FixesOverride),
+											 parse_override, &ld->edge_overrides->n);
+	if (ld->has.backport_overrides)
+		ld->backport_overrides->rows = read_rows(ld, "fixes_backport_overrides",
+												 "stable_commit, upstream_commit", 2, "stable_commit",
+												 sizeof(FixesBackportOverride),
+												 parse_backport_override, &ld->backport_overrides->n);
+}
 
-	ld->edge_overrides->n = 0;
-	if (!ld->has.overrides)
-		return;
-	sql = psprintf("SELECT fixing_commit, abbrev, target_commit FROM ONLY %s.fixes_overrides "
-				   "WHERE repository = $1 ORDER BY fixing_commit, abbrev", ld->schema);
-	args[0] = CStringGetTextDatum(ld->args.name);
-	fixes_spi_execute(sql, 1, argtypes, args, NULL, 0, SPI_OK_SELECT);
-	ld->edge_overrides->rows = MemoryContextAllocZero(ld->cxt, sizeof(FixesOverride) * Max(SPI_processed, 1));
-	for (uint64 r = 0; r < SPI_processed; r++)
+/* h with the backport overrides folded in; h itself when there are none */
+static uint64
+backport_overrides_hash(FixesLoad *ld, uint64 h)
+{
+	if (ld->backport_overrides->n == 0)
+		return h;
+	h = hash_bytes_extended((const unsigned char *) "fixes_backport_overrides", 24, h);
+	for (int i = 0; i < ld->backport_overrides->n; i++)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		FixesOverride *o = &ld->edge_overrides->rows[ld->edge_overrides->n];
-		char	   *fixing = SPI_getvalue(tup, desc, 1);
-		char	   *abbrev = SPI_getvalue(tup, desc, 2);
-		char	   *target = SPI_getvalue(tup, desc, 3);
-		size_t		len = strlen(abbrev);
-
-		/* the table's CHECK constraints make these hold, unless dropped */
-		if (!fixes_oid_parse_full(&o->fixing, fixing) || !valid_abbrev(abbrev, len) ||
-			(target != NULL && !fixes_oid_parse_full(&o->target, target)))
-		{
-			ereport(WARNING,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("skipping a row of fixes_overrides for repository \"%s\" that names no commit: (%s, %s, %s)",
-							ld->args.name, fixing, abbrev, target ? target : "NULL"),
-					 errdetail("fixing_commit and target_commit must be 40 hex digits, abbrev 6 to 40.")));
-			continue;
-		}
-		for (size_t i = 0; i < len; i++)
-			o->abbrev[i] = pg_ascii_tolower(abbrev[i]);
-		o->abbrev[len] = '\0';
-		o->abbrev_len = (uint8) len;
-		o->has_target = target != NULL;
-		o->fixing_idx = FIXES_NO_IDX;
-		ld->edge_overrides->n++;
+		h = hash_bytes_extended(ld->backport_overrides->rows[i].stable.id, FIXES_OID_RAWSZ, h);
+		h = hash_bytes_extended(ld->backport_overrides->rows[i].upstream.id, FIXES_OID_RAWSZ, h);
 	}
-	SPI_freetuptable(SPI_tuptable);
+	return h;
 }
 
 /*
@@ -96,8 +169,8 @@ fixes_overrides_hash(FixesLoad *ld, int64 tags_hash)
 {
 	uint64		h = (uint64) tags_hash;
 
-	/* the rows of fixes_backport_overrides too (load_backports.c) */
-	h = fixes_backport_overrides_hash(ld, h);
+	/* the rows of fixes_backport_overrides too */
+	h = backport_overrides_hash(ld, h);
 	if (ld->edge_overrides->n == 0)
 		return (int64) h;
 	h = hash_bytes_extended((const unsigned char *) "fixes_overrides", 15, h);
@@ -220,11 +293,13 @@ fixes_load_apply_overrides(FixesLoad *ld)
 }
 
 /*
- * The rows of fixes_overrides this file owns (load_overrides.h).
- * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).
+ * The rows of fixes_overrides and fixes_backport_overrides this file owns
+ * (load_overrides.h).  Allocated in ld->cxt, zeroed, before the load's
+ * first phase (run_load()).
  */
 void
-fixes_edge_overrides_init(FixesLoad *ld)
+fixes_overrides_init(FixesLoad *ld)
 {
 	ld->edge_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesEdgeOverrides));
+	ld->backport_overrides = MemoryContextAllocZero(ld->cxt, sizeof(FixesBackportOverrides));
 }

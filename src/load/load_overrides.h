@@ -1,5 +1,7 @@
 /*
- * load_overrides.h — the rows of fixes_overrides and their use (load_overrides.c)
+ * load_overrides.h — the users' corrections: the rows of fixes_overrides
+ * and fixes_backport_overrides, read, hashed, and those of fixes_overrides
+ * applied (load_overrides.c; load_backports.c applies the others)
  */
 #ifndef FIXES_LOAD_OVERRIDES_H
 #define FIXES_LOAD_OVERRIDES_H
@@ -18,14 +20,28 @@ typedef struct FixesOverride
 	int64		matched;		/* edges it applied to */
 } FixesOverride;
 
-/* the rows of fixes_overrides of the repository (fixes_edge_overrides_init()) */
+/* the rows of fixes_overrides of the repository (fixes_overrides_init()) */
 typedef struct FixesEdgeOverrides
 {
 	FixesOverride *rows;
 	int			n;
 } FixesEdgeOverrides;
 
-extern void fixes_edge_overrides_init(FixesLoad *ld);
+/* a row of fixes_backport_overrides for the repository being loaded */
+typedef struct FixesBackportOverride
+{
+	FixesOid	stable;
+	FixesOid	upstream;
+} FixesBackportOverride;
+
+/* the rows of fixes_backport_overrides of the repository (fixes_overrides_init()) */
+typedef struct FixesBackportOverrides
+{
+	FixesBackportOverride *rows;
+	int			n;
+} FixesBackportOverrides;
+
+extern void fixes_overrides_init(FixesLoad *ld);
 
 extern void fixes_load_read_overrides(FixesLoad *ld);
 extern int64 fixes_overrides_hash(FixesLoad *ld, int64 tags_hash);

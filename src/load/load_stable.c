@@ -65,6 +65,7 @@
 #include "load_walk.h"
 #include "oid_prefix.h"
 #include "release_marking.h"
+#include "sort_cmp.h"
 #include "spi_call.h"
 
 /* the heads of the stable walk: the commits of the branches kept */
@@ -229,12 +230,7 @@ fixes_load_stable_branches(FixesLoad *ld)
 static int
 pair_cmp(const void *a, const void *b)
 {
-	const Pair *x = a;
-	const Pair *y = b;
-
-	if (x->fixing != y->fixing)
-		return x->fixing < y->fixing ? -1 : 1;
-	return x->target < y->target ? -1 : x->target > y->target;
+	return FIXES_CMP_BY2((const Pair *) a, (const Pair *) b, fixing, target);
 }
 
 /* the distinct resolved pairs of the mainline Fixes edges (not the reverts) */

@@ -16,8 +16,8 @@
  *   load_schema.c           what the installed SQL has (ld->has)
  *   refresh/previous.c      the previous load: its row of fixes_repositories
  *                           (ld->prev)
- *   load_overrides.c        the rows of fixes_overrides
- *   load_backports.c        the rows of fixes_backport_overrides
+ *   load_overrides.c        the rows of fixes_overrides and
+ *                           fixes_backport_overrides
  *   load_stable.c           the stable_branches setting (remembered)
  *   load_files.c            the files and maintainers settings
  * Clearing (load_clear.c): the previous load's rows that this load writes
@@ -410,8 +410,8 @@ typedef struct FixesEdgeTotals
 
 /* ---- the state a phase owns: declared in its header, allocated by its init ---- */
 struct FixesReleases;			/* load_releases.h: fixes_releases_init() */
-struct FixesEdgeOverrides;		/* load_overrides.h: fixes_edge_overrides_init() */
-struct FixesBackportOverrides;	/* load_backports.h: fixes_backport_overrides_init() */
+struct FixesEdgeOverrides;		/* load_overrides.h: fixes_overrides_init() */
+struct FixesBackportOverrides;	/* load_overrides.h: fixes_overrides_init() */
 struct FixesStableBranches;		/* load_stable.h: fixes_stable_branches_init() */
 struct FixesCounts;				/* load_count.h: fixes_counts_init() */
 struct FixesPaths;				/* load_files.h: fixes_paths_init() */

@@ -163,7 +163,6 @@ static FixesPrefixes *
 prefixes(FixesLoad *ld)
 {
 	FixesPrefixes *px = ld->paths->prefixes;
-	HASHCTL		ctl;
 	MemoryContext old;
 
 	if (px != NULL)
@@ -171,13 +170,7 @@ prefixes(FixesLoad *ld)
 	old = MemoryContextSwitchTo(ld->cxt);
 	px = palloc0(sizeof(FixesPrefixes));
 	px->cxt = ld->cxt;
-	ctl.keysize = sizeof(char *);
-	ctl.entrysize = sizeof(PrefixEntry);
-	ctl.hash = fixes_string_ptr_hash;
-	ctl.match = fixes_string_ptr_match;
-	ctl.hcxt = ld->cxt;
-	px->dict = hash_create("fixes path prefixes", 1024, &ctl,
-						   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	px->dict = fixes_string_hash_create("fixes path prefixes", 1024, sizeof(PrefixEntry), ld->cxt);
 	initStringInfo(&px->key);
 	MemoryContextSwitchTo(old);
 	ld->paths->prefixes = px;
@@ -375,6 +368,36 @@ fixes_load_prefix_path(FixesLoad *ld, uint32 idx, const char *path, int len)
 /* ---- the groups of the old commits ---- */
 
 /*
+ * Row r of SPI_tuptable, a row of fixes_commit_groups as read_segments()
+ * selects it: first_commit, format, commits, counts, ids (the length of
+ * ids here, that of counts asked where it is checked)
+ */
+typedef struct GroupsRow
+{
+	HeapTuple	tup;
+	TupleDesc	desc;
+	int32		first;
+	int32		format;
+	int32		commits;
+	Size		ids_len;
+} GroupsRow;
+
+static GroupsRow
+groups_row(uint64 r)
+{
+	GroupsRow	g;
+	bool		isnull;
+
+	g.tup = SPI_tuptable->vals[r];
+	g.desc = SPI_tuptable->tupdesc;
+	g.first = DatumGetInt32(SPI_getbinval(g.tup, g.desc, 1, &isnull));
+	g.format = DatumGetInt32(SPI_getbinval(g.tup, g.desc, 2, &isnull));
+	g.commits = DatumGetInt32(SPI_getbinval(g.tup, g.desc, 3, &isnull));
+	g.ids_len = fixes_chunk_length(g.tup, g.desc, 5);
+	return g;
+}
+
+/*
  * The groups of commits 0 .. n_old - 1 of one kind from fixes_commit_groups,
  * into o.  False unless its rows cover exactly those commits with ids below
  * ngroups.
@@ -400,20 +423,14 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 	/* the rows in order, with columns of the sizes their commits make */
 	for (uint64 r = 0; r < rows && ok; r++)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[r];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-		int32		format = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
-		int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-		Size		ids_len = fixes_chunk_length(tup, desc, 5);
+		GroupsRow	g = groups_row(r);
 
-		ok = format == GROUPS_FORMAT && first == (int32) next && commits >= 0 &&
-			(uint64) first + commits <= ld->n_old &&
-			fixes_chunk_length(tup, desc, 4) == (Size) commits * sizeof(uint32) &&
-			ids_len % sizeof(uint32) == 0;
-		next = (uint32) first + commits;
-		o->nids += ids_len / sizeof(uint32);
+		ok = g.format == GROUPS_FORMAT && g.first == (int32) next && g.commits >= 0 &&
+			(uint64) g.first + g.commits <= ld->n_old &&
+			fixes_chunk_length(g.tup, g.desc, 4) == (Size) g.commits * sizeof(uint32) &&
+			g.ids_len % sizeof(uint32) == 0;
+		next = (uint32) g.first + g.commits;
+		o->nids += g.ids_len / sizeof(uint32);
 	}
 	if (ok && rows > 0)
 	{
@@ -424,17 +441,12 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		o->ids = fixes_palloc_big(sizeof(uint32) * o->cap, MCXT_ALLOC_HUGE);
 		for (uint64 r = 0; r < rows; r++)
 		{
-			HeapTuple	tup = SPI_tuptable->vals[r];
-			TupleDesc	desc = SPI_tuptable->tupdesc;
-			bool		isnull;
-			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-			Size		ids_len = fixes_chunk_length(tup, desc, 5);
+			GroupsRow	g = groups_row(r);
 
-			fixes_chunk_copy_to(&copies[2 * r], tup, desc, 4, o->counts + first,
-								(Size) commits * sizeof(uint32));
-			fixes_chunk_copy_to(&copies[2 * r + 1], tup, desc, 5, o->ids + at, ids_len);
-			at += ids_len / sizeof(uint32);
+			fixes_chunk_copy_to(&copies[2 * r], g.tup, g.desc, 4, o->counts + g.first,
+								(Size) g.commits * sizeof(uint32));
+			fixes_chunk_copy_to(&copies[2 * r + 1], g.tup, g.desc, 5, o->ids + at, g.ids_len);
+			at += g.ids_len / sizeof(uint32);
 		}
 		fixes_toast_copy(copies, (int) (2 * rows));
 		pfree(copies);
@@ -443,16 +455,12 @@ read_segments(FixesLoad *ld, const char *kind, uint32 ngroups, OldGroups *o)
 		at = 0;
 		for (uint64 r = 0; r < rows && ok; r++)
 		{
-			HeapTuple	tup = SPI_tuptable->vals[r];
-			TupleDesc	desc = SPI_tuptable->tupdesc;
-			bool		isnull;
-			int32		first = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
-			int32		commits = DatumGetInt32(SPI_getbinval(tup, desc, 3, &isnull));
-			uint64		nids = fixes_chunk_length(tup, desc, 5) / sizeof(uint32);
+			GroupsRow	g = groups_row(r);
+			uint64		nids = g.ids_len / sizeof(uint32);
 			uint64		sum = 0;
 
-			for (int32 j = 0; j < commits; j++)
-				sum += o->counts[first + j];
+			for (int32 j = 0; j < g.commits; j++)
+				sum += o->counts[g.first + j];
 			ok = sum == nids;
 			for (uint64 q = at; q < at + nids && ok; q++)
 				ok = o->ids[q] < ngroups;

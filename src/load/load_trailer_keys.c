@@ -42,18 +42,11 @@ FixesTrailerKeys *
 fixes_trailer_keys(FixesLoad *ld)
 {
 	FixesTrailerKeys *k = ld->trailer_keys;
-	HASHCTL		ctl;
 
 	if (k != NULL)
 		return k;
 	k = MemoryContextAllocZero(ld->cxt, sizeof(FixesTrailerKeys));
-	ctl.keysize = sizeof(char *);
-	ctl.entrysize = sizeof(KeyEntry);
-	ctl.hash = fixes_string_ptr_hash;
-	ctl.match = fixes_string_ptr_match;
-	ctl.hcxt = ld->cxt;
-	k->dict = hash_create("fixes trailer keys", 256, &ctl,
-						  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+	k->dict = fixes_string_hash_create("fixes trailer keys", 256, sizeof(KeyEntry), ld->cxt);
 	k->names_cap = 256;
 	k->names = MemoryContextAlloc(ld->cxt, sizeof(char *) * k->names_cap);
 	k->scratch_cap = 64;
@@ -173,9 +166,7 @@ keys_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_trailer_keys_hook(void)
 {
-	FixesWalkHook h = {keys_begin, keys_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {keys_begin, keys_commit, NULL, NULL};
 }
 
 /* the keys of commit idx are ids[0..n), as stored (distinct, sorted) */

@@ -80,13 +80,7 @@ trailers_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 static void
 trailers_end(FixesLoad *ld, void *arg)
 {
-	FixesTrailerRows *t = arg;
-
-	if (t->bulk == NULL)
-		return;
-	fixes_bulk_end(t->bulk);
-	t->bulk = NULL;
-	CommandCounterIncrement();
+	fixes_bulk_finish(&((FixesTrailerRows *) arg)->bulk);
 }
 
 /*
@@ -142,8 +136,6 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_trailers_hook(void)
 {
-	FixesWalkHook h = {trailers_begin, trailers_commit, trailers_end,
-	palloc0(sizeof(FixesTrailerRows))};
-
-	return h;
+	return (FixesWalkHook) {trailers_begin, trailers_commit, trailers_end,
+		palloc0(sizeof(FixesTrailerRows))};
 }

@@ -177,6 +177,23 @@ edges_begin(FixesLoad *ld, void *arg, const FixesCommitRows *rows)
 }
 
 /*
+ * A line of commit idx's message that a hook turns into a row (a Fixes or
+ * revert line, a backport line), counted in *n: false, with the load's
+ * WARNING, for the one past fixes.max_edges_per_commit, where the hook stops
+ */
+bool
+fixes_walk_line_counted(FixesLoad *ld, uint32 idx, int *n)
+{
+	if ((*n)++ == fixes_max_edges_per_commit)
+	{
+		fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
+						 fixes_max_edges_per_commit);
+		return false;
+	}
+	return true;
+}
+
+/*
  * The Fixes lines of a commit, and its revert lines in a database at 1.1
  * or later (fixes_edges.kind).  The subject by which a revert edge is
  * resolved is the text inside Revert "..." of the reverting commit's own
@@ -199,16 +216,11 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 	while (fixes_trailer_next(msg, len, &cur, &tr))
 	{
 		FixesEdge  *e;
-		char		abbrev[40];
 
 		if (tr.kind == FIXES_TRAILER_REVERT && !ld->has.revert_edges)
 			continue;			/* a database at 1.0 has no revert edges */
-		if (n++ == fixes_max_edges_per_commit)
-		{
-			fixes_limit_warn(&ld->limit_hits, FIXES_LIMIT_EDGES, &ld->graph->oids[idx],
-							 fixes_max_edges_per_commit);
+		if (!fixes_walk_line_counted(ld, idx, &n))
 			break;
-		}
 		if ((n & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 		e = fixes_edge_append(ld->cxt, sink);
@@ -218,10 +230,8 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 		e->kind = tr.kind == FIXES_TRAILER_REVERT ? KIND_REVERT : KIND_FIXES;
 		e->fixed_at = ld->by_commit.committed_at[idx];
 		e->fixed_at_null = ld->by_commit.committed_null[idx];
-		for (size_t i = 0; i < tr.hex_len; i++)
-			abbrev[i] = pg_ascii_tolower(msg[tr.hex_off + i]);
 		e->abbrev_len = (uint8) tr.hex_len;
-		e->abbrev_off = fixes_arena_add(arena, abbrev, tr.hex_len);
+		e->abbrev_off = fixes_arena_add_lower(arena, msg + tr.hex_off, tr.hex_len);
 		if (tr.kind == FIXES_TRAILER_REVERT)
 		{
 			size_t		off,
@@ -248,9 +258,7 @@ edges_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_edges_hook(FixesEdgeSink *sink)
 {
-	FixesWalkHook h = {edges_begin, edges_commit, NULL, sink};
-
-	return h;
+	return (FixesWalkHook) {edges_begin, edges_commit, NULL, sink};
 }
 
 /* a Cc: stable line anywhere in the message: ld->by_commit.stable_cc and the row */
@@ -271,9 +279,7 @@ stable_cc_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 FixesWalkHook
 fixes_stable_cc_hook(void)
 {
-	FixesWalkHook h = {NULL, stable_cc_commit, NULL, NULL};
-
-	return h;
+	return (FixesWalkHook) {NULL, stable_cc_commit, NULL, NULL};
 }
 
 /* the walk of ld->walk released (its reader stopped), and ld->walk cleared */

@@ -70,6 +70,7 @@ typedef struct FixesWalkScope
 extern void fixes_walk_scope_hook(FixesWalkScope *scope, FixesWalkHook hook);
 extern void fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope);
 extern void fixes_load_walk_end(FixesLoad *ld);
+extern bool fixes_walk_line_counted(FixesLoad *ld, uint32 idx, int *n);
 
 
 /*

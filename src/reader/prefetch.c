@@ -110,52 +110,12 @@ typedef struct PNode
 	uint32_t	pos;
 } PNode;
 
-static inline bool
-pnode_before(const PNode *a, const PNode *b)
-{
-	return walk_before(a->time, a->seq, b->time, b->seq);
-}
+WALK_HEAP(pheap, PNode)
 
 static void
 pheap_push(PNode *h, size_t *len, PNode node)
 {
-	size_t		i = (*len)++;
-
-	while (i > 0)
-	{
-		size_t		parent = (i - 1) / 2;
-
-		if (!pnode_before(&node, &h[parent]))
-			break;
-		h[i] = h[parent];
-		i = parent;
-	}
-	h[i] = node;
-}
-
-static PNode
-pheap_pop(PNode *h, size_t *len)
-{
-	PNode		top = h[0];
-	PNode		last = h[--(*len)];
-	size_t		i = 0;
-
-	for (;;)
-	{
-		size_t		c = 2 * i + 1;
-
-		if (c >= *len)
-			break;
-		if (c + 1 < *len && pnode_before(&h[c + 1], &h[c]))
-			c++;
-		if (!pnode_before(&h[c], &last))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*len > 0)
-		h[i] = last;
-	return top;
+	pheap_place(h, (*len)++, &node);
 }
 
 static uint32_t

@@ -129,6 +129,55 @@ walk_before(int64_t atime, uint64_t aseq, int64_t btime, uint64_t bseq)
 	return atime > btime || (atime == btime && aseq < bseq);
 }
 
+/*
+ * A binary heap of T (a struct with fields time and seq) in the walk's
+ * order, first on top, over an array the caller sizes:
+ * prefix_place(h, i, node) puts *node (not in h) into the hole at h[i] (the
+ * end of the heap, after the caller counted it) and moves it up to its
+ * place; prefix_pop(h, &len) takes the first out of h[0 .. len).  The walk
+ * (walk.c) and the worker's plan of it (prefetch.c) use the same heap.
+ */
+#define WALK_HEAP(prefix, T) \
+static inline void \
+prefix##_place(T *h, size_t i, const T *node) \
+{ \
+	while (i > 0) \
+	{ \
+		size_t		parent = (i - 1) / 2; \
+\
+		if (!walk_before(node->time, node->seq, h[parent].time, h[parent].seq)) \
+			break; \
+		h[i] = h[parent]; \
+		i = parent; \
+	} \
+	h[i] = *node; \
+} \
+\
+static inline T \
+prefix##_pop(T *h, size_t *len) \
+{ \
+	T			top = h[0]; \
+	T			last = h[--(*len)]; \
+	size_t		i = 0; \
+\
+	for (;;) \
+	{ \
+		size_t		c = 2 * i + 1; \
+\
+		if (c >= *len) \
+			break; \
+		if (c + 1 < *len && walk_before(h[c + 1].time, h[c + 1].seq, h[c].time, h[c].seq)) \
+			c++; \
+		if (!walk_before(h[c].time, h[c].seq, last.time, last.seq)) \
+			break; \
+		h[i] = h[c]; \
+		i = c; \
+	} \
+	if (*len > 0) \
+		h[i] = last; \
+	return top; \
+}
+
 extern void walk_history(Repo *r, const git_oid *heads, int nheads, OidSet *known, bool files);
 extern void walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide,
 						uint32_t nhide, bool files);

@@ -41,58 +41,23 @@ typedef struct Heap
 	size_t		cap;
 } Heap;
 
-static inline bool
-node_before(const Node *a, const Node *b)
-{
-	return walk_before(a->time, a->seq, b->time, b->seq);
-}
+WALK_HEAP(node_heap, Node)
 
 static void
 heap_push(Heap *h, const Node *node)
 {
-	size_t		i;
-
 	if (h->len == h->cap)
 	{
 		h->cap = h->cap ? 2 * h->cap : 64;
 		h->nodes = xrealloc(h->nodes, sizeof(Node) * h->cap);
 	}
-	i = h->len++;
-	while (i > 0)
-	{
-		size_t		parent = (i - 1) / 2;
-
-		if (!node_before(node, &h->nodes[parent]))
-			break;
-		h->nodes[i] = h->nodes[parent];
-		i = parent;
-	}
-	h->nodes[i] = *node;
+	node_heap_place(h->nodes, h->len++, node);
 }
 
 static Node
 heap_pop(Heap *h)
 {
-	Node		top = h->nodes[0];
-	Node		last = h->nodes[--h->len];
-	size_t		i = 0;
-
-	for (;;)
-	{
-		size_t		c = 2 * i + 1;
-
-		if (c >= h->len)
-			break;
-		if (c + 1 < h->len && node_before(&h->nodes[c + 1], &h->nodes[c]))
-			c++;
-		if (!node_before(&h->nodes[c], &last))
-			break;
-		h->nodes[i] = h->nodes[c];
-		i = c;
-	}
-	if (h->len > 0)
-		h->nodes[i] = last;
-	return top;
+	return node_heap_pop(h->nodes, &h->len);
 }
 
 /*

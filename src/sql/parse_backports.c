@@ -15,29 +15,17 @@
 
 PG_FUNCTION_INFO_V1(fixes_parse_backports);
 
-#define PARSE_COLS 3
-
 Datum
 fixes_parse_backports(PG_FUNCTION_ARGS)
 {
-	const char *msg;
-	size_t		len;
-	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
+	FixesParseSrf srf = fixes_parse_srf_begin(fcinfo);
+	const char *msg = srf.msg;
 	fixes_backport_cursor cur = {0, 0};
 	fixes_backport bp;
 
-	while (fixes_backport_next(msg, len, &cur, &bp))
-	{
-		Datum		values[PARSE_COLS];
-		bool		nulls[PARSE_COLS] = {0};
-		int			i = 0;
-
-		values[i++] = Int32GetDatum(bp.line);
-		/* lower-cased as fixes_parse_fixes does */
-		values[i++] = PointerGetDatum(fixes_abbrev_text(msg + bp.hex_off, bp.hex_len));
-		values[i++] = PointerGetDatum(cstring_to_text_with_len(msg + bp.raw_off, bp.raw_len));
-		Assert(i == PARSE_COLS);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
+	/* line, abbrev (lower-cased as fixes_parse_fixes does), raw */
+	while (fixes_backport_next(msg, srf.len, &cur, &bp))
+		fixes_parse_srf_row(srf.rsinfo, bp.line, fixes_abbrev_text(msg + bp.hex_off, bp.hex_len),
+							cstring_to_text_with_len(msg + bp.raw_off, bp.raw_len));
 	return (Datum) 0;
 }

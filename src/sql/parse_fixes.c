@@ -27,15 +27,14 @@ PG_FUNCTION_INFO_V1(fixes_parse_fixes_v11);
 static void
 parse_fixes(FunctionCallInfo fcinfo, bool v11)
 {
-	const char *msg;
-	size_t		len;
-	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
+	FixesParseSrf srf = fixes_parse_srf_begin(fcinfo);
+	const char *msg = srf.msg;
 	fixes_trailer_cursor cur = {0, 0};
 	fixes_trailer tr;
 	char	   *subject = NULL;
 	size_t		subject_len = 0;
 
-	while (fixes_trailer_next(msg, len, &cur, &tr))
+	while (fixes_trailer_next(msg, srf.len, &cur, &tr))
 	{
 		Datum		values[PARSE_COLS_11];
 		bool		nulls[PARSE_COLS_11] = {0};
@@ -53,8 +52,8 @@ parse_fixes(FunctionCallInfo fcinfo, bool v11)
 		{
 			if (subject == NULL)
 			{
-				subject = palloc(len + 1);
-				subject_len = fixes_summary(msg, len, subject);
+				subject = palloc(srf.len + 1);
+				subject_len = fixes_summary(msg, srf.len, subject);
 			}
 			if (fixes_revert_subject(subject, subject_len, &off, &sublen))
 				values[i] = PointerGetDatum(cstring_to_text_with_len(subject + off, sublen));
@@ -72,7 +71,7 @@ parse_fixes(FunctionCallInfo fcinfo, bool v11)
 		if (v11)
 			values[i++] = CStringGetTextDatum(revert ? "revert" : "fixes");
 		Assert(i == (v11 ? PARSE_COLS_11 : PARSE_COLS_10));
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		tuplestore_putvalues(srf.rsinfo->setResult, srf.rsinfo->setDesc, values, nulls);
 	}
 }
 

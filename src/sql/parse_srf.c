@@ -11,18 +11,33 @@
 #include "parse_srf.h"
 
 /*
- * The message of the first argument, as bytes at *msg, *len of them; and
+ * The message of the first argument, as bytes at msg, len of them; and
  * the tuplestore the rows go into
  */
-ReturnSetInfo *
-fixes_parse_srf_begin(FunctionCallInfo fcinfo, const char **msg, size_t *len)
+FixesParseSrf
+fixes_parse_srf_begin(FunctionCallInfo fcinfo)
 {
 	text	   *message = PG_GETARG_TEXT_PP(0);
+	FixesParseSrf s;
 
-	*msg = VARDATA_ANY(message);
-	*len = VARSIZE_ANY_EXHDR(message);
+	s.msg = VARDATA_ANY(message);
+	s.len = VARSIZE_ANY_EXHDR(message);
 	InitMaterializedSRF(fcinfo, 0);
-	return (ReturnSetInfo *) fcinfo->resultinfo;
+	s.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	return s;
+}
+
+/*
+ * A row (line or position, a, b) into the tuplestore: the rows of
+ * fixes_parse_backports and fixes_parse_trailers
+ */
+void
+fixes_parse_srf_row(ReturnSetInfo *rsinfo, int32 line, text *a, text *b)
+{
+	Datum		values[3] = {Int32GetDatum(line), PointerGetDatum(a), PointerGetDatum(b)};
+	bool		nulls[3] = {false, false, false};
+
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /* The abbrev as written, lower-cased: hex digits are ASCII. */

@@ -21,25 +21,19 @@
 
 PG_FUNCTION_INFO_V1(fixes_parse_trailers);
 
-#define TRAILER_COLS 3
-
 Datum
 fixes_parse_trailers(PG_FUNCTION_ARGS)
 {
-	const char *msg;
-	size_t		len;
-	ReturnSetInfo *rsinfo = fixes_parse_srf_begin(fcinfo, &msg, &len);
+	FixesParseSrf srf = fixes_parse_srf_begin(fcinfo);
+	const char *msg = srf.msg;
 	fixes_trailers_iter it;
 	fixes_git_trailer tr;
 	char	   *value = NULL;
 	size_t		cap = 0;
 
-	fixes_trailers_begin(&it, msg, len);
+	fixes_trailers_begin(&it, msg, srf.len);
 	while (fixes_trailers_next(&it, &tr))
 	{
-		Datum		values[TRAILER_COLS];
-		bool		nulls[TRAILER_COLS] = {0};
-		int			i = 0;
 		size_t		n;
 
 		if (tr.unfolded_len > cap)
@@ -50,11 +44,9 @@ fixes_parse_trailers(PG_FUNCTION_ARGS)
 			value = palloc(cap);
 		}
 		n = fixes_trailer_unfold(msg, &tr, value);
-		values[i++] = Int32GetDatum(tr.position);
-		values[i++] = PointerGetDatum(cstring_to_text_with_len(msg + tr.key_off, tr.key_len));
-		values[i++] = PointerGetDatum(cstring_to_text_with_len(value, n));
-		Assert(i == TRAILER_COLS);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		/* position, key, value */
+		fixes_parse_srf_row(srf.rsinfo, tr.position, cstring_to_text_with_len(msg + tr.key_off, tr.key_len),
+							cstring_to_text_with_len(value, n));
 		if ((tr.position & 0x3ff) == 0)
 			CHECK_FOR_INTERRUPTS();
 	}

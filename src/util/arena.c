@@ -35,6 +35,20 @@ fixes_arena_add(FixesArena *a, const char *s, Size len)
 	return off;
 }
 
+/* fixes_arena_add() of s lower-cased (ASCII: an abbreviation's hex digits) */
+Size
+fixes_arena_add_lower(FixesArena *a, const char *s, Size len)
+{
+	Size		off = a->len;
+
+	if (a->len + len > a->cap)
+		fixes_arena_reserve(a, len);
+	for (Size i = 0; i < len; i++)
+		a->data[a->len + i] = pg_ascii_tolower((unsigned char) s[i]);
+	a->len += len;
+	return off;
+}
+
 /* room for len more bytes, so that the arena is not copied again and again as it grows */
 void
 fixes_arena_reserve(FixesArena *a, Size len)

@@ -14,6 +14,7 @@ typedef struct FixesArena
 
 extern void fixes_arena_init(FixesArena *a, MemoryContext cxt);
 extern Size fixes_arena_add(FixesArena *a, const char *s, Size len);
+extern Size fixes_arena_add_lower(FixesArena *a, const char *s, Size len);
 extern void fixes_arena_reserve(FixesArena *a, Size len);
 
 #endif							/* FIXES_ARENA_H */

@@ -15,6 +15,7 @@
 
 #include "big_alloc.h"
 #include "lifetime_days.h"
+#include "sort_cmp.h"
 
 /* the days of one group, in order: a sort specialized for them */
 #define ST_SORT sort_days
@@ -114,12 +115,7 @@ fixes_sql_days(int64 usec)
 int
 fixes_lifetime_cmp(const void *a, const void *b)
 {
-	const FixesLifetime *x = a;
-	const FixesLifetime *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return x->days < y->days ? -1 : x->days > y->days;
+	return FIXES_CMP_BY2((const FixesLifetime *) a, (const FixesLifetime *) b, group, days);
 }
 
 /*

@@ -8,4 +8,8 @@
 extern uint32 fixes_string_ptr_hash(const void *key, Size keysize);
 extern int	fixes_string_ptr_match(const void *a, const void *b, Size keysize);
 
+/* a table keyed by char * (a string held by the caller), its entries entrysize bytes, in cxt */
+extern struct HTAB *fixes_string_hash_create(const char *name, long nelem, Size entrysize,
+											 MemoryContext cxt);
+
 #endif							/* FIXES_STRING_HASH_H */

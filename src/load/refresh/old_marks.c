@@ -31,16 +31,9 @@ typedef struct RankEntry
 static HTAB *
 new_ranks_by_name(FixesLoad *ld)
 {
-	HASHCTL		ctl;
-	HTAB	   *h;
+	HTAB	   *h = fixes_string_hash_create("fixes release ranks", Max(ld->releases->n, 16),
+											 sizeof(RankEntry), CurrentMemoryContext);
 
-	ctl.keysize = sizeof(char *);
-	ctl.entrysize = sizeof(RankEntry);
-	ctl.hash = fixes_string_ptr_hash;
-	ctl.match = fixes_string_ptr_match;
-	ctl.hcxt = CurrentMemoryContext;
-	h = hash_create("fixes release ranks", Max(ld->releases->n, 16), &ctl,
-					HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
 	for (int q = 0; q < ld->releases->n; q++)
 	{
 		const char *name = ld->releases->tags[ld->releases->tag_of[q]].name;
