@@ -183,7 +183,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 				if (wire_decode_message(p, len, &m) == 0)
 				{
 					REQUIRE(strlen(m.sqlstate) == 5);
-					REQUIRE(m.level == 'E' || m.level == 'W' || m.level == 'N');
+					REQUIRE(m.level == 'E' || m.level == 'W' || m.level == 'N' || m.level == 'D');
 					REQUIRE(inside(m.message.s, m.message.len, p, len));
 					REQUIRE(inside(m.detail.s, m.detail.len, p, len));
 					REQUIRE(inside(m.hint.s, m.hint.len, p, len));
