@@ -672,7 +672,7 @@ walk_hidden(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uin
  * What walk_hidden() will send, first, in one 'L' record (at most list_max
  * bytes): a pass of the same walk that sends nothing, so that the backend
  * knows which old commits the commits to come name before the first of
- * them (the backend's load_ids.c), whatever order they come in
+ * them (the backend's refresh/old_ids.c), whatever order they come in
  */
 void
 walk_hidden_list(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide, uint32_t nhide,

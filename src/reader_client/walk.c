@@ -63,7 +63,7 @@ send_known(FixesWalk *w)
 	const uint32 per = 16384;
 	uint32		nknown = w->hide != NULL ? 0 : g->n;
 
-	/* a sparse graph (load_ids.c) is walked only from the previous head */
+	/* a sparse graph (refresh/old_ids.c) is walked only from the previous head */
 	if (nknown > 0 && g->sparse_below > 0)
 		elog(ERROR, "the graph of repository \"%s\" lacks ids to send", w->path);
 	w->n_before = g->n;
@@ -228,7 +228,7 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 		CHECK_FOR_INTERRUPTS();
 		type = fixes_reader_next(w->reader, &payload, &len);
 		if (type == WIRE_LIST && w->hide != NULL)
-			continue;			/* what load_ids.c did not read: not needed */
+			continue;			/* what refresh/old_ids.c did not read: not needed */
 		if (type != WIRE_COMMIT)
 		{
 			if (!w->reader->ended)

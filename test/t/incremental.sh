@@ -39,7 +39,7 @@
 # what a refresh read to mark the releases is printed (marks_read), and checked at steps 4, 13
 # and 18 and in the make-history steps.
 #  19, 20 (name 'olddates'): a merge of 1,100 commits dated before every loaded one: too many
-#      ids to look up, every id is read (load_ids.c)
+#      ids to look up, every id is read (refresh/old_ids.c)
 # fixes_overrides rows of NAME are copied to each fresh load's name before it loads.
 # Then, when ../shared/bench/make-history exists, its 20000-commit repository (cached like
 # crosscheck.sh does) is loaded by tags v2.1 -> v2.2 -> v2.3 -> HEAD under one name and compared
@@ -100,7 +100,7 @@ fail() { echo "FAIL: $*"; rc=1; }
 # ($LIST_LIMIT, when set: fixes.refresh_list_limit; the load's DEBUG1 lines about the old
 # commits' ids go to OUTFILE.ids, see ids_read)
 # ($FILES: false for a load without files, which a refresh reads only the old edges it needs
-# for (load_old_edges.c); its DEBUG1 lines about them go to OUTFILE.edges, see edges_read)
+# for (refresh/old_edges.c); its DEBUG1 lines about them go to OUTFILE.edges, see edges_read)
 STABLE=
 MAINT=
 LIST_LIMIT=
@@ -132,7 +132,7 @@ SQL
         "$out.msg" | sed 's/^[^:]*: [^:]*: //' >"$out.marks" || true
     sed -i '/^DEBUG: /d' "$out.msg"
 }
-# ids_read OUTFILE: how a refresh found the old commits it needed (load_ids.c): "looked up" (by
+# ids_read OUTFILE: how a refresh found the old commits it needed (refresh/old_ids.c): "looked up" (by
 # probe, the graph's ids not read), "read" (every id of the graph), "over, read" (the list of
 # the new commits was longer than fixes.refresh_list_limit: every id), "-" (neither: a first
 # load)
@@ -143,7 +143,7 @@ ids_read() {
     elif grep -q 'ids looked up' "$f"; then echo "looked up"
     else echo -; fi
 }
-# edges_read OUTFILE: which old edges a refresh read (load_old_edges.c): "some" (those it
+# edges_read OUTFILE: which old edges a refresh read (refresh/old_edges.c): "some" (those it
 # needs), "all" (every one, the set it needed being too large, after some), "-" (every one
 # without a choice: files on, stable branches, a first load)
 edges_read() {
@@ -480,7 +480,7 @@ SQL
 }
 
 # twin N NAME PATH REF [PATTERN]: the same step without files, under NAME_nf, against a fresh
-# load without files: such a refresh reads only the old edges it needs (load_old_edges.c);
+# load without files: such a refresh reads only the old edges it needs (refresh/old_edges.c);
 # which it read goes to NF_EDGES (edges_read)
 twin() {
     local n=$1 name=$2 path=$3 ref=$4 pat=("${@:5}") nf="$2_nf" fresh="$2_nf_fresh_$1"
@@ -876,7 +876,7 @@ check "a 6-hex abbrev of two commits of row 0, with the subject of one" \
     "$(edge_at big "$fix_big" 4)" "resolved hash+subject 2 $id_a"
 
 # 19, 20 (name 'olddates'): a refresh that merges a branch of 1,100 commits dated before every
-# commit loaded before (load_ids.c): each could be an old commit that clock skew sends again, so
+# commit loaded before (refresh/old_ids.c): each could be an old commit that clock skew sends again, so
 # each is to be looked up; more than 1,024 of them cost more than reading every id, which the
 # refresh does instead, and still equals a fresh load
 od="$work/olddates.git"
@@ -910,7 +910,7 @@ if [ -f "$mh" ]; then
     echo "== make-history --commits $commits: $repo, with its MAINTAINERS"
     MAINT=MAINTAINERS
     n=0
-    # the ids of the old commits (load_ids.c): every one read at v2.2 (no list asked for), every
+    # the ids of the old commits (refresh/old_ids.c): every one read at v2.2 (no list asked for), every
     # one read at v2.3 (the list of its new commits is longer than 1 kB, 35 commits), looked up
     # at HEAD and in the daily refreshes below
     for ref in v2.1 v2.2 v2.3 HEAD; do

@@ -1,6 +1,6 @@
 #!/bin/bash
 # reload-refs.sh — a reload whose head and refs are the previous load's does not read the tags
-# (issue 31, src/load/load_refs.c, src/reader/refs.c), and every other change is still noticed.
+# (issue 31, src/load/refresh/refs_hash.c, src/reader/refs.c), and every other change is still noticed.
 #
 # A copy of ${FIXES_FIXTURES}/stable.git (lightweight tags, loose refs) is loaded under the name
 # 'r' and reloaded after each step below.  After a step that changes nothing, the reload must log
