@@ -338,6 +338,11 @@ grow_step() {
     same_rows grow_inc grow_cold && ok "$what: the rows of a cold load" || fail "$what: differs from a cold load"
     crosscheck "$grow" grow_inc --release-tags all >/dev/null || fail "$what: crosscheck"
 }
+# grow_target ABBREV: the commit grow_inc's Fixes: line of ABBREV resolved to
+grow_target() {
+    psql_q -At -c "SELECT target_commit FROM fixes_edges e JOIN fixes_repositories r USING (repository_id)
+                   WHERE r.name = 'grow_inc' AND e.abbrev = '$1'"
+}
 grow_step "first load" full
 gd=$(rb_commit "$grow" 400 "Add the lexer" "$gc")
 ge=$(rb_commit "$grow" 500 "Fix the parser
@@ -370,8 +375,7 @@ Fixes: ${gf:0:12} (\"Fix the lexer\")" "$gg")
 git -C "$grow" update-ref refs/heads/main "$gk"
 chmod -R a+rX "$grow"
 grow_step "a tag moved from its release branch onto the ref, a fix of its entry point" refresh
-got=$(psql_q -At -c "SELECT target_commit FROM fixes_edges e JOIN fixes_repositories r USING (repository_id)
-                     WHERE r.name = 'grow_inc' AND e.abbrev = '${gf:0:12}'")
+got=$(grow_target "${gf:0:12}")
 [ "$got" = "$gf" ] && ok "the fix of the entry point resolves to it" || fail "the fix of the entry point resolves to ${got:-nothing}, not $gf"
 gm=$(rb_commit "$grow" 700 "Merge branch-3" "$gk" "$gx")
 gn=$(rb_commit "$grow" 750 "Fix the preparation for 3.0.0
@@ -380,8 +384,7 @@ Fixes: ${gx:0:12} (\"Prepare for 3.0.0\")" "$gm")
 git -C "$grow" update-ref refs/heads/main "$gn"
 chmod -R a+rX "$grow"
 grow_step "the release branch merged: its tag on the ref, the previous load's release off it" refresh
-got=$(psql_q -At -c "SELECT target_commit FROM fixes_edges e JOIN fixes_repositories r USING (repository_id)
-                     WHERE r.name = 'grow_inc' AND e.abbrev = '${gx:0:12}'")
+got=$(grow_target "${gx:0:12}")
 [ "$got" = "$gx" ] && ok "the fix of the tag's commit resolves to it" || fail "the fix of the tag's commit resolves to ${got:-nothing}, not $gx"
 gh=$(rb_commit "$grow" 800 "Fix the optimizer
 

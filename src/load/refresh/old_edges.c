@@ -275,12 +275,11 @@ read_rest(FixesLoad *ld, const char *why)
 	FixesIdxRange *ranges;
 	int64		nranges;
 
-	elog(DEBUG1, "fixes_load %s: old edges: every one read (%s)", ld->args.name, why);
+	fixes_load_old_edges_every(ld, why);
 	ranges = ranges_of(ld->refresh->edges_of, ld->n_old, false, &nranges);
 	if (nranges > 0)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
 	memset(ld->refresh->edges_of, 1, ld->n_old);
-	ld->refresh->edges_some = false;
 	if (ranges != NULL)
 		pfree(ranges);
 }
