@@ -20,7 +20,7 @@
  * loose-object set and libgit2's settings come along) and shares nothing
  * with it afterwards.  Each process has the reader's limits
  * (fixes.reader_memory_limit's address space, the CPU time) for itself, and
- * a worker dies with the reader (PR_SET_PDEATHSIG), so a cancel, which
+ * a worker dies with the reader (PR_SET_PDEATHSIG, out_child()), so a cancel, which
  * kills the reader, ends the workers as well.
  *
  * The streams: the reader writes comparisons to a worker's standard input
@@ -62,7 +62,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -186,9 +185,7 @@ worker_start(Repo *r, int k)
 	}
 	if (w->pid == 0)
 	{
-		(void) prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
+		out_child(parent);
 		for (int i = 0; i < k; i++)
 		{
 			close_fd(&pool.workers[i].job_fd);
@@ -202,7 +199,6 @@ worker_start(Repo *r, int k)
 		close(result[1]);
 		/* it is a reader without workers now, its output its own */
 		pool.nworkers = 0;
-		out_discard();
 		worker_main(r);
 	}
 	close(job[0]);

@@ -20,10 +20,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define OUT_BUFSIZE (1024 * 1024)
@@ -199,10 +201,17 @@ out_flush(void)
 	stream.start = stream.used = 0;
 }
 
-/* a worker of files_pool.c: what the reader buffered before the fork is not its own */
+/*
+ * In a worker the reader just forked (files_pool.c, prefetch.c): it dies
+ * with the reader, which a cancel kills (and it exits now if the reader is
+ * gone already); what the reader buffered before the fork is not its own.
+ */
 void
-out_discard(void)
+out_child(pid_t parent)
 {
+	(void) prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
 	stream.start = stream.used = 0;
 	stream.ahead = false;		/* its standard output is its own pipe, which waits */
 }

@@ -57,7 +57,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -290,14 +289,12 @@ prefetch_begin(Repo *r, const git_oid *heads, int nheads, const OidSet *known)
 	pf.pid = fork();
 	if (pf.pid == 0)
 	{
-		int			null = open("/dev/null", O_WRONLY);
+		int			null;
 
-		(void) prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
+		out_child(parent);
+		null = open("/dev/null", O_WRONLY);
 		close(fds[0]);
 		/* errors go nowhere: the walk reads what the worker could not */
-		out_discard();
 		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
 			_exit(1);
 		close(null);

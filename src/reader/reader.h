@@ -44,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "oid.h"
 #include "oid_prefix.h"
@@ -56,7 +57,7 @@ extern void out_record(char type, const void *payload, size_t len);
 extern void out_flush(void);
 extern void out_raw(const void *data, size_t len);
 extern void out_before_error(void (*fn) (void));
-extern void out_discard(void);
+extern void out_child(pid_t parent);
 extern void out_ahead(void);
 extern void out_push(void);
 extern void out_message(char level, const char *sqlstate, const char *detail,
