@@ -15,7 +15,13 @@
  * INDEX sorts them (tuplesort, within maintenance_work_mem): inserted in
  * key order, each lands next to the last one, where random order touches
  * a random leaf page each time (for the ids of a cold load, most of the
- * time of their index).  Until fixes_bulk_end(), those indexes lack the new rows.
+ * time of their index).  Until fixes_bulk_end(), those indexes lack the new
+ * rows, except those that idle time inserted: fixes_bulk_idle(), called
+ * while the writer would otherwise wait (for the reader process), sorts the
+ * entries queued so far once there are FIXES_BULK_IDLE_CHUNK of them and
+ * inserts that chunk, in key order, a slice per call; the next entries
+ * queue in a new sort.  A writer that never waits inserts one sorted run at
+ * the end, as before.
  *
  * Rows that a later UPDATE will rewrite (the release of an unreleased
  * commit, set when a new tag reaches it) can be kept on pages of their
@@ -171,6 +177,19 @@ fixes_bulk_row(FixesBulk *b, Datum **values, bool **nulls)
 	*nulls = b->row_nulls;
 }
 
+/* a sort of the k-th sorted index's entries, in b's context */
+static Tuplesortstate *
+begin_sort(FixesBulk *b, int k)
+{
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+	Tuplesortstate *s = tuplesort_begin_index_btree(b->rel, b->sorted_index[k], false, false,
+													maintenance_work_mem, NULL, TUPLESORT_NONE);
+
+	MemoryContextSwitchTo(old);
+	b->queued[k] = 0;
+	return s;
+}
+
 /*
  * Fill the table's index called name (a non-unique btree index on
  * columns) at the end, in key order, rather than row by row.  Nothing
@@ -202,8 +221,7 @@ fixes_bulk_sort_index(FixesBulk *b, const char *name)
 		rri->ri_NumIndices = n - 1;
 		b->sorted_index[k] = ind;
 		b->sorted_info[k] = info;
-		b->sort[k] = tuplesort_begin_index_btree(b->rel, ind, false, false,
-												 maintenance_work_mem, NULL, TUPLESORT_NONE);
+		b->sort[k] = begin_sort(b, k);
 		b->nsorted++;
 		return;
 	}
@@ -300,38 +318,97 @@ sort_entries(FixesBulk *b)
 			FormIndexDatum(b->sorted_info[k], b->slots[i], b->estate, values, isnull);
 			tuplesort_putindextuplevalues(b->sort[k], b->sorted_index[k], &b->slots[i]->tts_tid,
 										  values, isnull);
+			b->queued[k]++;
 		}
 }
 
+/* the place of the k-th sorted index in rri's arrays (after the others) */
+static int
+sorted_pos(FixesBulk *b, int k)
+{
+	int			pos = b->rri->ri_NumIndices;
+
+	while (b->rri->ri_IndexRelationDescs[pos] != b->sorted_index[k])
+		pos++;
+	return pos;
+}
+
 /*
- * insert each sorted index's entries in key order: the tuples the sort
- * holds, formed from the rows' values as btinsert() would form them, go
- * to btree as they are
+ * Up to max (all: -1) of the entries of the performed sort s of the k-th
+ * sorted index into it, in key order: the tuples the sort holds, formed
+ * from the rows' values as btinsert() would form them, go to btree as they
+ * are.  False once s has no more.
  */
+static bool
+insert_entries(FixesBulk *b, int k, Tuplesortstate *s, int64 max)
+{
+	int			pos = sorted_pos(b, k);
+
+	for (int64 n = 0; max < 0 || n < max; n++)
+	{
+		IndexTuple	itup = tuplesort_getindextuple(s, true);
+
+		if (itup == NULL)
+			return false;
+		if (((n + 1) & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (max >= 0)
+			b->idle_inserted++;
+		hint_rightmost(b, pos);
+		(void) _bt_doinsert(b->sorted_index[k], itup, UNIQUE_CHECK_NO, false, b->rel);
+		hinted_rightmost(b, pos);
+	}
+	return true;
+}
+
+/* insert each sorted index's entries not inserted yet, in key order */
 static void
 insert_sorted(FixesBulk *b)
 {
 	for (int k = 0; k < b->nsorted; k++)
 	{
-		IndexTuple	itup;
-		int64		n = 0;
-		int			pos = b->rri->ri_NumIndices;	/* its place in rri's arrays */
-
-		while (b->rri->ri_IndexRelationDescs[pos] != b->sorted_index[k])
-			pos++;
-		tuplesort_performsort(b->sort[k]);
-		while ((itup = tuplesort_getindextuple(b->sort[k], true)) != NULL)
+		if (b->draining[k] != NULL)
 		{
-			if ((++n & 0xfff) == 0)
-				CHECK_FOR_INTERRUPTS();
-			hint_rightmost(b, pos);
-			(void) _bt_doinsert(b->sorted_index[k], itup, UNIQUE_CHECK_NO, false, b->rel);
-			hinted_rightmost(b, pos);
+			(void) insert_entries(b, k, b->draining[k], -1);
+			tuplesort_end(b->draining[k]);
+			b->draining[k] = NULL;
 		}
+		tuplesort_performsort(b->sort[k]);
+		(void) insert_entries(b, k, b->sort[k], -1);
 		tuplesort_end(b->sort[k]);
 	}
 	b->rri->ri_NumIndices += b->nsorted;	/* for ExecCloseIndices */
 	b->nsorted = 0;
+}
+
+/*
+ * Work that the writer may do while it waits for its input: a slice of a
+ * sorted chunk's entries into their index, or the chunk sorted.  False
+ * when there is nothing to do (fewer than FIXES_BULK_IDLE_CHUNK entries
+ * queued), and the caller should wait.
+ */
+bool
+fixes_bulk_idle(FixesBulk *b)
+{
+	for (int k = 0; k < b->nsorted; k++)
+		if (b->draining[k] != NULL)
+		{
+			if (!insert_entries(b, k, b->draining[k], FIXES_BULK_IDLE_SLICE))
+			{
+				tuplesort_end(b->draining[k]);
+				b->draining[k] = NULL;
+			}
+			return true;
+		}
+	for (int k = 0; k < b->nsorted; k++)
+		if (b->queued[k] >= FIXES_BULK_IDLE_CHUNK)
+		{
+			tuplesort_performsort(b->sort[k]);
+			b->draining[k] = b->sort[k];
+			b->sort[k] = begin_sort(b, k);
+			return true;
+		}
+	return false;
 }
 
 /*

@@ -12,6 +12,9 @@
 #define FIXES_BULK_MAX_TUPLES 1000
 #define FIXES_BULK_MAX_BYTES 65536
 #define FIXES_BULK_MAX_SORTED 4
+/* fixes_bulk_idle(): the entries a sorted chunk holds at least, and a slice of them */
+#define FIXES_BULK_IDLE_CHUNK 8192
+#define FIXES_BULK_IDLE_SLICE 256
 
 /* the rightmost leaf of a btree index, for entries that arrive in key order */
 typedef struct FixesRightmost
@@ -44,6 +47,10 @@ typedef struct FixesBulk
 	Relation	sorted_index[FIXES_BULK_MAX_SORTED];
 	struct IndexInfo *sorted_info[FIXES_BULK_MAX_SORTED];
 	struct Tuplesortstate *sort[FIXES_BULK_MAX_SORTED];
+	int64		queued[FIXES_BULK_MAX_SORTED];	/* entries in sort[k] */
+	/* a sorted chunk of them that idle time inserts (fixes_bulk_idle), or NULL */
+	struct Tuplesortstate *draining[FIXES_BULK_MAX_SORTED];
+	int64		idle_inserted;	/* entries idle time inserted */
 	/* per index, as rri's arrays (those filled at the end included) */
 	FixesRightmost *rightmost;
 	/* the table's constraints, checked on every row queued (fixes_bulk_begin) */
@@ -63,6 +70,7 @@ extern void fixes_bulk_row(FixesBulk *b, Datum **values, bool **nulls);
 extern void fixes_bulk_insert(FixesBulk *b, const Datum *values, const bool *nulls, Size bytes);
 extern void fixes_bulk_keep_room(FixesBulk *b);
 extern void fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls);
+extern bool fixes_bulk_idle(FixesBulk *b);
 extern void fixes_bulk_end(FixesBulk *b);
 extern void fixes_bulk_finish(FixesBulk **b);
 

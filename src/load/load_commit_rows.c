@@ -134,10 +134,27 @@ fixes_commit_rows_put(FixesCommitRows *rows, Datum *values, bool *nulls)
 						  256 + VARSIZE_ANY(DatumGetPointer(values[rows->cols.message])));
 }
 
+/*
+ * The walk's work while it waits for the reader (fixes_reader_set_idle): the
+ * commit ids queued so far into their index, in sorted chunks
+ * (fixes_bulk_idle).  False when there is nothing to do.
+ */
+bool
+fixes_commit_rows_idle(void *arg)
+{
+	FixesCommitRows *rows = arg;
+
+	return rows->bulk != NULL && fixes_bulk_idle(rows->bulk);
+}
+
 /* the walk is over: the rows inserted are visible from here on */
 void
 fixes_commit_rows_end(FixesCommitRows *rows)
 {
+	if (rows->bulk != NULL && rows->bulk->nsorted > 0)
+		elog(DEBUG1, "fixes_load: %lld of %lld commit ids indexed while the walk waited for the reader",
+			 (long long) rows->bulk->idle_inserted,
+			 (long long) (rows->bulk->inserted + rows->bulk->nused));
 	fixes_bulk_finish(&rows->bulk);
 }
 

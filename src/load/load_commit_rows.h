@@ -42,6 +42,7 @@ extern FixesCommitRows *fixes_commit_rows_begin(FixesLoad *ld, bool hold);
 extern TupleDesc fixes_commit_rows_desc(const FixesCommitRows *rows);
 extern const FixesCommitCols *fixes_commit_rows_cols(const FixesCommitRows *rows);
 extern void fixes_commit_rows_put(FixesCommitRows *rows, Datum *values, bool *nulls);
+extern bool fixes_commit_rows_idle(void *arg);
 extern void fixes_commit_rows_end(FixesCommitRows *rows);
 extern void fixes_commit_rows_write_held(FixesLoad *ld, FixesCommitRows *rows);
 

@@ -105,6 +105,8 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 		ld->walk->files = scope->files;
 		ld->walk->hide = scope->hide;
 		started = start_walk(ld->walk, scope);
+		if (started)
+			fixes_reader_set_idle(ld->walk->reader, fixes_commit_rows_idle, scope->rows);
 	}
 
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "fixes_load row",

@@ -464,7 +464,13 @@ fill(FixesReader *r, size_t need)
 		else if (n == 0)
 			r->eof = true;
 		else if (errno == EAGAIN)
-			wait_for(r->out_fd, WL_SOCKET_READABLE);
+		{
+			/* nothing to read yet: the caller's idle work, else wait */
+			if (r->idle != NULL && r->idle(r->idle_arg))
+				CHECK_FOR_INTERRUPTS();
+			else
+				wait_for(r->out_fd, WL_SOCKET_READABLE);
+		}
 		else if (errno == EINTR)
 			CHECK_FOR_INTERRUPTS();
 		else
@@ -473,6 +479,18 @@ fill(FixesReader *r, size_t need)
 					 errmsg("could not read from the reader of repository \"%s\": %m", r->path)));
 	}
 	return true;
+}
+
+/*
+ * While the child has sent nothing new, call idle(arg) instead of waiting,
+ * until it returns false (nothing left to do); each call must be short, a
+ * few milliseconds at most, since the child's output waits meanwhile.
+ */
+void
+fixes_reader_set_idle(FixesReader *r, bool (*idle) (void *arg), void *arg)
+{
+	r->idle = idle;
+	r->idle_arg = arg;
 }
 
 /*

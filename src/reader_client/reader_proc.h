@@ -30,6 +30,9 @@ typedef struct FixesReader
 	char		last_type;
 	const unsigned char *last_payload;
 	uint32		last_len;
+	/* work the caller does instead of waiting for the child (or NULL) */
+	bool		(*idle) (void *arg);
+	void	   *idle_arg;
 } FixesReader;
 
 extern int	fixes_reader_memory_limit;	/* MB */
@@ -46,6 +49,7 @@ extern void fixes_reader_write(FixesReader *r, const void *data, size_t len);
 extern void fixes_reader_close_input(FixesReader *r);
 extern char fixes_reader_next(FixesReader *r, const unsigned char **payload, uint32 *len);
 extern void fixes_reader_unread(FixesReader *r);
+extern void fixes_reader_set_idle(FixesReader *r, bool (*idle) (void *arg), void *arg);
 extern void fixes_reader_expect(FixesReader *r, char type, const unsigned char **payload,
 								uint32 *len);
 extern void fixes_reader_finish(FixesReader *r);
