@@ -365,6 +365,7 @@ inflate(z_streamp strm, int flush)
 	{
 		uInt		held = strm->avail_in;
 		uInt		part = FIRST_PART;
+		bool		last_try = false;
 
 		s->st.next_in = strm->next_in;
 		s->st.avail_in = 0;
@@ -377,11 +378,32 @@ inflate(z_streamp strm, int flush)
 			s->st.avail_in += give;
 			held -= give;
 			rc = isal_inflate(&s->st);
-			if (rc < 0 || held == 0 || s->st.block_state == ISAL_BLOCK_FINISH ||
-				s->st.avail_in > 0 || s->st.avail_out == 0)
+			if (rc < 0 || s->st.block_state == ISAL_BLOCK_FINISH)
 				break;
 			if (part < (UINT32_MAX >> 2))
 				part *= 2;
+			if (s->st.avail_out == 0)
+			{
+				/*
+				 * The output space is full.  zlib goes on with no space
+				 * left to read the end of block and the adler32, and ends
+				 * the stream in the call that fills the space exactly:
+				 * libgit2's loose object read asks for exactly the rest of
+				 * the object and fails ("stream aborted prematurely")
+				 * unless that call ends the stream.  ISA-L stops instead:
+				 * once more, with the input left, it reads the end (or,
+				 * if the stream goes on, inflates ahead into its own
+				 * buffer, at most 64 KB, which the next call delivers).
+				 */
+				if (!last_try && (s->st.avail_in > 0 || held > 0))
+				{
+					last_try = true;
+					continue;
+				}
+				break;
+			}
+			if (held == 0 || s->st.avail_in > 0)
+				break;
 		}
 		s->st.avail_in += held;
 	}

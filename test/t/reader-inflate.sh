@@ -34,7 +34,7 @@ checked=0
 printf '\0\0\0\0\0\0\0\0' >"$work/none"
 
 # both NAME ARGS...: the reader with ISA-L and with zlib; the same bytes and status; prints the
-# status and size; with $prefetch set, also the ISA-L reader with the prefetch worker
+# status and size; with want_ok set, the status must be 0 (a repository that is not damaged)
 both() {
     local name=$1 rc_z rc_i
     shift
@@ -51,8 +51,8 @@ both() {
         fails=$((fails + 1))
         return 1
     fi
-    if [ "$rc_z" -ge 124 ]; then
-        echo "FAIL: $name: exit status $rc_z (a timeout or a signal) in both modes"
+    if [ "$rc_z" -ge 124 ] || { [ -n "${want_ok:-}" ] && [ "$rc_z" != 0 ]; }; then
+        echo "FAIL: $name: exit status $rc_z in both modes: $(tail -c 300 "$work/out.zlib" | tr -cd '[:print:]')"
         fails=$((fails + 1))
         return 1
     fi
@@ -84,14 +84,14 @@ for k in "" 3; do
     heads=("$(git -C "$src" rev-parse HEAD)")
     [ -n "$k" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
     label="make-history 20000${k:+ --stable $k} (${#heads[@]} heads)"
-    both "$label: walk" walk "$src" "${heads[@]}" || true
-    both "$label: walk-files" walk-files "$src" "${heads[@]}" || true
+    want_ok=1 both "$label: walk" walk "$src" "${heads[@]}" || true
+    want_ok=1 both "$label: walk-files" walk-files "$src" "${heads[@]}" || true
 done
 graph="$work/graph.git"
 git clone -q --bare --no-local "$(make_history_repo 20000)" "$graph"
 git -C "$graph" commit-graph write --reachable >/dev/null 2>&1
 head=$(git -C "$graph" rev-parse HEAD)
-if both "make-history 20000, a commit-graph file: walk" walk "$graph" "$head"; then
+if want_ok=1 both "make-history 20000, a commit-graph file: walk" walk "$graph" "$head"; then
     cp "$work/out.isal" "$work/plain"
     for mode in isal zlib; do
         set +e
@@ -137,8 +137,8 @@ PY
 git -C "$big" symbolic-ref HEAD refs/heads/main
 git -C "$big" repack -q -a -d -f --window=10 --depth=10
 head=$(git -C "$big" rev-parse HEAD)
-both "large blobs, packed with deltas: walk-files" walk-files "$big" "$head" || true
-both "large blobs, packed with deltas: blob text.txt" blob "$big" "$head" text.txt || true
+want_ok=1 both "large blobs, packed with deltas: walk-files" walk-files "$big" "$head" || true
+want_ok=1 both "large blobs, packed with deltas: blob text.txt" blob "$big" "$head" text.txt || true
 loose="$work/big-loose.git"
 git init -q --bare "$loose"
 git -C "$big" cat-file --batch-all-objects --batch-check='%(objectname) %(objecttype)' |
@@ -148,8 +148,36 @@ git -C "$big" cat-file --batch-all-objects --batch-check='%(objectname) %(object
 git -C "$loose" update-ref refs/heads/main "$head"
 git -C "$loose" symbolic-ref HEAD refs/heads/main
 [ -z "$(ls "$loose/objects/pack")" ] || { echo "FAIL: the loose copy has a pack"; fails=$((fails + 1)); }
-both "large blobs, loose: walk-files" walk-files "$loose" "$head" || true
-both "large blobs, loose: blob text.txt" blob "$loose" "$head" text.txt || true
+want_ok=1 both "large blobs, loose: walk-files" walk-files "$loose" "$head" || true
+want_ok=1 both "large blobs, loose: blob text.txt" blob "$loose" "$head" text.txt || true
+
+# 3b. 1200 loose blobs of 0.1-12 KB (reader-workers.sh's history, every object loose, as git
+#     writes them at level 1): libgit2 reads each one's header, then exactly the rest, and fails
+#     unless the call that fills the space ends the stream (one of them ends where ISA-L stopped
+#     with the space full: "stream aborted prematurely" before inflate.c's last try)
+lb="$work/loose-blobs.git"
+git init -q --bare "$lb"
+python3 - <<'PY' | git -C "$lb" fast-import --quiet
+import sys
+w = sys.stdout.write
+for i in range(1, 1201):
+    data = "".join("%d\n" % k for k in range(i, i * 3))
+    w("blob\nmark :%d\ndata %d\n%s\n" % (i, len(data), data))
+    msg = "change %d\n" % i
+    w("commit refs/heads/main\nmark :%d\ncommitter A <a@example.org> %d +0000\ndata %d\n%s" %
+      (100000 + i, 1600000000 + i * 60, len(msg), msg))
+    if i > 1:
+        w("from :%d\n" % (100000 + i - 1))
+    w("M 100644 :%d d%d/f.txt\n\n" % (i, i % 3))
+PY
+git -C "$lb" symbolic-ref HEAD refs/heads/main
+for p in "$lb"/objects/pack/*.pack; do
+    [ -f "$p" ] || continue
+    mkdir -p "$work/lb-packs"
+    mv "$p" "${p%.pack}.idx" "$work/lb-packs/"
+    git -C "$lb" unpack-objects -q <"$work/lb-packs/$(basename "$p")"
+done
+want_ok=1 both "1200 loose blobs: walk-files" walk-files "$lb" "$(git -C "$lb" rev-parse main)" || true
 
 # 4. damaged copies; both modes must fail alike
 # the outcome of a run: the records before its last one must be the same in both modes (checked

@@ -14,7 +14,10 @@
  * - fed in chunks of 1..all input bytes into output spaces of 1..size+1
  *   bytes (Z_NO_FLUSH), and as libgit2 calls it (all input, size + 1
  *   bytes of output, Z_FINISH), also with 100 KB after the stream (the
- *   rest of a pack window: the wrapper gives it to ISA-L in parts);
+ *   rest of a pack window: the wrapper gives it to ISA-L in parts), and
+ *   into exactly the space the stream needs (zlib ends the stream in the
+ *   call that fills it), and as libgit2 reads a loose object (64 bytes,
+ *   then exactly the rest: it fails unless that call ends the stream);
  * - a stream longer than its output space (a hostile object): Z_BUF_ERROR
  *   and nothing written past the space (a guard page), and a loop that
  *   calls again while input is consumed ends;
@@ -149,6 +152,64 @@ run(bool ours, const unsigned char *in, size_t len, size_t inchunk, size_t outch
 }
 
 static unit_counts u = {0, 0};
+
+/*
+ * libgit2 1.5's read of a loose object (odb_loose.c, read_loose_standard(),
+ * through zstream.c's git_zstream_get_output()): all input given, the first
+ * 64 bytes (the header; here FIRST), then exactly the rest of the object, each asked
+ * with Z_FINISH in a loop while space is left and the stream has not ended;
+ * the read fails unless the stream ended with no input left.  Returns the
+ * last return code; *left is the input not consumed, *out_ok whether the
+ * bytes are data[0..n).
+ */
+static int
+git_loose_read(bool ours, const unsigned char *in, size_t len, const unsigned char *data,
+			   size_t n, size_t first, size_t *left, bool *out_ok)
+{
+	z_stream	z;
+	unsigned char *out = malloc(n + first + 1);
+	size_t		asks[2] = {n < first ? n + 1 : first, 0},
+				got = 0;
+	int			rc = Z_OK;
+
+	memset(&z, 0, sizeof(z));
+	if (ours)
+		our_init(&z);
+	else
+		real_init(&z, ZLIB_VERSION, (int) sizeof(z_stream));
+	z.next_in = (unsigned char *) in;
+	z.avail_in = (uInt) len;
+	for (int k = 0; k < 2; k++)
+	{
+		size_t		remain = k == 0 ? asks[0] : n - got;
+
+		while (remain > 0 && rc != Z_STREAM_END)
+		{
+			uInt		before;
+
+			z.next_out = out + got;
+			z.avail_out = (uInt) remain;
+			before = z.avail_out;
+			rc = ours ? inflate(&z, Z_FINISH) : real_inflate(&z, Z_FINISH);
+			if (rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END)
+				break;
+			if (before == z.avail_out && rc == Z_BUF_ERROR)
+				break;			/* "premature end of zlib stream" */
+			got += before - z.avail_out;
+			remain -= before - z.avail_out;
+		}
+		if (rc != Z_OK && rc != Z_BUF_ERROR && rc != Z_STREAM_END)
+			break;
+	}
+	*left = z.avail_in;
+	*out_ok = got == n && memcmp(out, data, n) == 0;
+	if (ours)
+		inflateEnd(&z);
+	else
+		real_end(&z);
+	free(out);
+	return rc;
+}
 
 /* ours and zlib's on the same input and chunks: the same result */
 static void
@@ -328,6 +389,36 @@ main(void)
 						continue;
 					compare(what, c, len, ins[i], outs[o], n + 1, Z_NO_FLUSH, true);
 				}
+			/*
+			 * exactly the output space the stream needs (cap n, not n + 1):
+			 * zlib ends the stream in the call that fills it, reading the end
+			 * of block and the adler32 with no space left; libgit2's loose
+			 * object read relies on it (its header's 64 bytes, then exactly
+			 * the rest, Z_FINISH, and "stream aborted prematurely" unless
+			 * Z_STREAM_END)
+			 */
+			compare(what, c, len, len, 64, n, Z_FINISH, true);
+			compare(what, c, len, len, n, n, Z_FINISH, true);
+			compare(what, c, len, 61, 1000, n, Z_NO_FLUSH, true);
+			/* as libgit2 reads a loose object: the header, then exactly the rest */
+			{
+				size_t		la,
+							lb;
+				bool		oka,
+							okb;
+				size_t		firsts[] = {1, 64, 1000, n / 2, n > 1 ? n - 1 : 1};
+
+				for (size_t f = 0; f < sizeof(firsts) / sizeof(firsts[0]) && firsts[f] > 0; f++)
+				{
+					int			ra = git_loose_read(false, c, len - tl, data, n, firsts[f], &la, &oka);
+					int			rb = git_loose_read(true, c, len - tl, data, n, firsts[f], &lb, &okb);
+
+					CHECK(&u, ra == Z_STREAM_END && rb == Z_STREAM_END && la == 0 && lb == 0 &&
+						  oka && okb,
+						  "%s, as libgit2 reads a loose object (%zu bytes, then the rest): zlib %d (%zu left), wrapper %d (%zu left)",
+						  what, firsts[f], ra, la, rb, lb);
+				}
+			}
 			/* as libgit2 calls it: all input, size + 1 bytes, Z_FINISH, one call */
 			{
 				Result		a,
@@ -345,6 +436,42 @@ main(void)
 			}
 			free(c);
 		}
+
+	/*
+	 * 1a. as libgit2 reads a loose object, on the loose blobs of
+	 * reader-workers.sh's history (the lines i..3i-1, git's header, level 1):
+	 * streams of 1-25 KB, some of whose ends fall where ISA-L stops with the
+	 * output space full and the end of block or the adler32 unread
+	 */
+	for (int i = 20; i <= 1200; i++)
+	{
+		unsigned char *lines = malloc(40 * 1200 + 64);
+		size_t		n = 0,
+					len,
+					left[2];
+		bool		ok[2];
+		int			rc[2];
+		unsigned char *c;
+
+		char		head[32];
+
+		for (int k = i; k < 3 * i; k++)
+			n += (size_t) sprintf((char *) lines + 32 + n, "%d\n", k);
+		/* as git writes it: "blob SIZE\0" and the content, at core.looseCompression's level 1 */
+		snprintf(head, sizeof(head), "blob %zu", n);
+		memmove(lines + strlen(head) + 1, lines + 32, n);
+		memcpy(lines, head, strlen(head) + 1);
+		n += strlen(head) + 1;
+		c = compress_with(lines, n, 1, Z_DEFAULT_STRATEGY, &len, "");
+		for (int which = 0; which < 2; which++)
+			rc[which] = git_loose_read(which == 1, c, len, lines, n, 64, &left[which], &ok[which]);
+		CHECK(&u, rc[0] == Z_STREAM_END && rc[1] == Z_STREAM_END && left[0] == 0 && left[1] == 0 &&
+			  ok[0] && ok[1],
+			  "the lines %d..%d (%zu bytes) as libgit2 reads a loose object: zlib %d (%zu left), wrapper %d (%zu left)",
+			  i, 3 * i - 1, n, rc[0], left[0], rc[1], left[1]);
+		free(c);
+		free(lines);
+	}
 
 	/* 1b. as libgit2, with the rest of a pack after the stream (100 KB): the same totals */
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
