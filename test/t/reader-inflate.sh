@@ -13,7 +13,9 @@
 #      each other) and loose (libgit2 reads a loose object's header, then its body: a stream in
 #      two calls): `walk-files` and `blob` of the largest file;
 #   4. on damaged copies: in a pack, a commit's compressed bytes flipped (a byte in its deflate
-#      data, one in its adler32) and the pack cut in the middle of the commit; a loose commit
+#      data, one in its adler32, its zlib header), its size in the pack's object header 100 bytes
+#      too small (the stream is longer than libgit2's buffer for it) or too large, and the pack
+#      cut in the middle of the commit; a loose commit
 #      whose deflate data or adler32 has a byte flipped, and one cut short.  Each must end as
 #      zlib's does: the same exit status and the same bytes up to the error record, the same
 #      SQLSTATE in it, within a timeout (no hang, no crash); the texts of zlib's and ISA-L's
@@ -255,6 +257,38 @@ PY
 damaged "a packed commit, a byte of its deflate data flipped" "$(flip data $((off + len / 2)))" "$head"
 damaged "a packed commit, a byte of its adler32 flipped" "$(flip adler $((off + len - 2)))" "$head"
 damaged "a packed commit, its zlib header flipped" "$(flip header $((off + 3)))" "$head"
+# a packed commit whose header says fewer bytes than its stream holds (a hostile object: the
+# stream is longer than the space libgit2 gives it) or more (the stream ends short of it)
+resize() {  # resize NAME DELTA: a copy of base whose commit's size in its pack header is + DELTA
+    local d="$work/$1.git"
+    cp -a "$base" "$d"
+    chmod u+w "$d"/objects/pack/*.pack
+    python3 - "$(ls "$d"/objects/pack/*.pack)" "$off" "$2" <<'PY'
+import sys
+p, off, delta = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(p, 'r+b') as f:
+    f.seek(off)
+    h = bytearray(f.read(16))
+    n, size, shift = 1, h[0] & 15, 4
+    while h[n - 1] & 0x80:
+        size |= (h[n] & 0x7f) << shift
+        shift += 7
+        n += 1
+    size += delta
+    out = bytearray([(h[0] & 0x70) | (size & 15)])
+    size >>= 4
+    while size:
+        out[-1] |= 0x80
+        out.append(size & 0x7f)
+        size >>= 7
+    assert len(out) == n, 'the new size needs another length of header'
+    f.seek(off)
+    f.write(out)
+PY
+    echo "$d"
+}
+damaged "a packed commit whose header says 100 bytes fewer than its data" "$(resize short -100)" "$head"
+damaged "a packed commit whose header says 100 bytes more than its data" "$(resize long 100)" "$head"
 cut="$work/cut.git"
 cp -a "$base" "$cut"
 chmod u+w "$cut"/objects/pack/*.pack
