@@ -36,6 +36,8 @@ ISOLATION_OPTS = --inputdir=$(srcdir)/test --launcher=$(CURDIR)/test/lib/regress
 PG_CONFIG   ?= pg_config
 LIBGIT2_CFLAGS := $(shell pkg-config --cflags libgit2)
 LIBGIT2_LIBS   := $(shell pkg-config --libs libgit2)
+# ISA-L's inflate (src/reader/inflate.c): Debian's libisal-dev has a .pc; plain -lisal without it
+ISAL_LIBS      := $(shell pkg-config --libs libisal 2>/dev/null || echo -lisal)
 PG_CPPFLAGS  = $(foreach d,$(BACKEND_DIRS),-I$(srcdir)/src/$(d))
 
 # the reader process: every libgit2 call runs there, never in the backend
@@ -52,7 +54,7 @@ $(OBJS): $(foreach d,$(BACKEND_DIRS),$(wildcard $(srcdir)/src/$(d)/*.h))
 
 all: $(READER)
 $(READER): $(READER_SRCS) $(wildcard $(srcdir)/src/reader/*.h $(srcdir)/src/common/*.h)
-	$(CC) $(READER_CFLAGS) -o $@ $(READER_SRCS) $(LIBGIT2_LIBS) $(shell pkg-config --libs zlib)
+	$(CC) $(READER_CFLAGS) -o $@ $(READER_SRCS) $(LIBGIT2_LIBS) $(ISAL_LIBS) $(shell pkg-config --libs zlib)
 
 install: install-reader
 .PHONY: install-reader uninstall-reader

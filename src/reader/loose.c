@@ -6,7 +6,8 @@
  * loose object is longer than its header says (#7177).  The reader's CPU
  * limit and the backend's cancel would end such a read, but an error that
  * names the object is better: every loose object is inflated here first,
- * with zlib, and its length compared with its header.  Repositories keep
+ * through zlib's API (which inflate.c implements on ISA-L, as for libgit2),
+ * and its length compared with its header.  Repositories keep
  * few loose objects (git gc packs them), so this costs one directory scan
  * and a few inflates.  The objects directory is the shared one of a linked
  * worktree (git_repository_commondir), where its objects are.

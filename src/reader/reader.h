@@ -13,7 +13,11 @@
  *   in.c     what the backend sends on standard input: a walk's ids, the
  *            tags to peel
  *   open.c   opening the repository and resolving the ref
- *   loose.c  loose objects checked with zlib before libgit2 reads them
+ *   loose.c  loose objects inflated and checked before libgit2 reads them
+ *   inflate.c zlib's inflateInit_, inflate, inflateReset and inflateEnd,
+ *            defined here on ISA-L: libgit2's calls (and loose.c's) bind
+ *            to them (FIXES_READER_INFLATE=zlib: zlib's own); calls none
+ *            of the files above
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
  *   prefetch.c a worker process that inflates every other batch of the
