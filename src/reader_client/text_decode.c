@@ -241,7 +241,11 @@ fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding)
 	if ((src_encoding == d->db_encoding || d->db_encoding == PG_SQL_ASCII) &&
 		len < MaxAllocSize &&
 		pg_encoding_verifymbstr(d->db_encoding, s, (int) len) == (int) len)
+	{
+		d->last_verbatim = true;
 		return cstring_to_text_with_len(s, (int) len);
+	}
+	d->last_verbatim = false;
 	decode_into_scratch(d, s, len, src_encoding);
 	return cstring_to_text_with_len(d->scratch.data, d->scratch.len);
 }
