@@ -1,4 +1,7 @@
 /* trailers.c — git's trailers of a commit message, as "%(trailers:only,unfold)" prints them */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "trailers.h"
 
 #include <string.h>
@@ -43,14 +46,13 @@ static size_t next_line(const char *s, size_t p, size_t len)
  * last_line(), where a final '\n' belongs to the last line.  False at 0. */
 static bool prev_line(const char *s, size_t end, size_t *start)
 {
-	size_t i;
+	const char *nl;
 
 	if (end == 0)
 		return false;
-	for (i = end - 1; i > 0; i--)
-		if (s[i - 1] == '\n')
-			break;
-	*start = i;
+	/* the last '\n' before the line's last byte */
+	nl = end > 1 ? memrchr(s, '\n', end - 1) : NULL;
+	*start = nl ? (size_t) (nl - s) + 1 : 0;
 	return true;
 }
 
@@ -127,7 +129,7 @@ static size_t end_of_message(const char *s, size_t len, size_t *nls)
 				boc_n = n;
 			}
 		}
-		else if (starts_with(s, bol, len, conflicts))
+		else if (s[bol] == conflicts[0] && starts_with(s, bol, len, conflicts))
 		{
 			in_conflicts = true;
 			if (!boc)
