@@ -96,13 +96,35 @@ void
 fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len)
 {
 	FixesTrailerKeys *k = fixes_trailer_keys(ld);
+	uint32		id;
 
 	if (k->nscratch == k->scratch_cap)
 	{
 		k->scratch_cap *= 2;
 		k->scratch = repalloc_huge(k->scratch, sizeof(uint32) * k->scratch_cap);
 	}
-	k->scratch[k->nscratch++] = key_id(ld, k, key, len);
+	/*
+	 * A few keys make most trailers (Signed-off-by, ...): the id of one
+	 * written as a recent one was is that one's (the dictionary only grows)
+	 */
+	if (len > 0 && len <= FIXES_KEY_CACHE_LEN)
+	{
+		int			h = (int) ((len * 7 + (unsigned char) key[0] * 3 +
+								(unsigned char) key[len - 1]) % FIXES_KEY_CACHE);
+
+		if (k->cache[h].len == len && memcmp(k->cache[h].key, key, len) == 0)
+			id = k->cache[h].id;
+		else
+		{
+			id = key_id(ld, k, key, len);
+			k->cache[h].len = (uint8) len;
+			memcpy(k->cache[h].key, key, len);
+			k->cache[h].id = id;
+		}
+	}
+	else
+		id = key_id(ld, k, key, len);
+	k->scratch[k->nscratch++] = id;
 }
 
 /* the distinct keys of the commit just read, as the keys of commit idx */

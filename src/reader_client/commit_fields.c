@@ -31,10 +31,11 @@ fixes_time_to_timestamptz(int64 t, TimestampTz *out)
 text *
 fixes_oid_text(const FixesOid *oid)
 {
-	char		hex[FIXES_OID_HEXSZ];
+	text	   *t = (text *) palloc(VARHDRSZ + FIXES_OID_HEXSZ);
 
-	fixes_oid_fmt(hex, oid);
-	return cstring_to_text_with_len(hex, FIXES_OID_HEXSZ);
+	SET_VARSIZE(t, VARHDRSZ + FIXES_OID_HEXSZ);
+	fixes_oid_fmt(VARDATA(t), oid);
+	return t;
 }
 
 /*
