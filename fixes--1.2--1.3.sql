@@ -411,27 +411,6 @@ COMMENT ON FUNCTION @extschema@.fixes_extension_schema() IS
 'the schema of extension fixes, as its functions find it: the one they live in, whatever its name now';
 -- ---- end of issue 44 ----
 
--- ---- issue 45: a cold load's speed ----
--- The arrays of the graph that compress (stable_cc, releases: releases come
--- in runs) and those of the trailer keys (counts, ids) are compressed with
--- lz4 rather than pglz: pglz took 0.15 G instructions of a cold load of
--- 130,000 commits (2.5% of the backend), lz4 a tenth of that, for about the
--- same size.  A server built without lz4 keeps pglz.  Values stored before
--- keep the method they were written with; the load reads either.
-DO $$
-BEGIN
-    ALTER TABLE @extschema@.fixes_graph
-        ALTER COLUMN stable_cc SET COMPRESSION lz4,
-        ALTER COLUMN releases SET COMPRESSION lz4;
-    ALTER TABLE @extschema@.fixes_trailer_keys
-        ALTER COLUMN counts SET COMPRESSION lz4,
-        ALTER COLUMN ids SET COMPRESSION lz4;
-EXCEPTION WHEN feature_not_supported THEN
-    NULL;
-END
-$$;
--- ---- end of issue 45 ----
-
 -- ---- issue 46: shards ----
 -- Many repositories across servers (docs/shards.md).  Each shard is an
 -- ordinary installation that loads the repositories on its own disk; the

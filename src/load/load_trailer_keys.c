@@ -339,7 +339,8 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 
 	fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk >= $2",
 							   ld->schema), 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
-	plan = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, "
+	/* generic: a custom plan would fold the values into constants, decompressed */
+	plan = fixes_spi_prepare_generic(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, "
 									  "counts, ids) VALUES ($1, $2, %d, $3, $4, $5)", ld->schema, KEYS_FORMAT),
 							 5, types);
 	for (int32 chunk = first; (uint64) chunk * KEYS_CHUNK < n; chunk++)
@@ -368,8 +369,8 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = Int32GetDatum(chunk);
 		args[2] = Int32GetDatum((int32) (hi - lo));
-		args[3] = PointerGetDatum(fixes_bytea(counts, sizeof(uint32) * (hi - lo)));
-		args[4] = PointerGetDatum(fixes_bytea(ids, sizeof(uint32) * nids));
+		args[3] = PointerGetDatum(fixes_bytea_compressed(counts, sizeof(uint32) * (hi - lo)));
+		args[4] = PointerGetDatum(fixes_bytea_compressed(ids, sizeof(uint32) * nids));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		pfree(DatumGetPointer(args[3]));
 		pfree(DatumGetPointer(args[4]));
