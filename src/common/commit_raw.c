@@ -1,4 +1,7 @@
 /* commit_raw.c — parser of a raw git commit object buffer */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "commit_raw.h"
 #include "hex.h"
 
@@ -25,18 +28,27 @@ static bool starts_with(const char *s, size_t len, const char *prefix)
 	return len >= n && memcmp(s, prefix, n) == 0;
 }
 
+/* 1 for each byte that fixes_is_hex() takes, 0 for the others */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
+	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+};
+
 /* True when s[0..len) is exactly prefix, 40 hex digits and '\n'. */
 static bool is_oid_line(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
+	unsigned char all = 1;
 	size_t i;
 
 	if (len < n + FIXES_OID_HEXSZ + 1 || memcmp(s, prefix, n) != 0)
 		return false;
+	/* every digit looked up, without a branch each */
 	for (i = n; i < n + FIXES_OID_HEXSZ; i++)
-		if (!fixes_is_hex((unsigned char) s[i]))
-			return false;
-	return s[n + FIXES_OID_HEXSZ] == '\n';
+		all &= hex_digit[(unsigned char) s[i]];
+	return all && s[n + FIXES_OID_HEXSZ] == '\n';
 }
 
 /* Length of the line at s, including its '\n' when there is one. */
@@ -71,7 +83,7 @@ static int64_t parse_time(const char *s, size_t len, size_t *used)
 	{
 		int d = s[i] - '0';
 
-		if (v > (INT64_MAX - d) / 10)
+		if (v >= INT64_MAX / 10 && v > (INT64_MAX - d) / 10)
 			return 0;
 		v = v * 10 + d;
 	}
@@ -137,8 +149,7 @@ static void parse_signature(const char *s, size_t len, fixes_signature *sig)
 	trim_blanks(&sig->name, &sig->name_len);
 	sig->email = lt + 1;
 	sig->email_len = (size_t) (gt - (lt + 1));
-	for (last_gt = s + len - 1; *last_gt != '>'; last_gt--)
-		;
+	last_gt = memrchr(s, '>', len);	/* gt is one */
 	parse_date(last_gt + 1, (size_t) (s + len - (last_gt + 1)), sig);
 }
 

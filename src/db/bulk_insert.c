@@ -151,6 +151,20 @@ fixes_bulk_begin(Oid relid)
 	b->bis = GetBulkInsertState();
 	b->cid = GetCurrentCommandId(true);
 	prepare_constraints(b);
+	/* the index entries are formed here unless an index is an exclusion constraint's */
+	b->own_entries = b->rri->ri_NumIndices <= 64;
+	for (int i = 0; i < b->rri->ri_NumIndices; i++)
+	{
+		IndexInfo  *info = b->rri->ri_IndexRelationInfo[i];
+
+		if (info->ii_ExclusionOps != NULL)
+			b->own_entries = false;
+		else if (info->ii_Predicate != NIL)
+		{
+			info->ii_PredicateState = ExecPrepareQual(info->ii_Predicate, b->estate);
+			b->partial |= UINT64CONST(1) << i;
+		}
+	}
 	return b;
 }
 
@@ -213,9 +227,11 @@ fixes_bulk_sort_index(FixesBulk *b, const char *name)
 			ind->rd_index->indisunique || !info->ii_ReadyForInserts ||
 			info->ii_Expressions != NIL || info->ii_Predicate != NIL)
 			continue;
-		/* out of the indexes ExecInsertIndexTuples fills: it goes last */
+		/* out of the indexes filled row by row: it goes last */
 		rri->ri_IndexRelationDescs[i] = rri->ri_IndexRelationDescs[n - 1];
 		rri->ri_IndexRelationInfo[i] = rri->ri_IndexRelationInfo[n - 1];
+		if (b->partial & (UINT64CONST(1) << (n - 1)))
+			b->partial = (b->partial & ~(UINT64CONST(1) << (n - 1))) | (UINT64CONST(1) << i);
 		rri->ri_IndexRelationDescs[n - 1] = ind;
 		rri->ri_IndexRelationInfo[n - 1] = info;
 		rri->ri_NumIndices = n - 1;
@@ -432,6 +448,47 @@ fresh_page(FixesBulk *b)
 	b->last_fresh = true;
 }
 
+/*
+ * The entries of the rows just written in the indexes filled row by row, as
+ * ExecInsertIndexTuples() adds them (no exclusion constraint here: see
+ * fixes_bulk_begin), with the partial indexes' predicates evaluated already
+ * (store()).  A deferrable unique index is checked at the end of the
+ * statement, as before.
+ */
+static void
+insert_entries(FixesBulk *b)
+{
+	int			nind = b->rri->ri_NumIndices;
+	ExprContext *econtext = GetPerTupleExprContext(b->estate);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (int i = 0; i < b->nused; i++)
+	{
+		TupleTableSlot *slot = b->slots[i];
+
+		ResetPerTupleExprContext(b->estate);
+		econtext->ecxt_scantuple = slot;
+		for (int k = 0; k < nind; k++)
+		{
+			Relation	ind = b->rri->ri_IndexRelationDescs[k];
+			IndexInfo  *info = b->rri->ri_IndexRelationInfo[k];
+			uint64		bit = UINT64CONST(1) << k;
+
+			if (!info->ii_ReadyForInserts || ((b->partial & bit) && !(b->in_partial[i] & bit)))
+				continue;
+			hint_rightmost(b, k);
+			FormIndexDatum(info, slot, b->estate, values, isnull);
+			(void) index_insert(ind, values, isnull, &slot->tts_tid, b->rel,
+								!ind->rd_index->indisunique ? UNIQUE_CHECK_NO :
+								ind->rd_index->indimmediate ? UNIQUE_CHECK_YES :
+								UNIQUE_CHECK_PARTIAL,
+								false, info);
+			hinted_rightmost(b, k);
+		}
+	}
+}
+
 static void
 flush(FixesBulk *b)
 {
@@ -444,7 +501,9 @@ flush(FixesBulk *b)
 	b->last_fresh = false;
 	if (b->roomy)
 		fresh_page(b);			/* for whatever comes next */
-	if (b->rri->ri_NumIndices > 0)
+	if (b->rri->ri_NumIndices > 0 && b->own_entries)
+		insert_entries(b);
+	else if (b->rri->ri_NumIndices > 0)
 	{
 		int			nind = b->rri->ri_NumIndices;
 
@@ -491,6 +550,19 @@ store(FixesBulk *b, const Datum *values, const bool *nulls)
 	memcpy(slot->tts_isnull, nulls, sizeof(bool) * natts);
 	ExecStoreVirtualTuple(slot);
 	check_constraints(b, slot);
+	b->in_partial[b->nused - 1] = 0;
+	if (b->partial != 0 && b->own_entries)
+	{
+		/* the predicates on the values at hand: the tuple formed below is not read back */
+		ExprContext *econtext = GetPerTupleExprContext(b->estate);
+
+		econtext->ecxt_scantuple = slot;
+		for (int k = 0; k < b->rri->ri_NumIndices; k++)
+			if ((b->partial & (UINT64CONST(1) << k)) &&
+				ExecQual(b->rri->ri_IndexRelationInfo[k]->ii_PredicateState, econtext))
+				b->in_partial[b->nused - 1] |= UINT64CONST(1) << k;
+		ResetPerTupleExprContext(b->estate);
+	}
 	ExecMaterializeSlot(slot);
 	return slot;
 }
@@ -549,10 +621,13 @@ fixes_bulk_insert_roomy(FixesBulk *b, const Datum *values, const bool *nulls)
 		/* the others take their page: this row starts the next one */
 		int			last = b->nused - 1;
 
+		uint64		in_partial = b->in_partial[last];
+
 		b->nused = last;
 		flush(b);
 		b->slots[last] = b->slots[0];
 		b->slots[0] = slot;
+		b->in_partial[0] = in_partial;
 		b->nused = 1;
 	}
 	b->bytes += size;

@@ -59,6 +59,15 @@ typedef struct FixesBulk
 	int			nchecks;
 	ExprState **checks;			/* its CHECK constraints */
 	const char **check_names;
+	/*
+	 * The partial indexes' predicates, evaluated on each row as it is queued
+	 * (its values at hand), a bit per index: the index entries are then
+	 * formed here (own_entries), without reading the rows' columns back
+	 * from the tuples formed to evaluate them
+	 */
+	bool		own_entries;
+	uint64		partial;		/* the indexes with a predicate */
+	uint64		in_partial[FIXES_BULK_MAX_TUPLES];	/* per slot: whose predicate holds */
 	/* fixes_bulk_row(): one row of the table's width */
 	Datum	   *row_values;
 	bool	   *row_nulls;

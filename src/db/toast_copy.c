@@ -37,6 +37,7 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "big_alloc.h"
@@ -296,5 +297,35 @@ fixes_bytea(const void *data, Size len)
 
 	SET_VARSIZE(b, VARHDRSZ + len);
 	memcpy(VARDATA(b), data, len);
+	return b;
+}
+
+/*
+ * As fixes_bytea(), compressed with lz4 when it makes the value smaller and
+ * the server has lz4: for the arrays that compress (runs of release ranks,
+ * bitmaps, small counts), which the column's pglz took ten times as long to
+ * compress (issue 45).  The insert stores a compressed value as it is (a
+ * parameter of a generic plan: a custom plan makes it a constant, which is
+ * decompressed); a column's compression method only chooses for values that
+ * come uncompressed, and detoasting reads either.  Without lz4 (or when it
+ * would not gain), the plain value: the column's method compresses it as
+ * before.
+ */
+bytea *
+fixes_bytea_compressed(const void *data, Size len)
+{
+	bytea	   *b = fixes_bytea(data, len);
+#ifdef USE_LZ4
+	Datum		c;
+
+	if (len < 32 || len > MaxAllocSize / 2)
+		return b;
+	c = toast_compress_datum(PointerGetDatum(b), TOAST_LZ4_COMPRESSION);
+	if (DatumGetPointer(c) != NULL)
+	{
+		pfree(b);
+		return (bytea *) DatumGetPointer(c);
+	}
+#endif
 	return b;
 }

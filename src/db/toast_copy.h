@@ -24,5 +24,6 @@ extern Size fixes_chunk_length(HeapTuple tup, TupleDesc desc, int col);
 extern void fixes_chunk_copy_to(FixesToastCopy *c, HeapTuple tup, TupleDesc desc, int col,
 								void *dest, Size len);
 extern bytea *fixes_bytea(const void *data, Size len);
+extern bytea *fixes_bytea_compressed(const void *data, Size len);
 
 #endif							/* FIXES_TOAST_COPY_H */

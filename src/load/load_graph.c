@@ -56,7 +56,8 @@ fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from)
 	sql = psprintf("INSERT INTO %s.fixes_graph (repository_id, format, chunk, commits, ids, "
 				   "subject_hashes, parent_counts, parents%s) VALUES ($1, $2, $3, $4, $5, $6, $7, $8%s)",
 				   ld->schema, v12 ? ", stable_cc, releases" : "", v12 ? ", $9, $10" : "");
-	plan = fixes_spi_prepare(sql, v12 ? 10 : 8, ins_types);
+	/* generic: a custom plan would fold the values into constants, decompressed */
+	plan = fixes_spi_prepare_generic(sql, v12 ? 10 : 8, ins_types);
 
 	chunk = first;
 	for (uint32 lo = from; lo < g->n; chunk++)
@@ -95,8 +96,8 @@ fixes_load_write_graph(FixesLoad *ld, int32 first, uint32 from)
 		args[5] = PointerGetDatum(fixes_bytea(ld->by_commit.subj_hash + lo, (Size) n * sizeof(uint64)));
 		args[6] = PointerGetDatum(fixes_bytea(counts, (Size) n * sizeof(uint32)));
 		args[7] = PointerGetDatum(fixes_bytea(parents, npar * sizeof(uint32)));
-		args[8] = PointerGetDatum(fixes_bytea(bits, ((Size) n + 7) / 8));
-		args[9] = PointerGetDatum(fixes_bytea(ld->mark + lo, (Size) n * sizeof(int32)));
+		args[8] = PointerGetDatum(fixes_bytea_compressed(bits, ((Size) n + 7) / 8));
+		args[9] = PointerGetDatum(fixes_bytea_compressed(ld->mark + lo, (Size) n * sizeof(int32)));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		MemoryContextSwitchTo(old);
 		pfree(ids);

@@ -96,13 +96,35 @@ void
 fixes_trailer_keys_add(FixesLoad *ld, const char *key, size_t len)
 {
 	FixesTrailerKeys *k = fixes_trailer_keys(ld);
+	uint32		id;
 
 	if (k->nscratch == k->scratch_cap)
 	{
 		k->scratch_cap *= 2;
 		k->scratch = repalloc_huge(k->scratch, sizeof(uint32) * k->scratch_cap);
 	}
-	k->scratch[k->nscratch++] = key_id(ld, k, key, len);
+	/*
+	 * A few keys make most trailers (Signed-off-by, ...): the id of one
+	 * written as a recent one was is that one's (the dictionary only grows)
+	 */
+	if (len > 0 && len <= FIXES_KEY_CACHE_LEN)
+	{
+		int			h = (int) ((len * 7 + (unsigned char) key[0] * 3 +
+								(unsigned char) key[len - 1]) % FIXES_KEY_CACHE);
+
+		if (k->cache[h].len == len && memcmp(k->cache[h].key, key, len) == 0)
+			id = k->cache[h].id;
+		else
+		{
+			id = key_id(ld, k, key, len);
+			k->cache[h].len = (uint8) len;
+			memcpy(k->cache[h].key, key, len);
+			k->cache[h].id = id;
+		}
+	}
+	else
+		id = key_id(ld, k, key, len);
+	k->scratch[k->nscratch++] = id;
 }
 
 /* the distinct keys of the commit just read, as the keys of commit idx */
@@ -317,7 +339,8 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 
 	fixes_spi_execute(psprintf("DELETE FROM ONLY %s.fixes_trailer_keys WHERE repository_id = $1 AND chunk >= $2",
 							   ld->schema), 2, del_types, del_args, NULL, 0, SPI_OK_DELETE);
-	plan = fixes_spi_prepare(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, "
+	/* generic: a custom plan would fold the values into constants, decompressed */
+	plan = fixes_spi_prepare_generic(psprintf("INSERT INTO %s.fixes_trailer_keys (repository_id, chunk, format, commits, "
 									  "counts, ids) VALUES ($1, $2, %d, $3, $4, $5)", ld->schema, KEYS_FORMAT),
 							 5, types);
 	for (int32 chunk = first; (uint64) chunk * KEYS_CHUNK < n; chunk++)
@@ -346,8 +369,8 @@ fixes_trailer_keys_write(FixesLoad *ld, int32 first, bool dictionary)
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = Int32GetDatum(chunk);
 		args[2] = Int32GetDatum((int32) (hi - lo));
-		args[3] = PointerGetDatum(fixes_bytea(counts, sizeof(uint32) * (hi - lo)));
-		args[4] = PointerGetDatum(fixes_bytea(ids, sizeof(uint32) * nids));
+		args[3] = PointerGetDatum(fixes_bytea_compressed(counts, sizeof(uint32) * (hi - lo)));
+		args[4] = PointerGetDatum(fixes_bytea_compressed(ids, sizeof(uint32) * nids));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_INSERT);
 		pfree(DatumGetPointer(args[3]));
 		pfree(DatumGetPointer(args[4]));

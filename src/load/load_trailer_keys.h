@@ -11,6 +11,8 @@
 #include "load_state.h"
 
 #define KEYS_CHUNK 65536
+#define FIXES_KEY_CACHE 16
+#define FIXES_KEY_CACHE_LEN 31
 
 typedef struct FixesTrailerKeys
 {
@@ -30,6 +32,13 @@ typedef struct FixesTrailerKeys
 	uint32		nscratch;
 	uint32		scratch_cap;
 	StringInfoData lower;
+	/* the id of a key as written (before lower-casing), for the keys seen last */
+	struct
+	{
+		uint8		len;		/* 0: empty */
+		char		key[FIXES_KEY_CACHE_LEN];
+		uint32		id;
+	}			cache[FIXES_KEY_CACHE];
 } FixesTrailerKeys;
 
 extern FixesTrailerKeys *fixes_trailer_keys(FixesLoad *ld);

@@ -45,6 +45,8 @@ typedef struct FixesTrailerRows
 	bool	   *nulls;
 	char	   *unfold;			/* room for the longest value so far */
 	size_t		unfold_cap;
+	text	   *key;			/* room for the longest key so far, as text */
+	size_t		key_cap;
 } FixesTrailerRows;
 
 static void
@@ -111,16 +113,42 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 							 fixes_max_trailers_per_commit);
 			break;
 		}
-		if (tr.unfolded_len > t->unfold_cap)
+		if (VARHDRSZ + tr.unfolded_len > t->unfold_cap)
 		{
 			if (t->unfold != NULL)
 				pfree(t->unfold);
-			t->unfold_cap = Max(tr.unfolded_len, 256);
+			t->unfold_cap = Max(VARHDRSZ + tr.unfolded_len, 256);
 			t->unfold = MemoryContextAllocHuge(ld->cxt, t->unfold_cap);
 		}
-		n = fixes_trailer_unfold(raw->message, &tr, t->unfold);
-		key = fixes_decode_text_uncounted(&ld->decoder, raw->message + tr.key_off, tr.key_len, enc);
-		value = fixes_decode_text_uncounted(&ld->decoder, t->unfold, n, enc);
+		/* the value unfolded after room for a text's header */
+		n = fixes_trailer_unfold(raw->message, &tr, t->unfold + VARHDRSZ);
+		if (wc->f->message_verbatim)
+		{
+			/*
+			 * The message was valid database text as it is, so are its
+			 * pieces: cut before or after ASCII bytes, which a server
+			 * encoding never holds inside a character, and unfolded by
+			 * ASCII.  Each is a text formed in place, copied by the insert.
+			 */
+			if (VARHDRSZ + tr.key_len > t->key_cap)
+			{
+				if (t->key != NULL)
+					pfree(t->key);
+				t->key_cap = Max(VARHDRSZ + tr.key_len, 64);
+				t->key = MemoryContextAllocHuge(ld->cxt, t->key_cap);
+			}
+			memcpy(VARDATA(t->key), raw->message + tr.key_off, tr.key_len);
+			SET_VARSIZE(t->key, VARHDRSZ + tr.key_len);
+			key = t->key;
+			value = (text *) t->unfold;
+			SET_VARSIZE(value, VARHDRSZ + n);
+		}
+		else
+		{
+			key = fixes_decode_text_uncounted(&ld->decoder, raw->message + tr.key_off,
+											  tr.key_len, enc);
+			value = fixes_decode_text_uncounted(&ld->decoder, t->unfold + VARHDRSZ, n, enc);
+		}
 		t->values[t->c_idx] = Int32GetDatum((int32) idx);
 		t->values[t->c_position] = Int32GetDatum(tr.position);
 		t->values[t->c_key] = PointerGetDatum(key);

@@ -202,10 +202,14 @@ bool fixes_trailer_next(const char *msg, size_t len, fixes_trailer_cursor *cur,
 
 	while (fixes_next_line(s, len, &cur->pos, &cur->line, &start, &end))
 	{
-		size_t hex_off, hex_len, open, close;
+		size_t hex_off, hex_len, open, close, first;
 
 		if (end > start && s[end - 1] == '\r')
 			end--;
+		/* most lines start with neither word: one look at their first letter */
+		first = skip_blanks(s, start, end);
+		if (first == end || (to_lower(s[first]) != 'f' && to_lower(s[first]) != 't'))
+			continue;
 		if (match_fixes(s, start, end, &hex_off, &hex_len))
 			out->kind = FIXES_TRAILER_FIXES;
 		else if (match_revert(s, start, end, &hex_off, &hex_len))

@@ -1,4 +1,7 @@
 /* trailers.c — git's trailers of a commit message, as "%(trailers:only,unfold)" prints them */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE				/* memrchr */
+#endif
 #include "trailers.h"
 
 #include <string.h>
@@ -43,14 +46,13 @@ static size_t next_line(const char *s, size_t p, size_t len)
  * last_line(), where a final '\n' belongs to the last line.  False at 0. */
 static bool prev_line(const char *s, size_t end, size_t *start)
 {
-	size_t i;
+	const char *nl;
 
 	if (end == 0)
 		return false;
-	for (i = end - 1; i > 0; i--)
-		if (s[i - 1] == '\n')
-			break;
-	*start = i;
+	/* the last '\n' before the line's last byte */
+	nl = end > 1 ? memrchr(s, '\n', end - 1) : NULL;
+	*start = nl ? (size_t) (nl - s) + 1 : 0;
 	return true;
 }
 
@@ -97,52 +99,44 @@ static size_t separator(const char *s, size_t p, size_t len)
 	return 0;
 }
 
-/* Where the cut line of "git commit -v" starts, or len (wt_status_locate_end). */
-static size_t cut_line_start(const char *s, size_t len)
-{
-	size_t p = 0;
-
-	if (starts_with(s, 0, len, cut_line))
-		return 0;
-	while (p < len)
-	{
-		const char *nl = memchr(s + p, '\n', len - p);
-
-		if (nl == NULL)
-			break;
-		p = (size_t) (nl - s) + 1;
-		if (starts_with(s, p, len, cut_line))
-			return p;
-	}
-	return len;
-}
-
 /*
- * End of the log message proper: before the cut line, then before trailing
- * empty lines, comment lines and an old "Conflicts:" block (git's
- * ignore_non_trailer, including its quirk that a run starting at offset 0
- * is not remembered).
+ * End of the log message proper: before the cut line of "git commit -v"
+ * (wt_status_locate_end), then before trailing empty lines, comment lines
+ * and an old "Conflicts:" block (git's ignore_non_trailer, including its
+ * quirk that a run starting at offset 0 is not remembered).  One pass over
+ * the lines, which also counts the '\n' before the end into *nls.
  */
-static size_t end_of_message(const char *s, size_t len)
+static size_t end_of_message(const char *s, size_t len, size_t *nls)
 {
-	size_t cutoff = cut_line_start(s, len);
-	size_t boc = 0, bol = 0;
+	size_t boc = 0, bol = 0, n = 0, boc_n = 0;
 	bool in_conflicts = false;
 
-	while (bol < cutoff)
+	while (bol < len)
 	{
-		size_t next = next_line(s, bol, len);
+		const char *nl;
+		size_t next;
 
+		/* the first cut line ends the message: the lines after it do not count */
+		if (s[bol] == COMMENT_CHAR && starts_with(s, bol, len, cut_line))
+			break;
+		nl = memchr(s + bol, '\n', len - bol);
+		next = nl ? (size_t) (nl - s) + 1 : len;
 		if (s[bol] == COMMENT_CHAR || s[bol] == '\n')
 		{
 			if (!boc)
+			{
 				boc = bol;
+				boc_n = n;
+			}
 		}
-		else if (starts_with(s, bol, len, conflicts))
+		else if (s[bol] == conflicts[0] && starts_with(s, bol, len, conflicts))
 		{
 			in_conflicts = true;
 			if (!boc)
+			{
 				boc = bol;
+				boc_n = n;
+			}
 		}
 		else if (in_conflicts && s[bol] == '\t')
 			;					/* a path of the conflicts block */
@@ -151,9 +145,12 @@ static size_t end_of_message(const char *s, size_t len)
 			boc = 0;
 			in_conflicts = false;
 		}
+		if (nl != NULL)
+			n++;
 		bol = next;
 	}
-	return boc ? boc : cutoff;
+	*nls = boc ? boc_n : n;
+	return boc ? boc : bol;
 }
 
 /* Start of the trailer block in s[0..len), or len when there is none. */
@@ -221,25 +218,31 @@ static size_t trailer_block_start(const char *s, size_t len)
 void fixes_trailers_begin(fixes_trailers_iter *it, const char *msg, size_t len)
 {
 	const char *nul = memchr(msg, '\0', len);
-	size_t base = 0, start, end, p;
+	size_t base = 0, start, end, p, end_nls;
 	int lines = 0;
 
 	if (nul != NULL)
 		len = (size_t) (nul - msg);
 	/* the message starts at its subject (pretty.c skip_blank_lines) */
 	while (base < len && is_blank_line(msg, base, len))
+	{
 		base = next_line(msg, base, len);
+		if (msg[base - 1] == '\n')
+			lines++;
+	}
 
-	end = end_of_message(msg + base, len - base);
+	end = end_of_message(msg + base, len - base, &end_nls);
 	start = trailer_block_start(msg + base, end);
 
-	for (p = 0; p < base + start;)
+	/* the lines before the block: those before its end, less the block's */
+	lines += (int) end_nls;
+	for (p = base + start; p < base + end;)
 	{
-		const char *nl = memchr(msg + p, '\n', base + start - p);
+		const char *nl = memchr(msg + p, '\n', base + end - p);
 
 		if (nl == NULL)
 			break;
-		lines++;
+		lines--;
 		p = (size_t) (nl - msg) + 1;
 	}
 	it->msg = msg;

@@ -31,21 +31,45 @@ fixes_time_to_timestamptz(int64 t, TimestampTz *out)
 text *
 fixes_oid_text(const FixesOid *oid)
 {
-	char		hex[FIXES_OID_HEXSZ];
+	text	   *t = (text *) palloc(VARHDRSZ + FIXES_OID_HEXSZ);
 
-	fixes_oid_fmt(hex, oid);
-	return cstring_to_text_with_len(hex, FIXES_OID_HEXSZ);
+	SET_VARSIZE(t, VARHDRSZ + FIXES_OID_HEXSZ);
+	fixes_oid_fmt(VARDATA(t), oid);
+	return t;
 }
 
+/*
+ * The parents' ids as text[], formed in place: what construct_array() makes
+ * of them (one dimension from 1, no NULLs, each element a text with a 4-byte
+ * header, int-aligned), without a text per parent to copy again; no parent
+ * is the empty array.
+ */
 static ArrayType *
 parent_array(const fixes_raw_commit *raw)
 {
-	Datum	   *elems = palloc(sizeof(Datum) * Max(raw->nparents, 1));
+	int			n = raw->nparents;
+	Size		elem = INTALIGN(VARHDRSZ + FIXES_OID_HEXSZ);
+	Size		size;
+	ArrayType  *a;
+	char	   *p;
 
-	for (int i = 0; i < raw->nparents; i++)
-		elems[i] = PointerGetDatum(cstring_to_text_with_len(fixes_raw_commit_parent(raw, i),
-															FIXES_OID_HEXSZ));
-	return construct_array(elems, raw->nparents, TEXTOID, -1, false, TYPALIGN_INT);
+	if (n == 0)
+		return construct_empty_array(TEXTOID);
+	size = ARR_OVERHEAD_NONULLS(1) + elem * n;
+	a = (ArrayType *) palloc0(size);
+	SET_VARSIZE(a, size);
+	a->ndim = 1;
+	a->dataoffset = 0;
+	a->elemtype = TEXTOID;
+	ARR_DIMS(a)[0] = n;
+	ARR_LBOUND(a)[0] = 1;
+	p = ARR_DATA_PTR(a);
+	for (int i = 0; i < n; i++, p += elem)
+	{
+		SET_VARSIZE(p, VARHDRSZ + FIXES_OID_HEXSZ);
+		memcpy(VARDATA(p), fixes_raw_commit_parent(raw, i), FIXES_OID_HEXSZ);
+	}
+	return a;
 }
 
 void
@@ -53,7 +77,6 @@ fixes_commit_fields(FixesDecoder *d, const FixesCommit *c, FixesCommitFields *f)
 {
 	const fixes_raw_commit *raw = &c->raw;
 	int			enc = fixes_decoder_encoding(d, raw->encoding, raw->encoding_len);
-	char	   *subject;
 	size_t		subject_len;
 
 	fixes_decoder_next_commit(d);
@@ -64,10 +87,13 @@ fixes_commit_fields(FixesDecoder *d, const FixesCommit *c, FixesCommitFields *f)
 	f->committer_name = fixes_decode_text(d, raw->committer.name, raw->committer.name_len, enc);
 	f->committer_email = fixes_decode_text(d, raw->committer.email, raw->committer.email_len, enc);
 	f->message = fixes_decode_text(d, raw->message, raw->message_len, enc);
+	f->message_verbatim = d->last_verbatim;
 
-	subject = palloc(VARSIZE_ANY_EXHDR(f->message) + 1);
-	subject_len = fixes_summary(VARDATA_ANY(f->message), VARSIZE_ANY_EXHDR(f->message), subject);
-	f->subject = cstring_to_text_with_len(subject, subject_len);
+	/* the summary is written where its text's data goes */
+	f->subject = (text *) palloc(VARHDRSZ + VARSIZE_ANY_EXHDR(f->message) + 1);
+	subject_len = fixes_summary(VARDATA_ANY(f->message), VARSIZE_ANY_EXHDR(f->message),
+								VARDATA(f->subject));
+	SET_VARSIZE(f->subject, VARHDRSZ + subject_len);
 
 	/* a missing or garbled date is NULL, as git shows none */
 	f->authored_null = !raw->author.has_time ||

@@ -20,6 +20,7 @@ typedef struct FixesCommitFields
 	text	   *committer_email;
 	text	   *subject;
 	text	   *message;
+	bool		message_verbatim;	/* message holds the raw message's bytes as they are */
 	TimestampTz authored_at;
 	TimestampTz committed_at;
 	bool		authored_null;

@@ -234,14 +234,45 @@ decode_into_scratch(FixesDecoder *d, const char *s, size_t len, int src_encoding
 		append_converted(d, s, (int) len, src_encoding);
 }
 
+/*
+ * s[0..len) is ASCII without NUL, so valid text in every server encoding
+ * (all are ASCII-safe): eight bytes at a time, for the short names and
+ * addresses that pg_encoding_verifymbstr() checks a character at a time
+ */
+static bool
+plain_ascii(const char *s, size_t len)
+{
+	const uint64 high = UINT64CONST(0x8080808080808080);
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	uint64		acc = 0;
+	size_t		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, s + i, 8);
+		/* a high bit, or a zero byte ((w - ones) & ~w has its high bit) */
+		acc |= w | ((w - ones) & ~w);
+	}
+	for (; i < len; i++)
+		acc |= (unsigned char) s[i] == 0 ? 0x80 : (unsigned char) s[i];
+	return (acc & high) == 0;
+}
+
 text *
 fixes_decode_text(FixesDecoder *d, const char *s, size_t len, int src_encoding)
 {
 	/* the common case: valid already, no copy through scratch */
 	if ((src_encoding == d->db_encoding || d->db_encoding == PG_SQL_ASCII) &&
 		len < MaxAllocSize &&
-		pg_encoding_verifymbstr(d->db_encoding, s, (int) len) == (int) len)
+		(plain_ascii(s, len) ||
+		 pg_encoding_verifymbstr(d->db_encoding, s, (int) len) == (int) len))
+	{
+		d->last_verbatim = true;
 		return cstring_to_text_with_len(s, (int) len);
+	}
+	d->last_verbatim = false;
 	decode_into_scratch(d, s, len, src_encoding);
 	return cstring_to_text_with_len(d->scratch.data, d->scratch.len);
 }

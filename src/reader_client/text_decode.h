@@ -19,6 +19,8 @@ typedef struct FixesDecoder
 	/* cache of the last declared encoding name */
 	char		last_name[64];
 	int			last_encoding;
+	/* the last fixes_decode_text() returned its input's bytes unchanged */
+	bool		last_verbatim;
 	StringInfoData scratch;
 } FixesDecoder;
 

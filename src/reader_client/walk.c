@@ -197,6 +197,35 @@ fixes_walk_log(FixesWalk *w, const char *ref)
 	return true;
 }
 
+/* 0x20 and a hex digit's value; 0 for a byte that is none */
+static const unsigned char hex_value[256] = {
+	['0'] = 0x20, ['1'] = 0x21, ['2'] = 0x22, ['3'] = 0x23, ['4'] = 0x24,
+	['5'] = 0x25, ['6'] = 0x26, ['7'] = 0x27, ['8'] = 0x28, ['9'] = 0x29,
+	['a'] = 0x2a, ['b'] = 0x2b, ['c'] = 0x2c, ['d'] = 0x2d, ['e'] = 0x2e, ['f'] = 0x2f,
+	['A'] = 0x2a, ['B'] = 0x2b, ['C'] = 0x2c, ['D'] = 0x2d, ['E'] = 0x2e, ['F'] = 0x2f,
+};
+
+/*
+ * A parent's id from the 40 bytes at s (its line is whole: the commit
+ * parser checked it), as fixes_oid_parse() reads it, by table; false when
+ * a byte is not a hex digit
+ */
+static bool
+parent_oid(FixesOid *out, const char *s)
+{
+	unsigned char all = 0x20;
+
+	for (int i = 0; i < FIXES_OID_RAWSZ; i++)
+	{
+		unsigned char hi = hex_value[(unsigned char) s[2 * i]];
+		unsigned char lo = hex_value[(unsigned char) s[2 * i + 1]];
+
+		all &= hi & lo;
+		out->id[i] = (unsigned char) ((hi & 0xf) << 4 | (lo & 0xf));
+	}
+	return all != 0;
+}
+
 static void
 malformed(FixesWalk *w, const FixesOid *oid, const char *what)
 {
@@ -274,7 +303,7 @@ fixes_walk_next(FixesWalk *w, FixesCommit *out)
 		uint32		pidx;
 		bool		found;
 
-		if (!fixes_oid_parse(&poid, fixes_raw_commit_parent(&out->raw, i)))
+		if (!parent_oid(&poid, fixes_raw_commit_parent(&out->raw, i)))
 			malformed(w, &c.oid, "A parent is not a commit id.");
 		if (!c.present[i])
 		{

@@ -118,7 +118,8 @@ fixes_limit_warn(FixesLimitHits *h, FixesLimit which, const FixesOid *commit, lo
 /*
  * The length of a commit's message within fixes.max_record_bytes and
  * fixes.max_message_lines (a WARNING when it is cut): one pass over at most
- * the bytes kept.
+ * the bytes kept, none when the message has fewer bytes than the lines
+ * allowed.
  */
 size_t
 fixes_limit_message(FixesLimitHits *h, const FixesOid *commit, const char *msg, size_t len)
@@ -133,6 +134,9 @@ fixes_limit_message(FixesLimitHits *h, const FixesOid *commit, const char *msg, 
 		fixes_limit_warn(h, FIXES_LIMIT_RECORD_BYTES, commit, (long long) max_bytes);
 		len = max_bytes;
 	}
+	/* no more lines than bytes: a message this short is within the lines */
+	if (len <= (size_t) fixes_max_message_lines)
+		return len;
 	end = msg + len;
 	while (p < end && (p = memchr(p, '\n', end - p)) != NULL)
 	{
