@@ -356,7 +356,7 @@ sorted_pos(FixesBulk *b, int k)
  * are.  False once s has no more.
  */
 static bool
-insert_entries(FixesBulk *b, int k, Tuplesortstate *s, int64 max)
+insert_sorted_entries(FixesBulk *b, int k, Tuplesortstate *s, int64 max)
 {
 	int			pos = sorted_pos(b, k);
 
@@ -385,12 +385,12 @@ insert_sorted(FixesBulk *b)
 	{
 		if (b->draining[k] != NULL)
 		{
-			(void) insert_entries(b, k, b->draining[k], -1);
+			(void) insert_sorted_entries(b, k, b->draining[k], -1);
 			tuplesort_end(b->draining[k]);
 			b->draining[k] = NULL;
 		}
 		tuplesort_performsort(b->sort[k]);
-		(void) insert_entries(b, k, b->sort[k], -1);
+		(void) insert_sorted_entries(b, k, b->sort[k], -1);
 		tuplesort_end(b->sort[k]);
 	}
 	b->rri->ri_NumIndices += b->nsorted;	/* for ExecCloseIndices */
@@ -409,7 +409,7 @@ fixes_bulk_idle(FixesBulk *b)
 	for (int k = 0; k < b->nsorted; k++)
 		if (b->draining[k] != NULL)
 		{
-			if (!insert_entries(b, k, b->draining[k], FIXES_BULK_IDLE_SLICE))
+			if (!insert_sorted_entries(b, k, b->draining[k], FIXES_BULK_IDLE_SLICE))
 			{
 				tuplesort_end(b->draining[k]);
 				b->draining[k] = NULL;
