@@ -46,12 +46,24 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "big_alloc.h"
 #include "commit_fields.h"
@@ -60,6 +72,7 @@
 #include "load_overrides.h"
 #include "refresh.h"
 #include "spi_call.h"
+#include "table_columns.h"
 
 /* a set of old commits, by index */
 typedef struct CommitSet
@@ -174,15 +187,27 @@ add_fixing_of_targets(FixesLoad *ld, CommitSet *s, const FixesIdxRange *ranges, 
 /* the condition of the partial indexes of the edges not settled by hash */
 #define UNSETTLED "(status <> 'resolved' OR method NOT IN ('hash', 'hash+subject'))"
 
+/* into s: the fixing commits of the edges fixes_overrides decided, which may have changed since */
+static void
+add_overridden(FixesLoad *ld, CommitSet *s)
+{
+	Oid			types[1] = {INT4OID};
+	Datum		args[1] = {Int32GetDatum(ld->repository_id)};
+
+	add_rows(ld, s,
+			 psprintf("SELECT fixing_idx FROM ONLY %s.fixes_edges WHERE repository_id = $1 "
+					  "AND (status = 'ignored' OR method = 'override')", ld->schema),
+			 1, types, args);
+}
+
 /*
  * into s: the fixing commits of the edges not settled by hash that a new
  * commit can change (an id with their abbrev, a subject equal to their
- * quoted subject; fixes_edges_unsettled_idx, fixes_edges_unsettled_subject_idx),
- * and of those fixes_overrides decided (fixes_edges_overridden_idx), which
- * may have changed since
+ * quoted subject), one probe of fixes_edges_unsettled_idx and of
+ * fixes_edges_unsettled_subject_idx per new commit
  */
 static void
-add_unsettled(FixesLoad *ld, CommitSet *s, Datum new_ids)
+add_unsettled_probed(FixesLoad *ld, CommitSet *s, Datum new_ids)
 {
 	Oid			types[3] = {INT4OID, INT4OID, TEXTARRAYOID};
 	Datum		args[3] = {Int32GetDatum(ld->repository_id), Int32GetDatum((int32) ld->n_old), new_ids};
@@ -198,12 +223,212 @@ add_unsettled(FixesLoad *ld, CommitSet *s, Datum new_ids)
 					  "SELECT e.fixing_idx FROM ONLY %1$s.fixes_commits c CROSS JOIN LATERAL "
 					  "(SELECT fixing_idx, repository_id FROM ONLY %1$s.fixes_edges "
 					  "WHERE quoted_subject = c.subject AND " UNSETTLED " OFFSET 0) AS e "
-					  "WHERE c.repository_id = $1 AND c.commit_idx >= $2 AND e.repository_id = $1 "
-					  "UNION ALL "
-					  "SELECT fixing_idx FROM ONLY %1$s.fixes_edges WHERE repository_id = $1 "
-					  "AND (status = 'ignored' OR method = 'override')",
+					  "WHERE c.repository_id = $1 AND c.commit_idx >= $2 AND e.repository_id = $1",
 					  ld->schema),
 			 3, types, args);
+}
+
+static int
+hex_id_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, FIXES_OID_HEXSZ);
+}
+
+static int
+uint64_cmp(const void *a, const void *b)
+{
+	uint64		x = *(const uint64 *) a;
+	uint64		y = *(const uint64 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* abbrev (len bytes) is a prefix, of 6 digits or more, of one of the n sorted hex ids */
+static bool
+prefix_of_one(const char *abbrev, int len, const char *ids, uint32 n)
+{
+	uint32		lo = 0;
+	uint32		hi = n;
+
+	if (len < 6 || len > FIXES_OID_HEXSZ)
+		return false;
+	/* the first id not below abbrev: the ids it begins come first there */
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo) / 2;
+		int			c = memcmp(ids + (Size) mid * FIXES_OID_HEXSZ, abbrev, len);
+
+		/* an id whose first len bytes equal abbrev is not below it */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && memcmp(ids + (Size) lo * FIXES_OID_HEXSZ, abbrev, len) == 0;
+}
+
+/* the text column col of slot is not NULL and equals one of the n words */
+static bool
+text_is(TupleTableSlot *slot, int col, const char *const *words, int n, bool *isnull)
+{
+	Datum		d = slot_getattr(slot, col, isnull);
+	text	   *t;
+
+	if (*isnull)
+		return false;
+	t = DatumGetTextPP(d);
+	for (int i = 0; i < n; i++)
+		if (VARSIZE_ANY_EXHDR(t) == strlen(words[i]) &&
+			memcmp(VARDATA_ANY(t), words[i], strlen(words[i])) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The row of slot is not settled by hash: UNSETTLED, the index's condition,
+ * true as SQL has it (a NULL operand makes its side unknown, not true)
+ */
+static bool
+unsettled(TupleTableSlot *slot, int c_status, int c_method)
+{
+	static const char *const resolved[] = {"resolved"};
+	static const char *const by_hash[] = {"hash", "hash+subject"};
+	bool		null_status;
+	bool		null_method;
+
+	if (!text_is(slot, c_status, resolved, 1, &null_status) && !null_status)
+		return true;
+	return !text_is(slot, c_method, by_hash, 2, &null_method) && !null_method;
+}
+
+/*
+ * The same set, or more, read the other way round when the new commits are
+ * many: every edge of the repository not settled by hash, in one scan of
+ * fixes_edges_unsettled_idx (1,190 of them at 1.3M commits, against 13,000
+ * probes of each index for a refresh of 1%), each matched in memory: its
+ * abbrev against the new ids (a prefix of one, as the probe's condition
+ * says), its quoted subject against the new commits' subject hashes
+ * (ld->by_commit.subj_hash, what the walk computed from the subjects it
+ * wrote).  A hash that collides only adds a commit whose edges are read for
+ * nothing: every edge read is resolved again, as when all of them are.
+ */
+static bool
+add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nnew = g->n - ld->n_old;
+	Oid			idx_oid = fixes_table_oid_if_exists(ld->nsp, "fixes_edges_unsettled_idx");
+	char	   *ids;
+	uint64	   *hashes;
+	Relation	rel;
+	Relation	idx;
+	TupleDesc	desc;
+	int			c_fixing;
+	int			c_abbrev;
+	int			c_subject;
+	int			c_status;
+	int			c_method;
+	ScanKeyData key;
+	Snapshot	snap;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	uint64		rows = 0;
+
+	/* the index as the extension makes it: on fixes_edges, repository_id first, partial */
+	if (!OidIsValid(idx_oid))
+		return false;
+	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
+	desc = RelationGetDescr(rel);
+	idx = index_open(idx_oid, AccessShareLock);
+	if (idx->rd_index->indrelid != RelationGetRelid(rel) || idx->rd_rel->relam != BTREE_AM_OID ||
+		idx->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1 ||
+		heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL))
+	{
+		index_close(idx, AccessShareLock);
+		table_close(rel, AccessShareLock);
+		return false;
+	}
+	ids = fixes_palloc_big((Size) Max(nnew, 1) * FIXES_OID_HEXSZ, MCXT_ALLOC_HUGE);
+	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
+	for (uint32 i = 0; i < nnew; i++)
+	{
+		char		hex[FIXES_OID_HEXSZ + 1];
+
+		fixes_format_oid(hex, &g->oids[ld->n_old + i]);
+		memcpy(ids + (Size) i * FIXES_OID_HEXSZ, hex, FIXES_OID_HEXSZ);
+	}
+	qsort(ids, nnew, FIXES_OID_HEXSZ, hex_id_cmp);
+	memcpy(hashes, ld->by_commit.subj_hash + ld->n_old, sizeof(uint64) * nnew);
+	qsort(hashes, nnew, sizeof(uint64), uint64_cmp);
+
+	c_fixing = fixes_attnum(desc, "fixing_idx") + 1;
+	c_abbrev = fixes_attnum(desc, "abbrev") + 1;
+	c_subject = fixes_attnum(desc, "quoted_subject") + 1;
+	c_status = fixes_attnum(desc, "status") + 1;
+	c_method = fixes_attnum(desc, "method") + 1;
+	/* what this load wrote so far is visible, as to an SPI query */
+	CommandCounterIncrement();
+	snap = RegisterSnapshot(GetTransactionSnapshot());
+	slot = table_slot_create(rel, NULL);
+	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(ld->repository_id));
+	scan = index_beginscan(rel, idx, snap, 1, 0);
+	index_rescan(scan, &key, 1, NULL, 0);
+	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		fixing = slot_getattr(slot, c_fixing, &isnull);
+		Datum		d;
+		bool		match = false;
+
+		if ((++rows & 0x3ff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (isnull || !unsettled(slot, c_status, c_method))
+			continue;
+		d = slot_getattr(slot, c_abbrev, &isnull);
+		if (!isnull)
+		{
+			text	   *t = DatumGetTextPP(d);
+
+			match = prefix_of_one(VARDATA_ANY(t), (int) VARSIZE_ANY_EXHDR(t), ids, nnew);
+		}
+		d = slot_getattr(slot, c_subject, &isnull);
+		if (!match && !isnull && nnew > 0)
+		{
+			text	   *t = DatumGetTextPP(d);
+			uint64		h = fixes_subject_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+
+			match = bsearch(&h, hashes, nnew, sizeof(uint64), uint64_cmp) != NULL;
+		}
+		if (match)
+			set_add(s, (uint32) DatumGetInt32(fixing));
+	}
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	UnregisterSnapshot(snap);
+	index_close(idx, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	pfree(ids);
+	pfree(hashes);
+	return true;
+}
+
+/*
+ * into s: the fixing commits of the edges not settled by hash that a new
+ * commit can change (fixes_edges_unsettled_idx,
+ * fixes_edges_unsettled_subject_idx), and of those fixes_overrides decided
+ * (fixes_edges_overridden_idx).  Probed per new commit, or the unsettled
+ * edges read whole when they are likely fewer than four times the new
+ * commits (fixes_repositories.edges less .resolved: those not resolved; a
+ * hint, either way gives the same set or more).
+ */
+static void
+add_unsettled(FixesLoad *ld, CommitSet *s, Datum new_ids)
+{
+	int64		nnew = ld->graph->n - ld->n_old;
+
+	if (ld->prev.edges - ld->prev.resolved > 4 * nnew || !add_unsettled_scanned(ld, s))
+		add_unsettled_probed(ld, s, new_ids);
+	add_overridden(ld, s);
 }
 
 /*
