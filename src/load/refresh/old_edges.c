@@ -100,6 +100,34 @@ set_add(CommitSet *s, uint32 i)
 	}
 }
 
+/*
+ * The first j in [i, n) with has[j] != 0, n if none: eight bytes at a time
+ * over the zeros (a refresh's sets hold a few thousand of the old commits,
+ * and each was scanned a byte at a time, 1.3M bytes a scan)
+ */
+static inline uint32
+next_in(const uint8 *has, uint32 i, uint32 n)
+{
+	while (i < n && (i & 7) != 0)
+	{
+		if (has[i] != 0)
+			return i;
+		i++;
+	}
+	while ((uint64) i + 8 <= n)
+	{
+		uint64		w;
+
+		memcpy(&w, has + i, sizeof(w));
+		if (w != 0)
+			break;
+		i += 8;
+	}
+	while (i < n && has[i] == 0)
+		i++;
+	return i;
+}
+
 /* the ranges of the commits i < n with (has[i] != 0) == in, sorted */
 static FixesIdxRange *
 ranges_of(const uint8 *has, uint32 n, bool in, int64 *nranges)
@@ -107,11 +135,15 @@ ranges_of(const uint8 *has, uint32 n, bool in, int64 *nranges)
 	FixesIdxRange *r = NULL;
 	int64		nr = 0;
 	int64		cap = 0;
+	uint32		checked = 0;
 
-	for (uint32 i = 0; i < n; i++)
+	for (uint32 i = in ? next_in(has, 0, n) : 0; i < n; i = in ? next_in(has, i + 1, n) : i + 1)
 	{
-		if ((i & 0xffff) == 0xffff)
+		if (i - checked >= 0xffff)
+		{
 			CHECK_FOR_INTERRUPTS();
+			checked = i;
+		}
 		if ((has[i] != 0) != in)
 			continue;
 		if (nr > 0 && r[nr - 1].hi + 1 == i)
@@ -517,8 +549,8 @@ read_set(FixesLoad *ld, CommitSet *s)
 	int64		nranges;
 	int64		before = ld->edge_list.n;
 
-	for (uint32 i = 0; i < ld->n_old; i++)
-		if (ld->refresh->edges_of[i] && s->has[i])
+	for (uint32 i = next_in(s->has, 0, ld->n_old); i < ld->n_old; i = next_in(s->has, i + 1, ld->n_old))
+		if (ld->refresh->edges_of[i])
 		{
 			s->has[i] = 0;
 			s->count--;
@@ -526,9 +558,8 @@ read_set(FixesLoad *ld, CommitSet *s)
 	ranges = ranges_of(s->has, ld->n_old, true, &nranges);
 	if (nranges > 0)
 		fixes_load_read_old_edges_in(ld, ranges, nranges);
-	for (uint32 i = 0; i < ld->n_old; i++)
-		if (s->has[i])
-			ld->refresh->edges_of[i] = 1;
+	for (uint32 i = next_in(s->has, 0, ld->n_old); i < ld->n_old; i = next_in(s->has, i + 1, ld->n_old))
+		ld->refresh->edges_of[i] = 1;
 	elog(DEBUG1, "fixes_load %s: old edges: %lld more read, of %lld commits in %lld ranges",
 		 ld->args.name, (long long) (ld->edge_list.n - before), (long long) s->count, (long long) nranges);
 	if (ranges != NULL)
