@@ -53,6 +53,7 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_collation.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -63,6 +64,7 @@
 #include "utils/fmgroids.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "storage/bufmgr.h"
 #include "utils/snapmgr.h"
 
 #include "big_alloc.h"
@@ -486,6 +488,133 @@ add_prefixes_of_new(FixesLoad *ld, CommitSet *s, Datum new_ids)
 			 2, types, args);
 }
 
+/*
+ * The same set read the other way round when the new commits are many
+ * against the index (a page of fixes_edges_target_commit_idx, about 160
+ * entries, costs about what three probes from its root cost): one pass over
+ * the index in key order, merged with the new ids sorted, and only the
+ * entries that begin with a new id's first 6 digits fetched from the table
+ * (at 1.3M commits + 13,000: 817 pages instead of 13,000 probes).  The
+ * probe's conditions, in C: the key begins with those 6 digits and, if
+ * longer, goes on below 'g'; the row is the repository's, and its abbrev
+ * (at most 40 bytes) begins such a new id.  False when the index is not on
+ * target_commit alone in the "C" collation, or too large: then the probes.
+ */
+static bool
+add_prefixes_scanned(FixesLoad *ld, CommitSet *s)
+{
+	FixesGraph *g = ld->graph;
+	uint32		nnew = g->n - ld->n_old;
+	Oid			idx_oid = fixes_table_oid_if_exists(ld->nsp, "fixes_edges_target_commit_idx");
+	Relation	rel;
+	Relation	idx;
+	TupleDesc	desc;
+	char	   *ids;
+	uint32		j = 0;
+	int			c_repo;
+	int			c_fixing;
+	int			c_abbrev;
+	Snapshot	snap;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	ItemPointer tid;
+	uint64		seen = 0;
+
+	if (!OidIsValid(idx_oid) || nnew == 0)
+		return false;
+	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
+	desc = RelationGetDescr(rel);
+	idx = index_open(idx_oid, AccessShareLock);
+	if (idx->rd_index->indrelid != RelationGetRelid(rel) || idx->rd_rel->relam != BTREE_AM_OID ||
+		idx->rd_index->indnkeyatts != 1 ||
+		idx->rd_index->indkey.values[0] != fixes_attnum(desc, "target_commit") + 1 ||
+		idx->rd_indcollation[0] != C_COLLATION_OID ||
+		!heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL) ||
+		RelationGetNumberOfBlocks(idx) > nnew / 4)
+	{
+		index_close(idx, AccessShareLock);
+		table_close(rel, AccessShareLock);
+		return false;
+	}
+	ids = fixes_palloc_big((Size) nnew * FIXES_OID_HEXSZ, MCXT_ALLOC_HUGE);
+	for (uint32 i = 0; i < nnew; i++)
+	{
+		char		hex[FIXES_OID_HEXSZ + 1];
+
+		fixes_format_oid(hex, &g->oids[ld->n_old + i]);
+		memcpy(ids + (Size) i * FIXES_OID_HEXSZ, hex, FIXES_OID_HEXSZ);
+	}
+	qsort(ids, nnew, FIXES_OID_HEXSZ, hex_id_cmp);
+	c_repo = fixes_attnum(desc, "repository_id") + 1;
+	c_fixing = fixes_attnum(desc, "fixing_idx") + 1;
+	c_abbrev = fixes_attnum(desc, "abbrev") + 1;
+	/* what this load wrote so far is visible, as to an SPI query */
+	CommandCounterIncrement();
+	snap = RegisterSnapshot(GetTransactionSnapshot());
+	slot = table_slot_create(rel, NULL);
+	scan = index_beginscan(rel, idx, snap, 0, 0);
+	scan->xs_want_itup = true;
+	index_rescan(scan, NULL, 0, NULL, 0);
+	while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
+	{
+		bool		isnull;
+		Datum		d;
+		text	   *key;
+		const char *k;
+		int			klen;
+
+		if ((++seen & 0xfff) == 0)
+			CHECK_FOR_INTERRUPTS();
+		d = index_getattr(scan->xs_itup, 1, scan->xs_itupdesc, &isnull);
+		if (isnull)
+			continue;
+		key = DatumGetTextPP(d);
+		k = VARDATA_ANY(key);
+		klen = (int) VARSIZE_ANY_EXHDR(key);
+		/* keys in byte order ("C"): their first 6 bytes never go down */
+		if (klen < 6)
+			continue;
+		while (j < nnew && memcmp(ids + (Size) j * FIXES_OID_HEXSZ, k, 6) < 0)
+			j++;
+		if (j == nnew)
+			break;
+		if (memcmp(ids + (Size) j * FIXES_OID_HEXSZ, k, 6) != 0 ||
+			(klen > 6 && (unsigned char) k[6] >= (unsigned char) 'g'))
+			continue;
+		if (!index_fetch_heap(scan, slot))
+			continue;
+		d = slot_getattr(slot, c_repo, &isnull);
+		if (isnull || DatumGetInt32(d) != ld->repository_id)
+			continue;
+		d = slot_getattr(slot, c_abbrev, &isnull);
+		if (isnull)
+			continue;
+		{
+			text	   *a = DatumGetTextPP(d);
+			int			alen = (int) VARSIZE_ANY_EXHDR(a);
+			bool		match = false;
+
+			/* every new id with those 6 digits */
+			for (uint32 m = j; m < nnew && !match &&
+				 memcmp(ids + (Size) m * FIXES_OID_HEXSZ, k, 6) == 0; m++)
+				match = alen <= FIXES_OID_HEXSZ &&
+					memcmp(ids + (Size) m * FIXES_OID_HEXSZ, VARDATA_ANY(a), alen) == 0;
+			if (!match)
+				continue;
+		}
+		d = slot_getattr(slot, c_fixing, &isnull);
+		if (!isnull)
+			set_add(s, (uint32) DatumGetInt32(d));
+	}
+	index_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	UnregisterSnapshot(snap);
+	index_close(idx, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	pfree(ids);
+	return true;
+}
+
 /* the ids of the new commits, as a text[] */
 static Datum
 new_ids_array(FixesLoad *ld)
@@ -602,7 +731,7 @@ fixes_load_old_edges_changeable(FixesLoad *ld)
 		Datum		new_ids = new_ids_array(ld);
 
 		add_unsettled(ld, &s, new_ids);
-		if (!too_many(ld, s.count))
+		if (!too_many(ld, s.count) && !add_prefixes_scanned(ld, &s))
 			add_prefixes_of_new(ld, &s, new_ids);
 	}
 	for (int o = 0; o < ld->edge_overrides->n; o++)
