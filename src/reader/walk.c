@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "commit_raw.h"
 
@@ -331,12 +332,28 @@ paint_add(Paint *p, const unsigned char *id, bool *added)
 /*
  * A refresh reads the same walk twice: walk_hidden_list(), then
  * walk_hidden(), the same commits in the same order.  The listing pass
- * keeps each commit it reads (up to REPLAY_MAX bytes of them), and the
+ * keeps each commit it reads (up to replay_max() bytes of them), and the
  * pass after it takes them back in turn instead of inflating each again
  * (half of what the reader spent on a refresh of 1%).  A commit asked out
  * of turn ends the replay: the rest is read again, as before.
  */
 #define REPLAY_MAX ((size_t) 64 * 1024 * 1024)
+
+/*
+ * REPLAY_MAX, or an eighth of the reader's address space when
+ * fixes.reader_memory_limit makes that less: what the replay keeps must
+ * not make a refresh fail that read its commits twice before
+ */
+static size_t
+replay_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		rl.rlim_cur / 8 < REPLAY_MAX)
+		return (size_t) (rl.rlim_cur / 8);
+	return REPLAY_MAX;
+}
 
 typedef struct Replay
 {
@@ -347,7 +364,8 @@ typedef struct Replay
 	size_t		next;			/* the next one the second pass takes */
 	size_t		bytes;
 	bool		recording;		/* a listing pass is reading */
-	bool		full;			/* REPLAY_MAX reached: no more kept */
+	size_t		max;			/* replay_max() */
+	bool		full;			/* max reached: no more kept */
 } Replay;
 
 static Replay replay;
@@ -386,7 +404,7 @@ hidden_read(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	{
 		size_t		size = obj != NULL ? git_odb_object_size(obj) : 0;
 
-		if (size > REPLAY_MAX - replay.bytes)
+		if (size > replay.max - replay.bytes)
 			replay.full = true;
 		else
 		{
@@ -637,6 +655,7 @@ walk_hidden_pass(Repo *r, const git_oid *heads, int nheads, const FixesOid *hide
 	{
 		replay_drop();
 		replay.recording = true;
+		replay.max = replay_max();
 	}
 	for (uint32_t i = 0; i < nhide; i++)
 	{
