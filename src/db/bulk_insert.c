@@ -20,8 +20,9 @@
  * while the writer would otherwise wait (for the reader process), sorts the
  * entries queued so far once there are FIXES_BULK_IDLE_CHUNK of them and
  * inserts that chunk, in key order, a slice per call; the next entries
- * queue in a new sort.  A writer that never waits inserts one sorted run at
- * the end, as before.
+ * queue in a new sort (so two sorts at most per index, each within
+ * maintenance_work_mem, beyond which tuplesort spills to temporary files).
+ * A writer that never waits inserts one sorted run at the end, as before.
  *
  * Rows that a later UPDATE will rewrite (the release of an unreleased
  * commit, set when a new tag reaches it) can be kept on pages of their
