@@ -28,27 +28,19 @@ static bool starts_with(const char *s, size_t len, const char *prefix)
 	return len >= n && memcmp(s, prefix, n) == 0;
 }
 
-/* 1 for each byte that fixes_is_hex() takes, 0 for the others */
-static const unsigned char hex_digit[256] = {
-	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-	['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
-	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
-};
-
 /* True when s[0..len) is exactly prefix, 40 hex digits and '\n'. */
 static bool is_oid_line(const char *s, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
-	unsigned char all = 1;
+	unsigned char all = 0x20;
 	size_t i;
 
 	if (len < n + FIXES_OID_HEXSZ + 1 || memcmp(s, prefix, n) != 0)
 		return false;
 	/* every digit looked up, without a branch each */
 	for (i = n; i < n + FIXES_OID_HEXSZ; i++)
-		all &= hex_digit[(unsigned char) s[i]];
-	return all && s[n + FIXES_OID_HEXSZ] == '\n';
+		all &= fixes_hex_value[(unsigned char) s[i]];
+	return all != 0 && s[n + FIXES_OID_HEXSZ] == '\n';
 }
 
 /* Length of the line at s, including its '\n' when there is one. */

@@ -13,6 +13,7 @@
 
 #include "miscadmin.h"
 
+#include "hex.h"
 #include "walk.h"
 
 FixesWalk *
@@ -197,14 +198,6 @@ fixes_walk_log(FixesWalk *w, const char *ref)
 	return true;
 }
 
-/* 0x20 and a hex digit's value; 0 for a byte that is none */
-static const unsigned char hex_value[256] = {
-	['0'] = 0x20, ['1'] = 0x21, ['2'] = 0x22, ['3'] = 0x23, ['4'] = 0x24,
-	['5'] = 0x25, ['6'] = 0x26, ['7'] = 0x27, ['8'] = 0x28, ['9'] = 0x29,
-	['a'] = 0x2a, ['b'] = 0x2b, ['c'] = 0x2c, ['d'] = 0x2d, ['e'] = 0x2e, ['f'] = 0x2f,
-	['A'] = 0x2a, ['B'] = 0x2b, ['C'] = 0x2c, ['D'] = 0x2d, ['E'] = 0x2e, ['F'] = 0x2f,
-};
-
 /*
  * A parent's id from the 40 bytes at s (its line is whole: the commit
  * parser checked it), as fixes_oid_parse() reads it, by table; false when
@@ -217,8 +210,8 @@ parent_oid(FixesOid *out, const char *s)
 
 	for (int i = 0; i < FIXES_OID_RAWSZ; i++)
 	{
-		unsigned char hi = hex_value[(unsigned char) s[2 * i]];
-		unsigned char lo = hex_value[(unsigned char) s[2 * i + 1]];
+		unsigned char hi = fixes_hex_value[(unsigned char) s[2 * i]];
+		unsigned char lo = fixes_hex_value[(unsigned char) s[2 * i + 1]];
 
 		all &= hi & lo;
 		out->id[i] = (unsigned char) ((hi & 0xf) << 4 | (lo & 0xf));

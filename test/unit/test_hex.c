@@ -1,4 +1,6 @@
 /* test_hex.c — src/common/hex.h: every byte against the list of hex digits */
+#include <ctype.h>
+#include <string.h>
 #include "hex.h"
 #include "unit.h"
 
@@ -13,6 +15,9 @@ int main(void)
 
 		CHECK(&u, fixes_is_hex((unsigned char) c) == either, "fixes_is_hex(0x%02x)", c);
 		CHECK(&u, fixes_is_lower_hex((unsigned char) c) == lower, "fixes_is_lower_hex(0x%02x)", c);
+		/* the table: 0 for a non-digit, else 0x20 | the digit's value */
+		CHECK(&u, either ? fixes_hex_value[c] == (0x20 | (int) (strchr("0123456789abcdef", tolower(c)) - "0123456789abcdef"))
+			  : fixes_hex_value[c] == 0, "fixes_hex_value[0x%02x]", c);
 	}
 	CHECK(&u, fixes_lower_hex_span("") == 0, "empty");
 	CHECK(&u, fixes_lower_hex_span("0123456789abcdef") == 16, "all digits");
