@@ -268,13 +268,18 @@ hex_id_cmp(const void *a, const void *b)
 	return memcmp(a, b, FIXES_OID_HEXSZ);
 }
 
-static int
-uint64_cmp(const void *a, const void *b)
+/* the new commits' ids in hex, FIXES_OID_HEXSZ bytes each, sorted */
+static char *
+sorted_new_ids(FixesLoad *ld)
 {
-	uint64		x = *(const uint64 *) a;
-	uint64		y = *(const uint64 *) b;
+	FixesGraph *g = ld->graph;
+	uint32		nnew = g->n - ld->n_old;
+	char	   *ids = fixes_palloc_big((Size) Max(nnew, 1) * FIXES_OID_HEXSZ, MCXT_ALLOC_HUGE);
 
-	return x < y ? -1 : x > y;
+	for (uint32 i = 0; i < nnew; i++)
+		fixes_oid_fmt(ids + (Size) i * FIXES_OID_HEXSZ, &g->oids[ld->n_old + i]);
+	qsort(ids, nnew, FIXES_OID_HEXSZ, hex_id_cmp);
+	return ids;
 }
 
 /* abbrev (len bytes) is a prefix, of 6 digits or more, of one of the n sorted hex ids */
@@ -382,18 +387,10 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 		table_close(rel, AccessShareLock);
 		return false;
 	}
-	ids = fixes_palloc_big((Size) Max(nnew, 1) * FIXES_OID_HEXSZ, MCXT_ALLOC_HUGE);
+	ids = sorted_new_ids(ld);
 	hashes = fixes_palloc_big(sizeof(uint64) * Max(nnew, 1), MCXT_ALLOC_HUGE);
-	for (uint32 i = 0; i < nnew; i++)
-	{
-		char		hex[FIXES_OID_HEXSZ + 1];
-
-		fixes_format_oid(hex, &g->oids[ld->n_old + i]);
-		memcpy(ids + (Size) i * FIXES_OID_HEXSZ, hex, FIXES_OID_HEXSZ);
-	}
-	qsort(ids, nnew, FIXES_OID_HEXSZ, hex_id_cmp);
 	memcpy(hashes, ld->by_commit.subj_hash + ld->n_old, sizeof(uint64) * nnew);
-	qsort(hashes, nnew, sizeof(uint64), uint64_cmp);
+	qsort(hashes, nnew, sizeof(uint64), fixes_uint64_cmp);
 
 	c_fixing = fixes_attnum(desc, "fixing_idx") + 1;
 	c_abbrev = fixes_attnum(desc, "abbrev") + 1;
@@ -431,7 +428,7 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 			text	   *t = DatumGetTextPP(d);
 			uint64		h = fixes_subject_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 
-			match = bsearch(&h, hashes, nnew, sizeof(uint64), uint64_cmp) != NULL;
+			match = bsearch(&h, hashes, nnew, sizeof(uint64), fixes_uint64_cmp) != NULL;
 		}
 		if (match)
 			set_add(s, (uint32) DatumGetInt32(fixing));
@@ -536,15 +533,7 @@ add_prefixes_scanned(FixesLoad *ld, CommitSet *s)
 		table_close(rel, AccessShareLock);
 		return false;
 	}
-	ids = fixes_palloc_big((Size) nnew * FIXES_OID_HEXSZ, MCXT_ALLOC_HUGE);
-	for (uint32 i = 0; i < nnew; i++)
-	{
-		char		hex[FIXES_OID_HEXSZ + 1];
-
-		fixes_format_oid(hex, &g->oids[ld->n_old + i]);
-		memcpy(ids + (Size) i * FIXES_OID_HEXSZ, hex, FIXES_OID_HEXSZ);
-	}
-	qsort(ids, nnew, FIXES_OID_HEXSZ, hex_id_cmp);
+	ids = sorted_new_ids(ld);
 	c_repo = fixes_attnum(desc, "repository_id") + 1;
 	c_fixing = fixes_attnum(desc, "fixing_idx") + 1;
 	c_abbrev = fixes_attnum(desc, "abbrev") + 1;
