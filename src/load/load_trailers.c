@@ -90,6 +90,18 @@ trailers_end(FixesLoad *ld, void *arg)
  * files are read); called in the walk's per-commit memory context.  Each
  * key goes to load_trailer_keys.c, whose hook comes next.
  */
+/* buf with room for need bytes (and least at the least): the old one, or a new one in cxt */
+static void *
+room(MemoryContext cxt, void *buf, size_t *cap, size_t need, size_t least)
+{
+	if (need <= *cap)
+		return buf;
+	if (buf != NULL)
+		pfree(buf);
+	*cap = Max(need, least);
+	return MemoryContextAllocHuge(cxt, *cap);
+}
+
 static void
 trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 {
@@ -113,13 +125,7 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 							 fixes_max_trailers_per_commit);
 			break;
 		}
-		if (VARHDRSZ + tr.unfolded_len > t->unfold_cap)
-		{
-			if (t->unfold != NULL)
-				pfree(t->unfold);
-			t->unfold_cap = Max(VARHDRSZ + tr.unfolded_len, 256);
-			t->unfold = MemoryContextAllocHuge(ld->cxt, t->unfold_cap);
-		}
+		t->unfold = room(ld->cxt, t->unfold, &t->unfold_cap, VARHDRSZ + tr.unfolded_len, 256);
 		/* the value unfolded after room for a text's header */
 		n = fixes_trailer_unfold(raw->message, &tr, t->unfold + VARHDRSZ);
 		if (wc->f->message_verbatim)
@@ -130,13 +136,7 @@ trailers_commit(FixesLoad *ld, void *arg, FixesWalkCommit *wc)
 			 * encoding never holds inside a character, and unfolded by
 			 * ASCII.  Each is a text formed in place, copied by the insert.
 			 */
-			if (VARHDRSZ + tr.key_len > t->key_cap)
-			{
-				if (t->key != NULL)
-					pfree(t->key);
-				t->key_cap = Max(VARHDRSZ + tr.key_len, 64);
-				t->key = MemoryContextAllocHuge(ld->cxt, t->key_cap);
-			}
+			t->key = room(ld->cxt, t->key, &t->key_cap, VARHDRSZ + tr.key_len, 64);
 			memcpy(VARDATA(t->key), raw->message + tr.key_off, tr.key_len);
 			SET_VARSIZE(t->key, VARHDRSZ + tr.key_len);
 			key = t->key;
