@@ -61,6 +61,17 @@ heap_pop(Heap *h)
 	return node_heap_pop(h->nodes, &h->len);
 }
 
+/* the commit oid's object obj parsed into raw, or the reader ends with an error */
+static void
+parse_commit(Repo *r, const git_oid *oid, git_odb_object *obj, fixes_raw_commit *raw)
+{
+	char		hex[GIT_OID_HEXSZ + 1];
+
+	if (fixes_raw_commit_parse(git_odb_object_data(obj), git_odb_object_size(obj), raw) != 0)
+		fail("XX001", NULL, NULL, "commit %s of repository \"%s\" is malformed",
+			 git_oid_tostr(hex, sizeof(hex), oid), r->path);
+}
+
 /*
  * Read and parse the commit oid.  Returns NULL when it is missing from a
  * shallow clone; any other failure ends the reader with an error.
@@ -82,8 +93,7 @@ read_commit(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT)
 		fail("XX001", NULL, NULL, "object %s of repository \"%s\" is a %s, not a commit",
 			 hex, r->path, git_object_type2string(git_odb_object_type(obj)));
-	if (fixes_raw_commit_parse(git_odb_object_data(obj), git_odb_object_size(obj), raw) != 0)
-		fail("XX001", NULL, NULL, "commit %s of repository \"%s\" is malformed", hex, r->path);
+	parse_commit(r, oid, obj, raw);
 	return obj;
 }
 
@@ -392,9 +402,8 @@ hidden_read(Repo *r, const git_oid *oid, fixes_raw_commit *raw)
 		if (git_oid_equal(&replay.ids[replay.next], oid))
 		{
 			obj = replay.objs[replay.next++];
-			if (obj != NULL &&
-				fixes_raw_commit_parse(git_odb_object_data(obj), git_odb_object_size(obj), raw) != 0)
-				fail("XX001", NULL, NULL, "a commit of repository \"%s\" is malformed", r->path);
+			if (obj != NULL)
+				parse_commit(r, oid, obj, raw);
 			return obj;
 		}
 		replay_drop();
