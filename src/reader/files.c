@@ -72,10 +72,24 @@ rows_add(int kind, uint32_t added, uint32_t deleted, const char *name, size_t na
 	rows.n++;
 }
 
+/*
+ * An entry of a tree: its name (NUL-terminated, name_len bytes), its mode
+ * as git_tree_entry_filemode() gives it, its id.  It points into the tree
+ * it belongs to (Tree below), read from a pack (pack_read.c) or by libgit2.
+ */
+typedef struct TreeEnt
+{
+	const char *name;
+	size_t		name_len;
+	git_filemode_t mode;
+	const git_oid *id;
+} TreeEnt;
+
 /* the content of one side of a file: blob data or a gitlink's text */
 typedef struct Side
 {
 	git_blob   *blob;
+	PackObject	obj;
 	const char *data;
 	size_t		size;
 	char		text[64];
@@ -83,7 +97,7 @@ typedef struct Side
 } Side;
 
 static void
-side_load(Repo *r, const git_tree_entry *e, Side *s)
+side_load(Repo *r, const TreeEnt *e, Side *s)
 {
 	const git_oid *oid;
 	int			rc;
@@ -94,14 +108,20 @@ side_load(Repo *r, const git_tree_entry *e, Side *s)
 		s->data = "";
 		return;
 	}
-	oid = git_tree_entry_id(e);
-	if (git_tree_entry_filemode(e) == GIT_FILEMODE_COMMIT)
+	oid = e->id;
+	if (e->mode == GIT_FILEMODE_COMMIT)
 	{
 		char		hex[GIT_OID_HEXSZ + 1];
 
 		git_oid_tostr(hex, sizeof(hex), oid);
 		s->size = (size_t) snprintf(s->text, sizeof(s->text), "Subproject commit %s\n", hex);
 		s->data = s->text;
+		return;
+	}
+	if (pack_read(r, oid, GIT_OBJECT_BLOB, &s->obj))
+	{
+		s->data = (const char *) s->obj.data;
+		s->size = s->obj.size;
 		return;
 	}
 	loose_check(r, oid);
@@ -162,7 +182,7 @@ count_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload
 
 /* one row: the file name (under rows.path) changed from old to new */
 static void
-file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
+file_row(Repo *r, const TreeEnt *old, const TreeEnt *new,
 		 const char *name, size_t name_len)
 {
 	Side		a,
@@ -182,7 +202,7 @@ file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
 	}
 	else
 	{
-		if (!git_oid_equal(git_tree_entry_id(old), git_tree_entry_id(new)))
+		if (!git_oid_equal(old->id, new->id))
 		{
 			git_diff_options opts;
 			int			rc;
@@ -201,6 +221,8 @@ file_row(Repo *r, const git_tree_entry *old, const git_tree_entry *new,
 	}
 	git_blob_free(a.blob);
 	git_blob_free(b.blob);
+	pack_release(&a.obj);
+	pack_release(&b.obj);
 }
 
 static void compare_trees(Repo *r, const git_oid *old, const git_oid *new);
@@ -221,53 +243,127 @@ path_push(const char *name, size_t len, size_t *saved)
 }
 
 static void
-subtree(Repo *r, const git_tree_entry *old, const git_tree_entry *new)
+subtree(Repo *r, const TreeEnt *old, const TreeEnt *new)
 {
-	const git_tree_entry *e = old ? old : new;
-	const char *name = git_tree_entry_name(e);
+	const TreeEnt *e = old ? old : new;
 	size_t		saved;
 
-	path_push(name, strlen(name), &saved);
-	compare_trees(r, old ? git_tree_entry_id(old) : NULL, new ? git_tree_entry_id(new) : NULL);
+	path_push(e->name, e->name_len, &saved);
+	compare_trees(r, old ? old->id : NULL, new ? new->id : NULL);
 	rows.path_len = saved;
-}
-
-static bool
-is_tree(const git_tree_entry *e)
-{
-	return git_tree_entry_filemode(e) == GIT_FILEMODE_TREE;
 }
 
 /* git's tree order: a tree's name is compared as if it ended in '/' */
 static int
-entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
+entry_cmp(const TreeEnt *a, const TreeEnt *b)
 {
-	const char *x = git_tree_entry_name(a);
-	const char *y = git_tree_entry_name(b);
-	size_t		lx = strlen(x),
-				ly = strlen(y);
-	size_t		n = lx < ly ? lx : ly;
-	int			c = memcmp(x, y, n);
+	size_t		n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int			c = memcmp(a->name, b->name, n);
 	unsigned char cx,
 				cy;
 
 	if (c != 0)
 		return c;
-	cx = n < lx ? (unsigned char) x[n] : is_tree(a) ? '/' : '\0';
-	cy = n < ly ? (unsigned char) y[n] : is_tree(b) ? '/' : '\0';
+	cx = n < a->name_len ? (unsigned char) a->name[n] : a->mode == GIT_FILEMODE_TREE ? '/' : '\0';
+	cy = n < b->name_len ? (unsigned char) b->name[n] : b->mode == GIT_FILEMODE_TREE ? '/' : '\0';
 	return cx < cy ? -1 : cx > cy;
+}
+
+/*
+ * A tree, read from a pack (obj) or by libgit2 (gt), and its entries.
+ * Trees are reused (free_trees) with their arrays of entries.
+ */
+typedef struct Tree
+{
+	git_oid		id;
+	git_tree   *gt;
+	PackObject	obj;
+	TreeEnt    *ents;
+	size_t		n;
+	size_t		cap;
+	struct Tree *next_free;
+} Tree;
+
+static Tree *free_trees;
+
+static void
+tree_free(Tree *t)
+{
+	if (t == NULL)
+		return;
+	git_tree_free(t->gt);
+	t->gt = NULL;
+	pack_release(&t->obj);
+	t->n = 0;
+	t->next_free = free_trees;
+	free_trees = t;
+}
+
+static TreeEnt *
+tree_add(Tree *t)
+{
+	if (t->n == t->cap)
+	{
+		t->cap = t->cap ? 2 * t->cap : 32;
+		t->ents = xrealloc(t->ents, sizeof(TreeEnt) * t->cap);
+	}
+	return &t->ents[t->n++];
+}
+
+/*
+ * The entries of a tree object's data, for the trees whose every mode is
+ * one git writes (as text: 40000, 100644, 100755, 120000, 160000); false
+ * for anything else, which libgit2 then parses (or rejects) as before.
+ * Otherwise the checks are libgit2's (git_tree__parse_raw): a name of 1 to
+ * 65535 bytes up to a NUL, then 20 bytes of id.
+ */
+static bool
+tree_parse(Tree *t, const char *data, size_t size)
+{
+	const char *p = data;
+	const char *end = data + size;
+
+	while (p < end)
+	{
+		TreeEnt    *e;
+		git_filemode_t mode;
+		const char *nul;
+		size_t		left = (size_t) (end - p);
+
+		if (left > 6 && memcmp(p, "100644 ", 7) == 0)
+			mode = GIT_FILEMODE_BLOB, p += 7;
+		else if (left > 5 && memcmp(p, "40000 ", 6) == 0)
+			mode = GIT_FILEMODE_TREE, p += 6;
+		else if (left > 6 && memcmp(p, "100755 ", 7) == 0)
+			mode = GIT_FILEMODE_BLOB_EXECUTABLE, p += 7;
+		else if (left > 6 && memcmp(p, "120000 ", 7) == 0)
+			mode = GIT_FILEMODE_LINK, p += 7;
+		else if (left > 6 && memcmp(p, "160000 ", 7) == 0)
+			mode = GIT_FILEMODE_COMMIT, p += 7;
+		else
+			return false;
+		nul = memchr(p, '\0', (size_t) (end - p));
+		if (nul == NULL || nul == p || nul - p > UINT16_MAX || end - (nul + 1) < GIT_OID_RAWSZ)
+			return false;
+		e = tree_add(t);
+		e->name = p;
+		e->name_len = (size_t) (nul - p);
+		e->mode = mode;
+		e->id = (const git_oid *) (nul + 1);
+		p = nul + 1 + GIT_OID_RAWSZ;
+	}
+	return true;
 }
 
 /*
  * The trees of the parent's side of the last comparison, kept for the next
  * one: the walk goes from a commit to its parent, so the next comparison's
  * new side is mostly this one's old side (the root tree, the directories
- * changed in both commits).  Reading trees is two thirds of the work of a
- * comparison, and every tree was read twice.  Each entry owns its tree.
+ * changed in both commits).  Each entry owns its tree.
  */
 typedef struct TreeList
 {
-	git_tree  **trees;
+	Tree	  **trees;
 	size_t		n;
 	size_t		cap;
 } TreeList;
@@ -276,14 +372,14 @@ static TreeList kept;			/* from the last comparison */
 static TreeList keeping;		/* for the next one */
 
 static void
-tree_keep(git_tree *t)
+tree_keep(Tree *t)
 {
 	if (t == NULL)
 		return;
 	if (keeping.n == keeping.cap)
 	{
 		keeping.cap = keeping.cap ? 2 * keeping.cap : 64;
-		keeping.trees = xrealloc(keeping.trees, sizeof(git_tree *) * keeping.cap);
+		keeping.trees = xrealloc(keeping.trees, sizeof(Tree *) * keeping.cap);
 	}
 	keeping.trees[keeping.n++] = t;
 }
@@ -295,33 +391,53 @@ trees_rotate(void)
 	TreeList	t;
 
 	for (size_t i = 0; i < kept.n; i++)
-		git_tree_free(kept.trees[i]);
+		tree_free(kept.trees[i]);
 	kept.n = 0;
 	t = kept;
 	kept = keeping;
 	keeping = t;
 }
 
-static git_tree *
+static Tree *
 tree_load(Repo *r, const git_oid *oid)
 {
-	git_tree   *t = NULL;
+	Tree	   *t;
+	git_tree   *gt = NULL;
 	int			rc;
 
 	if (oid == NULL || rows.tree_missing)
 		return NULL;
 	for (size_t i = 0; i < kept.n; i++)
-		if (git_oid_equal(git_tree_id(kept.trees[i]), oid))
+		if (git_oid_equal(&kept.trees[i]->id, oid))
 		{
 			t = kept.trees[i];
 			kept.trees[i] = kept.trees[--kept.n];
 			return t;
 		}
+	if (free_trees != NULL)
+	{
+		t = free_trees;
+		free_trees = t->next_free;
+	}
+	else
+	{
+		t = xmalloc(sizeof(Tree));
+		memset(t, 0, sizeof(Tree));
+	}
+	git_oid_cpy(&t->id, oid);
+	if (pack_read(r, oid, GIT_OBJECT_TREE, &t->obj))
+	{
+		if (tree_parse(t, (const char *) t->obj.data, t->obj.size))
+			return t;
+		pack_release(&t->obj);
+		t->n = 0;
+	}
 	loose_check(r, oid);
-	rc = git_tree_lookup(&t, r->repo, oid);
+	rc = git_tree_lookup(&gt, r->repo, oid);
 	if (rc == GIT_ENOTFOUND)
 	{
 		rows.tree_missing = true;
+		tree_free(t);
 		return NULL;
 	}
 	if (rc < 0)
@@ -331,13 +447,24 @@ tree_load(Repo *r, const git_oid *oid)
 		git_oid_tostr(hex, sizeof(hex), oid);
 		fail_git(rc, "XX001", "could not read tree %s of repository \"%s\"", hex, r->path);
 	}
+	t->gt = gt;
+	for (size_t i = 0, n = git_tree_entrycount(gt); i < n; i++)
+	{
+		const git_tree_entry *ge = git_tree_entry_byindex(gt, i);
+		TreeEnt    *e = tree_add(t);
+
+		e->name = git_tree_entry_name(ge);
+		e->name_len = strlen(e->name);
+		e->mode = git_tree_entry_filemode(ge);
+		e->id = git_tree_entry_id(ge);
+	}
 	return t;
 }
 
 static void
 compare_trees(Repo *r, const git_oid *old, const git_oid *new)
 {
-	git_tree   *a,
+	Tree	   *a,
 			   *b;
 	size_t		i = 0,
 				j = 0,
@@ -351,27 +478,26 @@ compare_trees(Repo *r, const git_oid *old, const git_oid *new)
 	if (rows.tree_missing)
 	{
 		tree_keep(a);
-		git_tree_free(b);
+		tree_free(b);
 		return;
 	}
-	na = a ? git_tree_entrycount(a) : 0;
-	nb = b ? git_tree_entrycount(b) : 0;
+	na = a ? a->n : 0;
+	nb = b ? b->n : 0;
 	while ((i < na || j < nb) && !rows.tree_missing)
 	{
-		const git_tree_entry *x = i < na ? git_tree_entry_byindex(a, i) : NULL;
-		const git_tree_entry *y = j < nb ? git_tree_entry_byindex(b, j) : NULL;
+		const TreeEnt *x = i < na ? &a->ents[i] : NULL;
+		const TreeEnt *y = j < nb ? &b->ents[j] : NULL;
 		int			c = x == NULL ? 1 : y == NULL ? -1 : entry_cmp(x, y);
 
 		if (c == 0)
 		{
 			i++, j++;
-			if (git_oid_equal(git_tree_entry_id(x), git_tree_entry_id(y)) &&
-				git_tree_entry_filemode(x) == git_tree_entry_filemode(y))
+			if (git_oid_equal(x->id, y->id) && x->mode == y->mode)
 				continue;
-			if (is_tree(x))		/* both trees: same name with '/' */
+			if (x->mode == GIT_FILEMODE_TREE)	/* both trees: same name with '/' */
 				subtree(r, x, y);
 			else
-				file_row(r, x, y, git_tree_entry_name(x), strlen(git_tree_entry_name(x)));
+				file_row(r, x, y, x->name, x->name_len);
 			continue;
 		}
 		/* x only (deleted) or y only (added) */
@@ -380,16 +506,16 @@ compare_trees(Repo *r, const git_oid *old, const git_oid *new)
 		else
 			y = NULL, i++;
 		{
-			const git_tree_entry *e = x ? x : y;
+			const TreeEnt *e = x ? x : y;
 
-			if (is_tree(e))
+			if (e->mode == GIT_FILEMODE_TREE)
 				subtree(r, x, y);
 			else
-				file_row(r, x, y, git_tree_entry_name(e), strlen(git_tree_entry_name(e)));
+				file_row(r, x, y, e->name, e->name_len);
 		}
 	}
 	tree_keep(a);
-	git_tree_free(b);
+	tree_free(b);
 }
 
 /*

@@ -219,8 +219,8 @@ main(int argc, char **argv)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, MWINDOW_SIZE);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT,
-					 strcmp(argv[1], "walk-files") == 0 || strcmp(argv[1], "refresh-files") == 0 ?
-					 files_mapped_limit() : MAPPED_LIMIT);
+					 (strcmp(argv[1], "walk-files") == 0 || strcmp(argv[1], "refresh-files") == 0) &&
+					 !pack_read_enabled() ? files_mapped_limit() : MAPPED_LIMIT);
 	git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
 
 	/*

@@ -198,6 +198,18 @@ extern void reach_entries(Repo *r, const FixesOid *heads, uint32_t nheads, OidSe
 						  bool lenient);
 
 /* files.c */
+/* pack_read.c: trees and blobs for files.c, through a delta-base cache */
+typedef struct PackObject
+{
+	const unsigned char *data;	/* size bytes and a NUL */
+	size_t		size;
+	struct Entry *entry;
+} PackObject;
+
+extern bool pack_read_enabled(void);
+extern bool pack_read(Repo *r, const git_oid *id, git_object_t type, PackObject *out);
+extern void pack_release(PackObject *o);
+
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
 					   bool parent_unreadable);
 extern bool commit_tree(Repo *r, const git_oid *id, git_oid *out);
