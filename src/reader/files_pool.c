@@ -136,6 +136,7 @@ worker_main(Repo *r)
 		if (n <= 0)
 		{
 			out_flush();
+			pack_report();
 			_exit(0);
 		}
 		len += (size_t) n;

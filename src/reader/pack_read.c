@@ -106,6 +106,7 @@ static int	last_pack;			/* where the last object was found */
 static bool opened;
 static size_t mapped,
 			mapped_budget,
+			window_size,
 			object_max;
 static uint64_t clock_now;
 
@@ -118,6 +119,21 @@ static Entry lru;				/* sentinel */
 
 static z_stream zs;
 static bool zs_ready;
+
+/* for FIXES_READER_PACK_REPORT: objects given, objects left to libgit2, streams inflated */
+static uint64_t n_read,
+			n_left,
+			n_inflated;
+
+void
+pack_report(void)
+{
+	if (!opened || getenv("FIXES_READER_PACK_REPORT") == NULL)
+		return;
+	fprintf(stderr, "packs: %llu objects read, %llu left to libgit2, %llu streams inflated, %d packs\n",
+			(unsigned long long) n_read, (unsigned long long) n_left,
+			(unsigned long long) n_inflated, npacks);
+}
 
 static uint32_t
 be32(const unsigned char *p)
@@ -139,8 +155,16 @@ pack_budget(void)
 	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		as = (size_t) rl.rlim_cur;
 	object_max = as / 4;
+	window_size = WINDOW;
 	mapped_budget = as / 4 > WINDOW * 2 ? as / 4 : WINDOW * 2;
 	cache_budget = as / 8 < CACHE_BYTES ? as / 8 : CACHE_BYTES;
+	if (getenv("FIXES_READER_PACK_SMALL") != NULL)
+	{
+		/* for the tests: every window and cache entry is dropped and made again often */
+		window_size = WINDOW_ALIGN;
+		mapped_budget = 3 * WINDOW_ALIGN;
+		cache_budget = 256 * 1024;
+	}
 }
 
 /* map the whole file path (an index); NULL if it is not a plain file */
@@ -242,6 +266,7 @@ packs_open(Repo *r)
 	struct dirent *de;
 
 	opened = true;
+	atexit(pack_report);
 	if (!pack_read_enabled() || r->objdir == NULL)
 		return;
 	pack_budget();
@@ -296,7 +321,7 @@ pack_at(Pack *p, uint64_t pos, size_t want, size_t *avail)
 	if (w == NULL)
 	{
 		start = pos & ~(WINDOW_ALIGN - 1);
-		len = WINDOW;
+		len = window_size;
 		if (pos + want - start > len)
 			len = (size_t) (pos + want - start);
 		if (start + len > p->size)
@@ -517,6 +542,7 @@ inflate_at(Pack *p, uint64_t pos, size_t size)
 	out = malloc(size + 1);
 	if (out == NULL)
 		return NULL;
+	n_inflated++;
 	if (inflateReset(&zs) != Z_OK)
 		goto fail;
 	zs.next_out = out;
@@ -531,7 +557,7 @@ inflate_at(Pack *p, uint64_t pos, size_t size)
 
 		if (zs.avail_in == 0)
 		{
-			in = pack_at(p, pos, size < WINDOW / 2 ? size + size / 8 + 64 : WINDOW / 2, &avail);
+			in = pack_at(p, pos, size < window_size / 2 ? size + size / 8 + 64 : window_size / 2, &avail);
 			if (in == NULL)
 				goto fail;
 			zs.next_in = (unsigned char *) in;
@@ -805,7 +831,10 @@ pack_read(Repo *r, const git_oid *id, git_object_t type, PackObject *out)
 	if (!opened)
 		packs_open(r);
 	if (npacks == 0 || (r->loose != NULL && oidset_contains(r->loose, id->id)))
+	{
+		n_left++;
 		return false;
+	}
 	for (int k = 0; k < npacks; k++)
 	{
 		int			pi = (last_pack + k) % npacks;
@@ -816,18 +845,20 @@ pack_read(Repo *r, const git_oid *id, git_object_t type, PackObject *out)
 			continue;
 		last_pack = pi;
 		e = object_at(pi, off);
-		if (e == NULL)
-			return false;
-		if (e->type != (int) type)
+		if (e != NULL && e->type != (int) type)
 		{
 			entry_release(e);
-			return false;
+			e = NULL;
 		}
+		if (e == NULL)
+			break;
 		out->data = e->data;
 		out->size = e->size;
 		out->entry = e;
+		n_read++;
 		return true;
 	}
+	n_left++;
 	return false;
 }
 

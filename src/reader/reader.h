@@ -209,6 +209,7 @@ typedef struct PackObject
 extern bool pack_read_enabled(void);
 extern bool pack_read(Repo *r, const git_oid *id, git_object_t type, PackObject *out);
 extern void pack_release(PackObject *o);
+extern void pack_report(void);
 
 extern void send_files(Repo *r, const git_oid *tree, int nparents, const git_oid *parent_tree,
 					   bool parent_unreadable);

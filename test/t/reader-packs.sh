@@ -1,0 +1,222 @@
+#!/bin/bash
+# reader-packs.sh — with files, fixes-reader reads trees and blobs from the pack files itself,
+# through a delta-base cache that keeps what it rebuilds (src/reader/pack_read.c), and leaves
+# every other object to libgit2 (loose objects, alternates, damaged entries).
+# FIXES_READER_PACKS=libgit2 in its environment turns that off.  The two must write the same
+# bytes and end with the same status (issue 45).
+#
+# The reader alone (no database), `walk-files`, in three modes: libgit2 (FIXES_READER_PACKS=
+# libgit2), packs (the default) and small (FIXES_READER_PACK_SMALL=1: windows of 1 MB, 3 MB
+# mapped, a cache of 256 KB, so windows and cached objects are dropped and made again all the
+# time; pinned objects must survive it), the last two without worker processes so that one
+# process reports what it read (FIXES_READER_PACK_REPORT=1), on
+#   1. every fixture repository, from its HEAD;
+#   2. make-history 20000, with and without 3 stable branches, from every branch head: every
+#      tree and blob must come from the pack (none left to libgit2), also under an address-space
+#      limit of 512 MB (prlimit), where the cache and the windows are smaller;
+#   3. a repository whose objects are in two packs and loose, and one that borrows its older
+#      objects from it (objects/info/alternates): the loose and the borrowed objects must be
+#      left to libgit2, the packed ones read from the packs;
+#   4. damaged copies: the root tree of a commit 700 back and a blob that commit changed, a
+#      byte of their deflate data flipped, their size in the pack header one too small or too
+#      large; the pack checksum at the end of the index changed: each must end exactly as with
+#      libgit2 (the same bytes, error record included, and exit status), within a timeout.
+# The reader is the installed one ($PG_CONFIG --pkglibdir).  Exit 0 pass, 1 fail, 77 skip (no
+# make-history: ../shared is absent).
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
+
+reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
+[ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+checked=0
+printf '\0\0\0\0\0\0\0\0' >"$work/none"
+
+# run MODE OUT ARGS...: the reader in MODE (libgit2, packs, small); exit status in $rc,
+# its report (packs mode) in OUT.err
+run() {
+    local mode=$1 out=$2
+    shift 2
+    local env=(FIXES_READER_PACK_REPORT=1)
+    case $mode in
+        libgit2) env+=(FIXES_READER_PACKS=libgit2) ;;
+        packs) env+=(FIXES_READER_WORKERS=0) ;;
+        small) env+=(FIXES_READER_WORKERS=0 FIXES_READER_PACK_SMALL=1) ;;
+    esac
+    set +e
+    env "${env[@]}" ${limit:+prlimit --as="$limit"} timeout 300 "$reader" "$@" <"$work/none" \
+        >"$out" 2>"$out.err"
+    rc=$?
+    set -e
+}
+
+# same NAME ARGS...: the three modes write the same bytes and end with the same status; with
+# want_ok set the status must be 0; sets $report to the packs mode's report line
+same() {
+    local name=$1 rc_l rc_p rc_s
+    shift
+    run libgit2 "$work/out.l" "$@"; rc_l=$rc
+    run packs "$work/out.p" "$@"; rc_p=$rc
+    run small "$work/out.s" "$@"; rc_s=$rc
+    report=$(grep -h '^packs:' "$work/out.p.err" | head -1 || true)
+    if [ "$rc_l" != "$rc_p" ] || [ "$rc_l" != "$rc_s" ] ||
+       ! cmp -s "$work/out.l" "$work/out.p" || ! cmp -s "$work/out.l" "$work/out.s"; then
+        echo "FAIL: $name: libgit2: exit status $rc_l, $(wc -c <"$work/out.l") bytes;" \
+             "packs: $rc_p, $(wc -c <"$work/out.p") bytes; small: $rc_s, $(wc -c <"$work/out.s") bytes"
+        cmp "$work/out.l" "$work/out.p" || true
+        fails=$((fails + 1))
+        return 1
+    fi
+    if [ "$rc_l" -ge 124 ] || { [ -n "${want_ok:-}" ] && [ "$rc_l" != 0 ]; }; then
+        echo "FAIL: $name: exit status $rc_l in every mode: $(tail -c 300 "$work/out.l" | tr -cd '[:print:]')"
+        fails=$((fails + 1))
+        return 1
+    fi
+    checked=$((checked + 1))
+    echo "ok: $name (exit status $rc_l, $(wc -c <"$work/out.l") bytes; $report)"
+}
+
+# counts REPORT: "READ LEFT" from a report line
+counts() { sed -n 's/^packs: \([0-9]*\) objects read, \([0-9]*\) left to libgit2.*/\1 \2/p' <<<"$1"; }
+
+# expect NAME CONDITION: a check of the last report (CONDITION is an awk test on r (read), l (left))
+expect() {
+    local c
+    c=$(counts "$report")
+    if [ -z "$c" ] || ! awk -v c="$c" "BEGIN { split(c, a, \" \"); r = a[1]; l = a[2]; exit !($2) }"; then
+        echo "FAIL: $1: the report was \"$report\", wanted $2"
+        fails=$((fails + 1))
+    else
+        checked=$((checked + 1))
+        echo "ok: $1 ($2: $c)"
+    fi
+}
+
+# 1. the fixtures
+[ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
+for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
+    [ -d "$repo" ] || continue
+    head=$(git -C "$repo" rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null) || continue
+    same "fixture $(basename "$repo")" walk-files "$repo" "$head" || true
+done
+
+# 2. make-history 20000
+need_make_history
+for k in "" 3; do
+    src=$(make_history_repo 20000 $k)
+    heads=("$(git -C "$src" rev-parse HEAD)")
+    [ -n "$k" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
+    label="make-history 20000${k:+ --stable $k} (${#heads[@]} heads)"
+    if want_ok=1 same "$label" walk-files "$src" "${heads[@]}"; then
+        expect "$label: every tree and blob from the pack" 'r > 100000 && l == 0'
+    fi
+done
+src=$(make_history_repo 20000)
+if limit=$((512 * 1024 * 1024)) want_ok=1 same "make-history 20000 under 512 MB of address space" \
+        walk-files "$src" "$(git -C "$src" rev-parse HEAD)"; then
+    expect "make-history 20000 under 512 MB: from the pack" 'r > 100000 && l == 0'
+fi
+
+# 3. two packs and loose objects; alternates
+split="$work/split.git"
+git init -q --bare "$split"
+git -C "$split" fetch -q "$src" "$(git -C "$src" rev-parse HEAD~3000):refs/heads/old"
+git -C "$src" rev-list --objects "HEAD~3000..HEAD~2000" | cut -d' ' -f1 |
+    git -C "$src" pack-objects -q --stdout | git -C "$split" unpack-objects -q
+git -C "$split" update-ref refs/heads/mid "$(git -C "$src" rev-parse HEAD~2000)"
+git -C "$split" fetch -q "$src" "$(git -C "$src" rev-parse HEAD~1000):refs/heads/main"
+git -C "$split" symbolic-ref HEAD refs/heads/main
+npacks=$(ls "$split"/objects/pack/*.pack | wc -l)
+nloose=$(git -C "$split" count-objects | cut -d' ' -f1)
+if want_ok=1 same "two packs ($npacks) and $nloose loose objects" walk-files "$split" "$(git -C "$split" rev-parse main)"; then
+    expect "two packs and loose objects: the loose ones left to libgit2" 'r > 10000 && l > 1000'
+fi
+borrow="$work/borrow.git"
+git clone -q --bare --shared "$split" "$borrow"
+git -C "$borrow" fetch -q "$src" "$(git -C "$src" rev-parse HEAD):refs/heads/main"
+if want_ok=1 same "alternates: the newest 1000 commits' objects in its pack, the rest borrowed" \
+        walk-files "$borrow" "$(git -C "$borrow" rev-parse main)"; then
+    expect "alternates: the borrowed objects left to libgit2" 'r > 5000 && l > 10000'
+fi
+
+# 4. damaged copies
+base="$work/base.git"
+git clone -q --bare --no-local "$src" "$base"
+git -C "$base" repack -q -a -d
+head=$(git -C "$base" rev-parse HEAD)
+pack=$(ls "$base"/objects/pack/*.pack)
+git verify-pack -v "${pack%.pack}.idx" >"$work/verify"
+tree=$(git -C "$base" rev-parse "HEAD~700^{tree}")
+blob=$(git -C "$base" diff-tree --no-commit-id -r "HEAD~700" | awk '$4 !~ /^0+$/ { print $4; exit }')
+# copy NAME: a copy of base with a writable pack and index
+copy() {
+    local d="$work/$1.git"
+    cp -a "$base" "$d"
+    chmod u+w "$d"/objects/pack/*
+    echo "$d"
+}
+# damage NAME ID HOW: a copy of base with object ID's entry changed: flip (a byte in the middle
+# of its data xor 0x5a), or a number added to the size in its header
+damage() {
+    local d off len
+    d=$(copy "$1")
+    read -r off len < <(awk -v id="$2" '$1 == id { print $5, $4 }' "$work/verify")
+    python3 - "$(ls "$d"/objects/pack/*.pack)" "$off" "$len" "$3" <<'PY'
+import sys
+p, off, length, how = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+with open(p, 'r+b') as f:
+    f.seek(off)
+    h = bytearray(f.read(16))
+    n, size, shift = 1, h[0] & 15, 4
+    while h[n - 1] & 0x80:
+        size |= (h[n] & 0x7f) << shift
+        shift += 7
+        n += 1
+    if how == 'flip':
+        at = off + n + (length - n) // 2 + 3
+        f.seek(at)
+        b = f.read(1)
+        f.seek(at)
+        f.write(bytes([b[0] ^ 0x5a]))
+    else:
+        size += int(how)
+        out = bytearray([(h[0] & 0x70) | (size & 15)])
+        size >>= 4
+        while size:
+            out[-1] |= 0x80
+            out.append(size & 0x7f)
+            size >>= 7
+        assert len(out) == n, 'the new size needs another length of header'
+        f.seek(off)
+        f.write(out)
+PY
+    echo "$d"
+}
+for what in tree blob; do
+    id=${!what}
+    kind=$(awk -v id="$id" '$1 == id { print (NF > 5 ? "a delta, depth " $6 : "whole") }' "$work/verify")
+    same "damaged: the $what $id ($kind), a byte of its data flipped" \
+        walk-files "$(damage "$what-flip" "$id" flip)" "$head" || true
+    same "damaged: the $what $id ($kind), its size one too small" \
+        walk-files "$(damage "$what-small" "$id" -1)" "$head" || true
+    same "damaged: the $what $id ($kind), its size one too large" \
+        walk-files "$(damage "$what-large" "$id" 1)" "$head" || true
+done
+d=$(copy idx-checksum)
+idx=$(ls "$d"/objects/pack/*.idx)
+python3 - "$idx" <<'PY'
+import os, sys
+p = sys.argv[1]
+with open(p, 'r+b') as f:
+    f.seek(os.path.getsize(p) - 40)
+    b = f.read(1)
+    f.seek(os.path.getsize(p) - 40)
+    f.write(bytes([b[0] ^ 0xff]))
+PY
+same "damaged: the pack checksum in the index changed" walk-files "$d" "$head" || true
+
+echo "$checked checks passed, $fails failed"
+[ "$fails" = 0 ] && echo PASS && exit 0
+exit 1
