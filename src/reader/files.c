@@ -21,6 +21,12 @@
  * commit without rows (state FILES_TREE_MISSING).  Nothing is fetched:
  * libgit2 has no promisor remotes, and the reader has no network anyway.
  *
+ * Trees and blobs come from pack_read.c, which rebuilds delta chains
+ * through a cache that keeps what it rebuilt; what it does not read (loose
+ * objects, alternates, damaged entries) libgit2 reads as before, and its
+ * trees are parsed here only when every mode is one git writes (else
+ * libgit2's parser has them, with its errors).
+ *
  * Record 'F' (wire.h), sent right after the commit's 'C' record.  The
  * worker processes of files_pool.c compare the trees of several commits at
  * once, each with send_files() as here.

@@ -61,8 +61,10 @@
  * - no strict hash verification: objects are still inflated and checked by
  *   zlib, but not hashed again on every read;
  * - a bounded pack window, so the memory mapped for pack files stays under
- *   MAPPED_LIMIT whatever the size of the repository (walk-files: half the
- *   address space it may use, see files_mapped_limit());
+ *   MAPPED_LIMIT whatever the size of the repository (walk-files with
+ *   FIXES_READER_PACKS=libgit2: half the address space it may use, see
+ *   files_mapped_limit(); otherwise pack_read.c maps the trees and blobs
+ *   itself, and libgit2 reads the commits);
  * - no owner validation (git's safe.directory): the server's OS user rarely
  *   owns the repositories it reads, and only superusers and members of
  *   pg_read_server_files may name a path at all.

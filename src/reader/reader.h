@@ -24,6 +24,9 @@
  *            walk's commits, in the order git's commit-graph file
  *            (commit_graph.c) predicts; the walk checks each
  *   files.c  the changed files of a commit (fixes_load(files => true))
+ *   pack_read.c the trees and blobs files.c reads, from the pack files
+ *            through a delta-base cache that holds (libgit2's is 16 MB
+ *            and emptied whole); what it cannot read is libgit2's
  *   files_pool.c the worker processes that compare the commits' trees
  *            (with files.c), and the order in which the walk's records and
  *            theirs are written
