@@ -40,6 +40,7 @@
  * (main.c turns its strict hash verification off).
  */
 #include "reader.h"
+#include "delta.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -583,101 +584,6 @@ fail:
 	return NULL;
 }
 
-/* git's delta format: the sizes, then copies from the base and inserts; NULL if it does not fit */
-static size_t
-delta_varint(const unsigned char **d, const unsigned char *end, bool *ok)
-{
-	size_t		v = 0;
-	int			shift = 0;
-	unsigned char c;
-
-	do
-	{
-		if (*d >= end || shift > 56)
-		{
-			*ok = false;
-			return 0;
-		}
-		c = *(*d)++;
-		v |= (size_t) (c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	return v;
-}
-
-static unsigned char *
-delta_apply(const unsigned char *base, size_t base_size, const unsigned char *delta,
-			size_t delta_size, size_t *out_size)
-{
-	const unsigned char *d = delta;
-	const unsigned char *end = delta + delta_size;
-	bool		ok = true;
-	size_t		src = delta_varint(&d, end, &ok);
-	size_t		dst = delta_varint(&d, end, &ok);
-	unsigned char *out,
-			   *o;
-	size_t		left;
-
-	if (!ok || src != base_size || dst > object_max)
-		return NULL;
-	out = malloc(dst + 1);
-	if (out == NULL)
-		return NULL;
-	o = out;
-	left = dst;
-	while (d < end)
-	{
-		unsigned char cmd = *d++;
-
-		if (cmd & 0x80)
-		{
-			size_t		off = 0,
-						n = 0;
-
-			for (int i = 0; i < 4; i++)
-				if (cmd & (1 << i))
-				{
-					if (d >= end)
-						goto fail;
-					off |= (size_t) *d++ << (8 * i);
-				}
-			for (int i = 0; i < 3; i++)
-				if (cmd & (0x10 << i))
-				{
-					if (d >= end)
-						goto fail;
-					n |= (size_t) *d++ << (8 * i);
-				}
-			if (n == 0)
-				n = 0x10000;
-			if (off > base_size || n > base_size - off || n > left)
-				goto fail;
-			memcpy(o, base + off, n);
-			o += n;
-			left -= n;
-		}
-		else if (cmd != 0)
-		{
-			if (cmd > left || (size_t) (end - d) < cmd)
-				goto fail;
-			memcpy(o, d, cmd);
-			o += cmd;
-			d += cmd;
-			left -= cmd;
-		}
-		else
-			goto fail;
-	}
-	if (left != 0)
-		goto fail;
-	out[dst] = '\0';
-	*out_size = dst;
-	return out;
-fail:
-	free(out);
-	return NULL;
-}
-
 typedef struct Link
 {
 	uint64_t	offset;			/* of the entry's header */
@@ -799,7 +705,7 @@ object_at(int pi, uint64_t offset)
 
 		if (delta == NULL)
 			goto fail;
-		data = delta_apply(cur->data, cur->size, delta, l->size, &size);
+		data = delta_apply(cur->data, cur->size, delta, l->size, object_max, &size);
 		free(delta);
 		if (data == NULL)
 			goto fail;

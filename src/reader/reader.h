@@ -26,7 +26,8 @@
  *   files.c  the changed files of a commit (fixes_load(files => true))
  *   pack_read.c the trees and blobs files.c reads, from the pack files
  *            through a delta-base cache that holds (libgit2's is 16 MB
- *            and emptied whole); what it cannot read is libgit2's
+ *            and emptied whole); what it cannot read is libgit2's;
+ *            delta.c (no libgit2) applies git's deltas for it
  *   files_pool.c the worker processes that compare the commits' trees
  *            (with files.c), and the order in which the walk's records and
  *            theirs are written
