@@ -513,6 +513,7 @@ write_repository(FixesLoad *ld)
 {
 	bool		new_commits = ld->graph->n > ld->n_old;
 
+	fixes_load_stable_begin(ld);
 	fixes_load_write_commits(ld);
 	fixes_load_phase(ld, "releases of commits corrected");
 	fixes_load_write_files(ld);

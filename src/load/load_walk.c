@@ -99,7 +99,15 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 	for (int h = 0; h < scope->nhooks; h++)
 		if (scope->hooks[h].begin)
 			scope->hooks[h].begin(ld, scope->hooks[h].arg, scope->rows);
-	if (!ld->empty)
+	if (!ld->empty && scope->begun != NULL)
+	{
+		ld->walk = scope->begun;
+		scope->begun = NULL;
+		started = fixes_walk_take_many(ld->walk, scope->heads, scope->nheads);
+		if (started)
+			fixes_reader_set_idle(ld->walk->reader, fixes_commit_rows_idle, scope->rows);
+	}
+	else if (!ld->empty)
 	{
 		ld->walk = fixes_walk_create(ld->args.path, ld->graph, true);
 		ld->walk->files = scope->files;

@@ -62,6 +62,9 @@ typedef struct FixesWalkScope
 								 * waits (the driver stops it on an error until
 								 * the walk takes it), or NULL */
 	bool		ahead_files;	/* it sends the files */
+	FixesWalk  *begun;			/* a walk of heads (many) whose reader was
+								 * started before (fixes_walk_begin_many()),
+								 * which this walk takes; or NULL */
 	FixesCommitRows *rows;		/* where the rows go */
 	FixesWalkHook hooks[FIXES_MAX_WALK_HOOKS];
 	int			nhooks;

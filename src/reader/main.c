@@ -25,7 +25,10 @@
  *                                 with HEX "-", the start points come
  *                                 first on standard input (the same form:
  *                                 any number, where a command line holds
- *                                 about 2 MB)
+ *                                 about 2 MB); "- --ahead" reads ahead as
+ *                                 a refresh does (out_ahead()): a load's
+ *                                 stable scope is started while the
+ *                                 backend still writes the mainline
  *   fixes-reader walk-files PATH HEX...   the same, each commit followed by
  *                                 its changed files ('F')
  *   fixes-reader reach PATH [lenient]   the entry points into a history
@@ -162,6 +165,7 @@ main(int argc, char **argv)
 	size_t		list_max = 0;
 	bool		ask_tags = false;
 	bool		head_or_refresh;
+	bool		walk_ahead = false;
 
 	out_init();
 	/*
@@ -201,6 +205,11 @@ main(int argc, char **argv)
 	}
 	is_walk = argc >= 2 &&
 		(strcmp(argv[1], "walk") == 0 || strcmp(argv[1], "walk-files") == 0);
+	if (is_walk && argc == 5 && strcmp(argv[3], "-") == 0 && strcmp(argv[4], "--ahead") == 0)
+	{
+		walk_ahead = true;
+		argv[--argc] = NULL;
+	}
 	is_refresh = argc >= 2 &&
 		(strcmp(argv[1], "refresh") == 0 || strcmp(argv[1], "refresh-files") == 0);
 	if (argc < 3 ||
@@ -213,7 +222,7 @@ main(int argc, char **argv)
 		(strcmp(argv[1], "reach") == 0 && argc != 3 &&
 		 (argc != 4 || strcmp(argv[3], "lenient") != 0)) ||
 		(is_refresh && argc != 5 && argc != 6))
-		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX..., fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE, fixes-reader blobs PATH FILE HEX..., fixes-reader reach PATH [lenient]");
+		fail("22023", NULL, NULL, "usage: fixes-reader tags|head|log PATH [REF], fixes-reader walk|walk-files PATH HEX... (or - [--ahead]), fixes-reader refresh|refresh-files PATH REF HEX [FILE], fixes-reader blob PATH HEX FILE, fixes-reader blobs PATH FILE HEX..., fixes-reader reach PATH [lenient]");
 	mode = argv[1];
 	if (git_libgit2_init() < 0)
 		fail("38000", NULL, NULL, "could not initialize libgit2");
@@ -272,6 +281,8 @@ main(int argc, char **argv)
 		git_oid    *heads = xmalloc(sizeof(git_oid) * (nheads > 0 ? nheads : 1));
 
 		repo_open(&r, argv[2]);
+		if (walk_ahead)
+			out_ahead();
 		if (heads_in)
 			for (int h = 0; h < nheads; h++)
 				memcpy(heads[h].id, heads_ids[h].id, GIT_OID_RAWSZ);

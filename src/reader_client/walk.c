@@ -133,12 +133,19 @@ fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head)
  * left to walk.  The start points go on the reader's stdin, before the
  * known ids ("fixes-reader walk PATH -"): a command line holds about 2 MB,
  * 50,000 of them.
+ *
+ * In two steps where the reader should start before the walk is read:
+ * fixes_walk_begin_many() starts it (with ahead, it reads on, keeping up
+ * to 64 MB that the backend has not read), and fixes_walk_take_many(),
+ * with the same heads, adds the start points to the graph when the walk
+ * is read.  The graph must not change in between: if it did, the reader
+ * is stopped and started again.
  */
 bool
-fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
+fixes_walk_begin_many(FixesWalk *w, const FixesOid *heads, int nheads, bool ahead)
 {
 	FixesOid   *start = palloc(sizeof(FixesOid) * Max(nheads, 1));
-	const char *dash = "-";
+	const char *args[] = {"-", "--ahead"};
 	unsigned char count[4];
 	int			n = 0;
 	FixesGraph *seen = fixes_graph_create(CurrentMemoryContext);
@@ -158,19 +165,43 @@ fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
 	}
 	if (n == 0)
 		return false;
-	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, &dash, 1, true);
+	w->reader = fixes_reader_start_args(w->files ? "walk-files" : "walk", w->path, args,
+										ahead ? 2 : 1, true);
 	wire_put_u32(count, (uint32) n);
 	fixes_reader_write(w->reader, count, sizeof(count));
 	fixes_reader_write(w->reader, start, (Size) n * sizeof(FixesOid));
 	send_known(w);
+	return true;
+}
+
+bool
+fixes_walk_take_many(FixesWalk *w, const FixesOid *heads, int nheads)
+{
+	if (w->reader == NULL)
+		return false;
+	if (w->graph->n != w->n_before)
+	{
+		fixes_reader_stop(w->reader);
+		w->reader = NULL;
+		if (!fixes_walk_begin_many(w, heads, nheads, false))
+			return false;
+	}
 	for (int i = 0; i < nheads; i++)
 	{
 		bool		found;
 
-		if (fixes_graph_lookup(seen, &heads[i]) != FIXES_NO_IDX)
-			(void) fixes_graph_add(w->graph, &heads[i], &found);
+		if ((i & 0xfff) == 0xfff)
+			CHECK_FOR_INTERRUPTS();
+		(void) fixes_graph_add(w->graph, &heads[i], &found);
 	}
 	return true;
+}
+
+bool
+fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads)
+{
+	return fixes_walk_begin_many(w, heads, nheads, false) &&
+		fixes_walk_take_many(w, heads, nheads);
 }
 
 /*

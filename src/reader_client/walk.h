@@ -36,6 +36,8 @@ extern FixesWalk *fixes_walk_create(const char *path, FixesGraph *graph, bool re
 extern bool fixes_walk_start(FixesWalk *w, const FixesOid *head);
 extern bool fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head);
 extern bool fixes_walk_start_many(FixesWalk *w, const FixesOid *heads, int nheads);
+extern bool fixes_walk_begin_many(FixesWalk *w, const FixesOid *heads, int nheads, bool ahead);
+extern bool fixes_walk_take_many(FixesWalk *w, const FixesOid *heads, int nheads);
 extern bool fixes_walk_log(FixesWalk *w, const char *ref);
 extern bool fixes_walk_next(FixesWalk *w, FixesCommit *out);
 extern void fixes_walk_files(FixesWalk *w, WireFiles *out);

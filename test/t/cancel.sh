@@ -174,12 +174,15 @@ fi
 #    from the cancel to the end of the cancelled statement (when its session goes on to probe
 #    itself), and what the backend holds then
 worst=0
-for frac in 0.1 0.3 0.5 0.7 0.9; do
+# cancel_at FRAC FULL REPO ARGS: a load of REPO (more fixes_load arguments in ARGS) cancelled
+# after FRAC of FULL seconds; then the time it took to stop, and what the backend holds
+cancel_at() {
+    local frac=$1 full=$2 repo=$3 args=$4 pid bg t0 ms
     rm -f "$work"/after.*
-    psql -X -q -d "$db" -v repo="$repo" >/dev/null 2>&1 <<'SQL' &
+    psql -X -q -d "$db" -v repo="$repo" -v args="$args" >/dev/null 2>&1 <<'SQL' &
 SELECT pg_backend_pid() AS pid \gset
 \setenv BPID :pid
-SELECT fixes_load(:'repo', name => 'cancel2');
+SELECT fixes_load(:'repo', name => 'cancel2' :args);
 \! "$PROBE" "$BPID" after
 SQL
     bg=$!
@@ -194,7 +197,7 @@ SQL
     if [ -z "$pid" ]; then
         wait "$bg" || true
         echo "pg_cancel_backend at $frac of the load: the load had already ended"
-        continue
+        return
     fi
     # the time the cancel was sent, in ns (server and test share the clock)
     t0=$(psql -X -q -At -d "$db" -c "SELECT (extract(epoch FROM clock_timestamp()) * 1e9)::bigint
@@ -202,12 +205,12 @@ SQL
     wait "$bg" || true
     if [ ! -s "$work/after.time" ]; then
         fail "pg_cancel_backend at $frac of the load: the session did not go on after the cancel"
-        continue
+        return
     fi
     ms=$(( ($(cat "$work/after.time") - t0) / 1000000 ))
     if [ "$ms" -lt 0 ]; then
         echo "pg_cancel_backend at $frac of the load: the load had already ended"
-        continue
+        return
     fi
     echo "pg_cancel_backend at $frac of the load: stopped after $ms ms;" \
          "$(count after children) child processes, $(count after maps) mappings and" \
@@ -217,7 +220,27 @@ SQL
         fail "child processes left: $(cat "$work/after.ps")"
     [ "$(count after maps)" = 0 ] || fail "files of the repository still mapped"
     [ "$(count after repo)" = 0 ] || fail "files of the repository or temporary files left open"
+}
+for frac in 0.1 0.3 0.5 0.7 0.9; do
+    cancel_at "$frac" "$full" "$repo" ""
 done
+
+# 3. a load with stable branches, whose stable scope's reader starts while the mainline is
+#    still being written (load_stable.c, fixes_load_stable_begin()): cancelled at points spread
+#    over its second half, where that reader runs beside the backend, nothing is left either
+if [ -f "$mh" ]; then
+    srepo=$(make_history_repo 20000 3)
+    sargs=", stable_branches => '^refs/heads/v[0-9]+\\.[0-9]+\\.y\$'"
+    t0=$(date +%s.%N)
+    psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" -v repo="$srepo" -v args="$sargs" >/dev/null <<'SQL'
+SELECT fixes_load(:'repo', name => 'stable-full' :args) IS NOT NULL;
+SQL
+    sfull=$(elapsed "$t0")
+    echo "a load with stable branches takes $sfull s"
+    for frac in 0.5 0.6 0.7 0.8 0.9; do
+        cancel_at "$frac" "$sfull" "$srepo" "$sargs"
+    done
+fi
 echo "slowest stop after pg_cancel_backend(): $worst ms"
 [ "$worst" -le 1000 ] || fail "a cancelled load took more than a second to stop"
 
