@@ -13,7 +13,7 @@
  * Read ahead (out_ahead()): a refresh's reader walks while the backend is
  * still reading the previous load back from its tables, not reading the
  * pipe.  Then what the pipe does not take at once is kept, in a buffer that
- * grows up to AHEAD_LIMIT, rather than waited on.
+ * grows up to the limit given (a refresh: AHEAD_LIMIT), rather than waited on.
  */
 #include "reader.h"
 
@@ -39,6 +39,7 @@ static struct
 	size_t		start;			/* buf[start .. used) is not written yet */
 	size_t		cap;
 	bool		ahead;			/* keep what the pipe does not take (out_ahead()) */
+	size_t		ahead_limit;	/* up to this many bytes */
 	void		(*before_error) (void);	/* out_before_error() */
 }			stream;
 
@@ -98,11 +99,12 @@ write_all(const void *data, size_t len)
 
 /*
  * From now on, keep what standard output does not take at once instead of
- * waiting for the backend to read it (up to AHEAD_LIMIT)
+ * waiting for the backend to read it (up to limit bytes; 0: AHEAD_LIMIT)
  */
 void
-out_ahead(void)
+out_ahead(size_t limit)
 {
+	stream.ahead_limit = limit > 0 ? limit : AHEAD_LIMIT;
 	int			flags = fcntl(STDOUT_FILENO, F_GETFL);
 
 	if (flags >= 0 && fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK) == 0)
@@ -136,14 +138,14 @@ room_for(size_t len)
 		stream.start = 0;
 		if (stream.used + len <= stream.cap)
 			return true;
-		if (stream.used + len <= AHEAD_LIMIT)
+		if (stream.used + len <= stream.ahead_limit)
 		{
 			size_t		bigger = stream.cap;
 			unsigned char *p;
 
 			while (stream.used + len > bigger)
 				bigger *= 2;
-			bigger = bigger < AHEAD_LIMIT ? bigger : AHEAD_LIMIT;
+			bigger = bigger < stream.ahead_limit ? bigger : stream.ahead_limit;
 			/* no xrealloc(): its error would come back here */
 			p = realloc(stream.buf, bigger);
 			if (p != NULL)

@@ -66,7 +66,7 @@ extern void out_flush(void);
 extern void out_raw(const void *data, size_t len);
 extern void out_before_error(void (*fn) (void));
 extern void out_child(pid_t parent);
-extern void out_ahead(void);
+extern void out_ahead(size_t limit);
 extern void out_push(void);
 extern void out_message(char level, const char *sqlstate, const char *detail,
 						const char *hint, const char *fmt,...)
