@@ -36,8 +36,9 @@
 #      compare subjects with commits of the first row (read only then); releases v1.0 and
 #      v2.0 on the two heads: the parents of the first row, all released, are not read
 # After every step, fixes_graph.releases holds the release rank of each commit (v_keys), the
-# arrays that compress (fixes_graph.releases of a cold load, fixes_trailer_keys.counts and
-# .ids) are not compressed with pglz where the server has lz4 (v_keys, issue 45), and
+# arrays that compress (fixes_graph.releases, also where a refresh wrote them again,
+# fixes_trailer_keys.counts and .ids) are not compressed with pglz where the server has lz4
+# (v_keys, issue 45), and
 # what a refresh read to mark the releases is printed (marks_read), and checked at steps 4, 13
 # and 18 and in the make-history steps.
 #  19, 20 (name 'olddates'): a merge of 1,100 commits dated before every loaded one: too many
@@ -337,13 +338,11 @@ SELECT p.name, 'commit_idx not 0..n-1'
 UNION ALL
 -- the arrays that compress are written compressed with lz4 where the server has it (issue 45):
 -- one compressed with pglz was compressed again by the column's method at the insert.  The
--- graph's rows as a cold load (NAME_fresh_N) writes them: a refresh's update of the releases
--- of kept rows (refresh/graph_kept.c) still leaves them to the column's method
+-- graph's rows of every load, those a refresh wrote again (refresh/graph_kept.c) included
 SELECT p.name, x.what || ' compressed with pglz'
   FROM (SELECT g.repository_id, 'fixes_graph.releases of chunk ' || g.chunk AS what,
                pg_column_compression(g.releases) AS method
-          FROM fixes_graph g JOIN fixes_repositories r USING (repository_id)
-         WHERE r.name LIKE '%\_fresh\_%'
+          FROM fixes_graph g
         UNION ALL
         SELECT k.repository_id, 'fixes_trailer_keys.' || c.col || ' of chunk ' || k.chunk,
                pg_column_compression(CASE c.col WHEN 'counts' THEN k.counts ELSE k.ids END)

@@ -105,12 +105,13 @@ fixes_refresh_write_moved_releases(FixesLoad *ld, int32 first)
 			continue;
 		}
 		if (plan == NULL)
-			plan = fixes_spi_prepare(psprintf("UPDATE ONLY %s.fixes_graph SET releases = $3 "
+			plan = fixes_spi_prepare_generic(psprintf("UPDATE ONLY %s.fixes_graph SET releases = $3 "
 											  "WHERE repository_id = $1 AND chunk = $2",
 											  ld->schema), 3, types);
 		args[0] = Int32GetDatum(ld->repository_id);
 		args[1] = Int32GetDatum(r);
-		args[2] = PointerGetDatum(fixes_bytea(ld->mark + lo, (Size) n * sizeof(int32)));
+		/* lz4 where the server has it, as the cold load's (load_graph.c) */
+		args[2] = PointerGetDatum(fixes_bytea_compressed(ld->mark + lo, (Size) n * sizeof(int32)));
 		fixes_spi_execute_plan(plan, args, NULL, SPI_OK_UPDATE);
 		pfree(DatumGetPointer(args[2]));
 		updated++;
