@@ -96,3 +96,56 @@ make_history_repo() {
     exec 9>&-
     echo "$repo"
 }
+
+# reader_alone: the set-up of a script that runs fixes-reader without a database: $reader (the
+# installed one), $work (a scratch directory, removed at exit), the counters fails and checked
+# at 0, and $work/none: a walk's input that names no known commit and hides none
+reader_alone() {
+    reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
+    [ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    fails=0
+    checked=0
+    printf '\0\0\0\0\0\0\0\0' >"$work/none"
+}
+
+# reader_same NAME ARGS...: `fixes-reader ARGS` in each mode of the array reader_modes, whose
+# entries are "LABEL VAR=VALUE...", the environment of that mode (after the words of
+# $reader_wrap, if set, e.g. a prlimit), with $work/none as input: its output in
+# $work/out.LABEL, its standard error in $work/err.LABEL.  Every mode must write the first
+# mode's bytes and end with its exit status, not a timeout or a signal (124 and up), and with
+# want_ok set, 0.  Counts checked or fails; prints "ok: NAME (exit status S, N bytes...)", with
+# what reader_after (a function the script may define, run after the modes) puts in reader_note.
+reader_same() {
+    local name=$1 first="" rc0="" rc m label
+    shift
+    for m in "${reader_modes[@]}"; do
+        label=${m%% *}
+        set +e
+        # shellcheck disable=SC2086
+        env ${m#"$label"} ${reader_wrap:-} timeout 300 "$reader" "$@" <"$work/none" \
+            >"$work/out.$label" 2>"$work/err.$label"
+        rc=$?
+        set -e
+        if [ -z "$first" ]; then
+            first=$label
+            rc0=$rc
+        elif [ "$rc" != "$rc0" ] || ! cmp -s "$work/out.$first" "$work/out.$label"; then
+            echo "FAIL: $name: $label: exit status $rc, $(wc -c <"$work/out.$label") bytes;" \
+                 "$first: exit status $rc0, $(wc -c <"$work/out.$first") bytes"
+            cmp "$work/out.$first" "$work/out.$label" || true
+            fails=$((fails + 1))
+            return 1
+        fi
+    done
+    if [ "$rc0" -ge 124 ] || { [ -n "${want_ok:-}" ] && [ "$rc0" != 0 ]; }; then
+        echo "FAIL: $name: exit status $rc0 in every mode: $(tail -c 300 "$work/out.$first" | tr -cd '[:print:]')"
+        fails=$((fails + 1))
+        return 1
+    fi
+    checked=$((checked + 1))
+    reader_note=""
+    if declare -F reader_after >/dev/null; then reader_after; fi
+    echo "ok: $name (exit status $rc0, $(wc -c <"$work/out.$first") bytes$reader_note)"
+}

@@ -27,40 +27,12 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
-[ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-checked=0
-printf '\0\0\0\0\0\0\0\0' >"$work/none"
+reader_alone
 
 # both NAME ARGS...: the reader with ISA-L and with zlib; the same bytes and status; prints the
 # status and size; with want_ok set, the status must be 0 (a repository that is not damaged)
-both() {
-    local name=$1 rc_z rc_i
-    shift
-    set +e
-    FIXES_READER_INFLATE=zlib timeout 300 "$reader" "$@" <"$work/none" >"$work/out.zlib" 2>"$work/err.zlib"
-    rc_z=$?
-    timeout 300 "$reader" "$@" <"$work/none" >"$work/out.isal" 2>"$work/err.isal"
-    rc_i=$?
-    set -e
-    if [ "$rc_z" != "$rc_i" ] || ! cmp -s "$work/out.zlib" "$work/out.isal"; then
-        echo "FAIL: $name: ISA-L: exit status $rc_i, $(wc -c <"$work/out.isal") bytes;" \
-             "zlib: exit status $rc_z, $(wc -c <"$work/out.zlib") bytes"
-        cmp "$work/out.zlib" "$work/out.isal" || true
-        fails=$((fails + 1))
-        return 1
-    fi
-    if [ "$rc_z" -ge 124 ] || { [ -n "${want_ok:-}" ] && [ "$rc_z" != 0 ]; }; then
-        echo "FAIL: $name: exit status $rc_z in both modes: $(tail -c 300 "$work/out.zlib" | tr -cd '[:print:]')"
-        fails=$((fails + 1))
-        return 1
-    fi
-    checked=$((checked + 1))
-    echo "ok: $name (exit status $rc_z, $(wc -c <"$work/out.zlib") bytes)"
-}
+reader_modes=("zlib FIXES_READER_INFLATE=zlib" "isal")
+both() { reader_same "$@"; }
 
 # 0. the reader binds libgit2's inflate to its own
 head0=$(git -C "$fixtures/releases.git" rev-parse HEAD)

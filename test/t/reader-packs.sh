@@ -26,57 +26,17 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
-[ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-checked=0
-printf '\0\0\0\0\0\0\0\0' >"$work/none"
+reader_alone
 
-# run MODE OUT ARGS...: the reader in MODE (libgit2, packs, small); exit status in $rc,
-# its report (packs mode) in OUT.err
-run() {
-    local mode=$1 out=$2
-    shift 2
-    local env=(FIXES_READER_PACK_REPORT=1)
-    case $mode in
-        libgit2) env+=(FIXES_READER_PACKS=libgit2) ;;
-        packs) env+=(FIXES_READER_WORKERS=0) ;;
-        small) env+=(FIXES_READER_WORKERS=0 FIXES_READER_PACK_SMALL=1) ;;
-    esac
-    set +e
-    env "${env[@]}" ${limit:+prlimit --as="$limit"} timeout 300 "$reader" "$@" <"$work/none" \
-        >"$out" 2>"$out.err"
-    rc=$?
-    set -e
+# the three modes, and after them the packs mode's report ($report)
+reader_modes=("libgit2 FIXES_READER_PACKS=libgit2 FIXES_READER_PACK_REPORT=1"
+              "packs FIXES_READER_WORKERS=0 FIXES_READER_PACK_REPORT=1"
+              "small FIXES_READER_WORKERS=0 FIXES_READER_PACK_SMALL=1 FIXES_READER_PACK_REPORT=1")
+reader_after() {
+    report=$(grep -h '^packs:' "$work/err.packs" | head -1 || true)
+    reader_note="; $report"
 }
-
-# same NAME ARGS...: the three modes write the same bytes and end with the same status; with
-# want_ok set the status must be 0; sets $report to the packs mode's report line
-same() {
-    local name=$1 rc_l rc_p rc_s
-    shift
-    run libgit2 "$work/out.l" "$@"; rc_l=$rc
-    run packs "$work/out.p" "$@"; rc_p=$rc
-    run small "$work/out.s" "$@"; rc_s=$rc
-    report=$(grep -h '^packs:' "$work/out.p.err" | head -1 || true)
-    if [ "$rc_l" != "$rc_p" ] || [ "$rc_l" != "$rc_s" ] ||
-       ! cmp -s "$work/out.l" "$work/out.p" || ! cmp -s "$work/out.l" "$work/out.s"; then
-        echo "FAIL: $name: libgit2: exit status $rc_l, $(wc -c <"$work/out.l") bytes;" \
-             "packs: $rc_p, $(wc -c <"$work/out.p") bytes; small: $rc_s, $(wc -c <"$work/out.s") bytes"
-        cmp "$work/out.l" "$work/out.p" || true
-        fails=$((fails + 1))
-        return 1
-    fi
-    if [ "$rc_l" -ge 124 ] || { [ -n "${want_ok:-}" ] && [ "$rc_l" != 0 ]; }; then
-        echo "FAIL: $name: exit status $rc_l in every mode: $(tail -c 300 "$work/out.l" | tr -cd '[:print:]')"
-        fails=$((fails + 1))
-        return 1
-    fi
-    checked=$((checked + 1))
-    echo "ok: $name (exit status $rc_l, $(wc -c <"$work/out.l") bytes; $report)"
-}
+same() { reader_same "$@"; }
 
 # counts REPORT: "READ LEFT" from a report line
 counts() { sed -n 's/^packs: \([0-9]*\) objects read, \([0-9]*\) left to libgit2.*/\1 \2/p' <<<"$1"; }
@@ -114,7 +74,7 @@ for k in "" 3; do
     fi
 done
 src=$(make_history_repo 20000)
-if limit=$((512 * 1024 * 1024)) want_ok=1 same "make-history 20000 under 512 MB of address space" \
+if reader_wrap="prlimit --as=$((512 * 1024 * 1024))" want_ok=1 same "make-history 20000 under 512 MB of address space" \
         walk-files "$src" "$(git -C "$src" rev-parse HEAD)"; then
     expect "make-history 20000 under 512 MB: from the pack" 'r > 100000 && l == 0'
 fi

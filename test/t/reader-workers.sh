@@ -17,12 +17,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"
 
-reader="$("${PG_CONFIG:-pg_config}" --pkglibdir)/fixes-reader"
-[ -x "$reader" ] || { echo "FAIL: $reader not found (make install)"; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-checked=0
+reader_alone
 
 # run NAME INPUT PATH HEAD...: walk-files with 0, 1, 2 and 3 workers; the same bytes and status
 run() {
@@ -52,7 +47,6 @@ run() {
 
 # the input of a walk: the ids the backend holds (a u32 count, little-endian, then the raw ids),
 # then the previous heads whose history it holds (the same form); none of either here
-printf '\0\0\0\0\0\0\0\0' >"$work/none"
 
 # 1. the fixtures
 [ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }

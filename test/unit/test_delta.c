@@ -138,6 +138,17 @@ apply(const unsigned char *base, size_t base_len, const unsigned char *d, size_t
 	return r;
 }
 
+/* a delta that must be refused */
+static void
+refused(unit_counts *u, const unsigned char *base, size_t base_len, const Buf *d, const char *what)
+{
+	size_t		out_len = 0;
+	unsigned char *out = apply(base, base_len, d->p, d->len, (size_t) 1 << 30, &out_len);
+
+	CHECK(u, out == NULL, "%s: %zu bytes", what, out_len);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -239,57 +250,43 @@ main(void)
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 11);
 		put_copy(&d, 5, 10);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "the instructions make less than declared");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "the instructions make less than declared");
 		/* one byte less declared */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 9);
 		put_copy(&d, 5, 10);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "the instructions make more than declared");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "the instructions make more than declared");
 		/* a copy that ends one byte past the base */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 10);
 		put_copy(&d, sizeof(base) - 9, 10);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "a copy past the base's end");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "a copy past the base's end");
 		/* an offset of 2^32 - 1 (four bytes): past the base, no overflow */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 1);
 		put_copy(&d, 0xffffffffu, 1);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "a copy from offset 2^32 - 1");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "a copy from offset 2^32 - 1");
 		/* the reserved instruction 0 */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 1);
 		put_byte(&d, 0);
 		put_byte(&d, 'x');
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "the reserved instruction 0");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "the reserved instruction 0");
 		/* an insert longer than what follows it */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
 		put_varint(&d, 5);
 		put_byte(&d, 5);
 		put(&d, "abcd", 4);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "an insert cut short");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "an insert cut short");
 		/* a size number of ten 0xff bytes: refused, not shifted past 64 bits */
 		d.len = 0;
 		put(&d, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
-		out = apply(base, sizeof(base), d.p, d.len, max, &out_len);
-		CHECK(&u, out == NULL, "a base size of more than 64 bits");
-		free(out);
+		refused(&u, base, sizeof(base), &d, "a base size of more than 64 bits");
 		/* an empty result from an empty delta body */
 		d.len = 0;
 		put_varint(&d, sizeof(base));
