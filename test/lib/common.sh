@@ -149,3 +149,23 @@ reader_same() {
     if declare -F reader_after >/dev/null; then reader_after; fi
     echo "ok: $name (exit status $rc0, $(wc -c <"$work/out.$first") bytes$reader_note)"
 }
+
+# each_fixture FN: FN REPO HEAD for each fixture repository (and linked worktree) with a HEAD
+each_fixture() {
+    local repo head
+    [ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
+    for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
+        [ -d "$repo" ] || continue
+        head=$(git -C "$repo" rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null) || continue
+        "$1" "$repo" "$head"
+    done
+}
+
+# mh_heads N [K]: src, the make-history repository of N commits (K stable branches), heads, its
+# HEAD and then each stable branch's head, and label, their description
+mh_heads() {
+    src=$(make_history_repo "$1" ${2:-})
+    heads=("$(git -C "$src" rev-parse HEAD)")
+    [ -n "${2:-}" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
+    label="make-history $1${2:+ --stable $2} (${#heads[@]} heads)"
+}

@@ -43,21 +43,16 @@ if ! grep -q "libgit2.* to .*fixes-reader.*symbol \`inflate'" "$work/bindings"; 
 fi
 
 # 1. the fixtures
-[ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
-for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
-    [ -d "$repo" ] || continue
-    head=$(git -C "$repo" rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null) || continue
-    both "fixture $(basename "$repo"): walk" walk "$repo" "$head" || true
-    both "fixture $(basename "$repo"): walk-files" walk-files "$repo" "$head" || true
-done
+fixture() {
+    both "fixture $(basename "$1"): walk" walk "$1" "$2" || true
+    both "fixture $(basename "$1"): walk-files" walk-files "$1" "$2" || true
+}
+each_fixture fixture
 
 # 2. make-history 20000, with and without stable branches; the prefetch worker
 need_make_history
 for k in "" 3; do
-    src=$(make_history_repo 20000 $k)
-    heads=("$(git -C "$src" rev-parse HEAD)")
-    [ -n "$k" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
-    label="make-history 20000${k:+ --stable $k} (${#heads[@]} heads)"
+    mh_heads 20000 $k
     want_ok=1 both "$label: walk" walk "$src" "${heads[@]}" || true
     want_ok=1 both "$label: walk-files" walk-files "$src" "${heads[@]}" || true
 done
@@ -215,15 +210,7 @@ flip() {    # flip NAME AT: a copy of base whose pack has byte AT xor 0x5a
     local d="$work/$1.git"
     cp -a "$base" "$d"
     chmod u+w "$d"/objects/pack/*.pack
-    python3 - "$(ls "$d"/objects/pack/*.pack)" "$2" <<'PY'
-import sys
-p, at = sys.argv[1], int(sys.argv[2])
-with open(p, 'r+b') as f:
-    f.seek(at)
-    b = f.read(1)
-    f.seek(at)
-    f.write(bytes([b[0] ^ 0x5a]))
-PY
+    python3 "$top/test/lib/pack_entry.py" flip "$(ls "$d"/objects/pack/*.pack)" "$2"
     echo "$d"
 }
 damaged "a packed commit, a byte of its deflate data flipped" "$(flip data $((off + len / 2)))" "$head"
@@ -235,28 +222,7 @@ resize() {  # resize NAME DELTA: a copy of base whose commit's size in its pack 
     local d="$work/$1.git"
     cp -a "$base" "$d"
     chmod u+w "$d"/objects/pack/*.pack
-    python3 - "$(ls "$d"/objects/pack/*.pack)" "$off" "$2" <<'PY'
-import sys
-p, off, delta = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-with open(p, 'r+b') as f:
-    f.seek(off)
-    h = bytearray(f.read(16))
-    n, size, shift = 1, h[0] & 15, 4
-    while h[n - 1] & 0x80:
-        size |= (h[n] & 0x7f) << shift
-        shift += 7
-        n += 1
-    size += delta
-    out = bytearray([(h[0] & 0x70) | (size & 15)])
-    size >>= 4
-    while size:
-        out[-1] |= 0x80
-        out.append(size & 0x7f)
-        size >>= 7
-    assert len(out) == n, 'the new size needs another length of header'
-    f.seek(off)
-    f.write(out)
-PY
+    python3 "$top/test/lib/pack_entry.py" resize "$(ls "$d"/objects/pack/*.pack)" "$off" "$2"
     echo "$d"
 }
 damaged "a packed commit whose header says 100 bytes fewer than its data" "$(resize short -100)" "$head"

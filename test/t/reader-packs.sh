@@ -55,20 +55,13 @@ expect() {
 }
 
 # 1. the fixtures
-[ -d "$fixtures" ] || { echo "FAIL: $fixtures not found (test/fixtures/build $fixtures)"; exit 1; }
-for repo in "$fixtures"/*.git "$fixtures"/linked "$fixtures"/worktree; do
-    [ -d "$repo" ] || continue
-    head=$(git -C "$repo" rev-parse -q --verify 'HEAD^{commit}' 2>/dev/null) || continue
-    same "fixture $(basename "$repo")" walk-files "$repo" "$head" || true
-done
+fixture() { same "fixture $(basename "$1")" walk-files "$1" "$2" || true; }
+each_fixture fixture
 
 # 2. make-history 20000
 need_make_history
 for k in "" 3; do
-    src=$(make_history_repo 20000 $k)
-    heads=("$(git -C "$src" rev-parse HEAD)")
-    [ -n "$k" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
-    label="make-history 20000${k:+ --stable $k} (${#heads[@]} heads)"
+    mh_heads 20000 $k
     if want_ok=1 same "$label" walk-files "$src" "${heads[@]}"; then
         expect "$label: every tree and blob from the pack" 'r > 100000 && l == 0'
     fi
@@ -123,35 +116,12 @@ damage() {
     local d off len
     d=$(copy "$1")
     read -r off len < <(awk -v id="$2" '$1 == id { print $5, $4 }' "$work/verify")
-    python3 - "$(ls "$d"/objects/pack/*.pack)" "$off" "$len" "$3" <<'PY'
-import sys
-p, off, length, how = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-with open(p, 'r+b') as f:
-    f.seek(off)
-    h = bytearray(f.read(16))
-    n, size, shift = 1, h[0] & 15, 4
-    while h[n - 1] & 0x80:
-        size |= (h[n] & 0x7f) << shift
-        shift += 7
-        n += 1
-    if how == 'flip':
-        at = off + n + (length - n) // 2 + 3
-        f.seek(at)
-        b = f.read(1)
-        f.seek(at)
-        f.write(bytes([b[0] ^ 0x5a]))
-    else:
-        size += int(how)
-        out = bytearray([(h[0] & 0x70) | (size & 15)])
-        size >>= 4
-        while size:
-            out[-1] |= 0x80
-            out.append(size & 0x7f)
-            size >>= 7
-        assert len(out) == n, 'the new size needs another length of header'
-        f.seek(off)
-        f.write(out)
-PY
+    if [ "$3" = flip ]; then
+        # the middle of the entry: past its header and base, in its deflate data
+        python3 "$top/test/lib/pack_entry.py" flip "$(ls "$d"/objects/pack/*.pack)" $((off + len / 2 + 3))
+    else
+        python3 "$top/test/lib/pack_entry.py" resize "$(ls "$d"/objects/pack/*.pack)" "$off" "$3"
+    fi
     echo "$d"
 }
 for what in tree blob; do
