@@ -341,6 +341,60 @@ unsettled(TupleTableSlot *slot, int c_status, int c_method)
 }
 
 /*
+ * An index scan of fixes_edges for the two passes below: the table and the
+ * index opened (edge_scan_open(); false when the index does not exist),
+ * then each pass checks that the index is the extension's, and the scan
+ * begun with a snapshot that sees what this load wrote so far
+ * (edge_scan_begin()); edge_scan_close() ends whatever was begun.
+ */
+typedef struct EdgeScan
+{
+	Relation	rel;
+	Relation	idx;
+	TupleDesc	desc;
+	Snapshot	snap;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+} EdgeScan;
+
+static bool
+edge_scan_open(FixesLoad *ld, const char *index_name, EdgeScan *es)
+{
+	Oid			idx_oid = fixes_table_oid_if_exists(ld->nsp, index_name);
+
+	memset(es, 0, sizeof(*es));
+	if (!OidIsValid(idx_oid))
+		return false;
+	es->rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
+	es->desc = RelationGetDescr(es->rel);
+	es->idx = index_open(idx_oid, AccessShareLock);
+	return true;
+}
+
+static void
+edge_scan_begin(EdgeScan *es, int nkeys)
+{
+	/* what this load wrote so far is visible, as to an SPI query */
+	CommandCounterIncrement();
+	es->snap = RegisterSnapshot(GetTransactionSnapshot());
+	es->slot = table_slot_create(es->rel, NULL);
+	es->scan = index_beginscan(es->rel, es->idx, es->snap, nkeys, 0);
+}
+
+static void
+edge_scan_close(EdgeScan *es)
+{
+	if (es->scan != NULL)
+	{
+		index_endscan(es->scan);
+		ExecDropSingleTupleTableSlot(es->slot);
+		UnregisterSnapshot(es->snap);
+	}
+	index_close(es->idx, AccessShareLock);
+	table_close(es->rel, AccessShareLock);
+}
+
+/*
  * The same set, or more, read the other way round when the new commits are
  * many: every edge of the repository not settled by hash, in one scan of
  * fixes_edges_unsettled_idx (1,190 of them at 1.3M commits, against 13,000
@@ -356,11 +410,9 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nnew = g->n - ld->n_old;
-	Oid			idx_oid = fixes_table_oid_if_exists(ld->nsp, "fixes_edges_unsettled_idx");
+	EdgeScan	es;
 	char	   *ids;
 	uint64	   *hashes;
-	Relation	rel;
-	Relation	idx;
 	TupleDesc	desc;
 	int			c_fixing;
 	int			c_abbrev;
@@ -368,23 +420,18 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 	int			c_status;
 	int			c_method;
 	ScanKeyData key;
-	Snapshot	snap;
-	IndexScanDesc scan;
 	TupleTableSlot *slot;
 	uint64		rows = 0;
 
 	/* the index as the extension makes it: on fixes_edges, repository_id first, partial */
-	if (!OidIsValid(idx_oid))
+	if (!edge_scan_open(ld, "fixes_edges_unsettled_idx", &es))
 		return false;
-	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
-	desc = RelationGetDescr(rel);
-	idx = index_open(idx_oid, AccessShareLock);
-	if (idx->rd_index->indrelid != RelationGetRelid(rel) || idx->rd_rel->relam != BTREE_AM_OID ||
-		idx->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1 ||
-		heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL))
+	desc = es.desc;
+	if (es.idx->rd_index->indrelid != RelationGetRelid(es.rel) || es.idx->rd_rel->relam != BTREE_AM_OID ||
+		es.idx->rd_index->indkey.values[0] != fixes_attnum(desc, "repository_id") + 1 ||
+		heap_attisnull(es.idx->rd_indextuple, Anum_pg_index_indpred, NULL))
 	{
-		index_close(idx, AccessShareLock);
-		table_close(rel, AccessShareLock);
+		edge_scan_close(&es);
 		return false;
 	}
 	ids = sorted_new_ids(ld);
@@ -397,14 +444,11 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 	c_subject = fixes_attnum(desc, "quoted_subject") + 1;
 	c_status = fixes_attnum(desc, "status") + 1;
 	c_method = fixes_attnum(desc, "method") + 1;
-	/* what this load wrote so far is visible, as to an SPI query */
-	CommandCounterIncrement();
-	snap = RegisterSnapshot(GetTransactionSnapshot());
-	slot = table_slot_create(rel, NULL);
+	edge_scan_begin(&es, 1);
+	slot = es.slot;
 	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(ld->repository_id));
-	scan = index_beginscan(rel, idx, snap, 1, 0);
-	index_rescan(scan, &key, 1, NULL, 0);
-	while (index_getnext_slot(scan, ForwardScanDirection, slot))
+	index_rescan(es.scan, &key, 1, NULL, 0);
+	while (index_getnext_slot(es.scan, ForwardScanDirection, slot))
 	{
 		bool		isnull;
 		Datum		fixing = slot_getattr(slot, c_fixing, &isnull);
@@ -433,11 +477,7 @@ add_unsettled_scanned(FixesLoad *ld, CommitSet *s)
 		if (match)
 			set_add(s, (uint32) DatumGetInt32(fixing));
 	}
-	index_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
-	UnregisterSnapshot(snap);
-	index_close(idx, AccessShareLock);
-	table_close(rel, AccessShareLock);
+	edge_scan_close(&es);
 	pfree(ids);
 	pfree(hashes);
 	return true;
@@ -502,8 +542,7 @@ add_prefixes_scanned(FixesLoad *ld, CommitSet *s)
 {
 	FixesGraph *g = ld->graph;
 	uint32		nnew = g->n - ld->n_old;
-	Oid			idx_oid = fixes_table_oid_if_exists(ld->nsp, "fixes_edges_target_commit_idx");
-	Relation	rel;
+	EdgeScan	es;
 	Relation	idx;
 	TupleDesc	desc;
 	char	   *ids;
@@ -511,37 +550,32 @@ add_prefixes_scanned(FixesLoad *ld, CommitSet *s)
 	int			c_repo;
 	int			c_fixing;
 	int			c_abbrev;
-	Snapshot	snap;
 	IndexScanDesc scan;
 	TupleTableSlot *slot;
 	ItemPointer tid;
 	uint64		seen = 0;
 
-	if (!OidIsValid(idx_oid) || nnew == 0)
+	if (nnew == 0 || !edge_scan_open(ld, "fixes_edges_target_commit_idx", &es))
 		return false;
-	rel = table_open(fixes_table_oid(ld->nsp, "fixes_edges"), AccessShareLock);
-	desc = RelationGetDescr(rel);
-	idx = index_open(idx_oid, AccessShareLock);
-	if (idx->rd_index->indrelid != RelationGetRelid(rel) || idx->rd_rel->relam != BTREE_AM_OID ||
+	desc = es.desc;
+	idx = es.idx;
+	if (idx->rd_index->indrelid != RelationGetRelid(es.rel) || idx->rd_rel->relam != BTREE_AM_OID ||
 		idx->rd_index->indnkeyatts != 1 ||
 		idx->rd_index->indkey.values[0] != fixes_attnum(desc, "target_commit") + 1 ||
 		idx->rd_indcollation[0] != C_COLLATION_OID ||
 		!heap_attisnull(idx->rd_indextuple, Anum_pg_index_indpred, NULL) ||
 		RelationGetNumberOfBlocks(idx) > nnew / 4)
 	{
-		index_close(idx, AccessShareLock);
-		table_close(rel, AccessShareLock);
+		edge_scan_close(&es);
 		return false;
 	}
 	ids = sorted_new_ids(ld);
 	c_repo = fixes_attnum(desc, "repository_id") + 1;
 	c_fixing = fixes_attnum(desc, "fixing_idx") + 1;
 	c_abbrev = fixes_attnum(desc, "abbrev") + 1;
-	/* what this load wrote so far is visible, as to an SPI query */
-	CommandCounterIncrement();
-	snap = RegisterSnapshot(GetTransactionSnapshot());
-	slot = table_slot_create(rel, NULL);
-	scan = index_beginscan(rel, idx, snap, 0, 0);
+	edge_scan_begin(&es, 0);
+	scan = es.scan;
+	slot = es.slot;
 	scan->xs_want_itup = true;
 	index_rescan(scan, NULL, 0, NULL, 0);
 	while ((tid = index_getnext_tid(scan, ForwardScanDirection)) != NULL)
@@ -595,11 +629,7 @@ add_prefixes_scanned(FixesLoad *ld, CommitSet *s)
 		if (!isnull)
 			set_add(s, (uint32) DatumGetInt32(d));
 	}
-	index_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
-	UnregisterSnapshot(snap);
-	index_close(idx, AccessShareLock);
-	table_close(rel, AccessShareLock);
+	edge_scan_close(&es);
 	pfree(ids);
 	return true;
 }
