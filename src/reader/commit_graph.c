@@ -23,15 +23,13 @@
  */
 #include "reader.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commit_graph.h"
+#include "git_file.h"
 
 #define CG_SIGNATURE 0x43475048	/* "CGPH" */
 #define CG_CHUNK_OIDF 0x4f494446
@@ -44,43 +42,6 @@
 #define CG_EXTRA_EDGES 0x80000000u
 #define CG_LAST_EDGE 0x80000000u
 #define CG_MAX_FILE ((uint64_t) 1 << 34)	/* 16 GiB: more is not a graph we read */
-
-static uint32_t
-get_be32(const unsigned char *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
-}
-
-static uint64_t
-get_be64(const unsigned char *p)
-{
-	return ((uint64_t) get_be32(p) << 32) | get_be32(p + 4);
-}
-
-/* map path; false if it is not there or not a plain file of a sane size */
-static bool
-map_file(const char *path, const unsigned char **data, size_t *size)
-{
-	int			fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct stat st;
-	void	   *p;
-
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-		(uint64_t) st.st_size > CG_MAX_FILE)
-	{
-		close(fd);
-		return false;
-	}
-	p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return false;
-	*data = p;
-	*size = (size_t) st.st_size;
-	return true;
-}
 
 /*
  * Check the file l->data as layer number `index` of a chain (0: a single
@@ -102,7 +63,7 @@ layer_parse(CGLayer *l, uint32_t index, uint64_t base)
 	uint32_t	n;
 
 	/* header, then (chunks + 1) entries of 12 bytes, then the checksum at the end */
-	if (size < 8 + 12 + CG_HASH || get_be32(d) != CG_SIGNATURE || d[4] != 1 || d[5] != 1)
+	if (size < 8 + 12 + CG_HASH || git_file_be32(d) != CG_SIGNATURE || d[4] != 1 || d[5] != 1)
 		return false;
 	nchunks = d[6];
 	if (d[7] != index)
@@ -112,9 +73,9 @@ layer_parse(CGLayer *l, uint32_t index, uint64_t base)
 	for (unsigned c = 0; c < nchunks; c++)
 	{
 		const unsigned char *e = d + 8 + (size_t) c * 12;
-		uint32_t	id = get_be32(e);
-		uint64_t	start = get_be64(e + 4);
-		uint64_t	end = get_be64(e + 16);	/* the next entry's offset */
+		uint32_t	id = git_file_be32(e);
+		uint64_t	start = git_file_be64(e + 4);
+		uint64_t	end = git_file_be64(e + 16);	/* the next entry's offset */
 
 		if (id == 0 || start < 8 + ((uint64_t) nchunks + 1) * 12 || end < start ||
 			end > size - CG_HASH)
@@ -141,11 +102,11 @@ layer_parse(CGLayer *l, uint32_t index, uint64_t base)
 			edge_end = end;
 		}
 	}
-	if (get_be32(d + 8 + (size_t) nchunks * 12) != 0 || oidf == 0 || oidl == 0 || cdat == 0)
+	if (git_file_be32(d + 8 + (size_t) nchunks * 12) != 0 || oidf == 0 || oidl == 0 || cdat == 0)
 		return false;
-	n = get_be32(d + oidf + 255 * 4);
+	n = git_file_be32(d + oidf + 255 * 4);
 	for (int i = 1; i < 256; i++)
-		if (get_be32(d + oidf + (size_t) i * 4) < get_be32(d + oidf + (size_t) (i - 1) * 4))
+		if (git_file_be32(d + oidf + (size_t) i * 4) < git_file_be32(d + oidf + (size_t) (i - 1) * 4))
 			return false;
 	if (n == 0 || oidl_end - oidl != (uint64_t) n * CG_HASH ||
 		cdat_end - cdat != (uint64_t) n * CG_CDAT_SIZE || (edge_end - edge) % 4 != 0 ||
@@ -178,7 +139,7 @@ layer_add(CommitGraph *g, const char *path)
 {
 	CGLayer		l = {0};
 
-	if (g->nlayers >= CG_MAX_LAYERS || !map_file(path, &l.data, &l.size))
+	if (g->nlayers >= CG_MAX_LAYERS || !git_file_map(path, CG_MAX_FILE, &l.data, &l.size))
 		return false;
 	if (!layer_parse(&l, g->nlayers, g->n))
 	{
@@ -268,25 +229,12 @@ cgraph_find(const CommitGraph *g, const unsigned char *id, uint32_t *pos)
 	for (uint32_t i = 0; i < g->nlayers; i++)
 	{
 		const CGLayer *l = &g->layers[i];
-		uint32_t	lo = id[0] == 0 ? 0 : get_be32(l->fanout + (size_t) (id[0] - 1) * 4);
-		uint32_t	hi = get_be32(l->fanout + (size_t) id[0] * 4);
+		uint32_t	at;
 
-		if (hi > l->n)
-			hi = l->n;
-		while (lo < hi)
+		if (git_file_fanout_find(l->fanout, l->oids, l->n, id, &at))
 		{
-			uint32_t	mid = lo + (hi - lo) / 2;
-			int			c = memcmp(l->oids + (size_t) mid * CG_HASH, id, CG_HASH);
-
-			if (c == 0)
-			{
-				*pos = l->base + mid;
-				return true;
-			}
-			if (c < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+			*pos = l->base + at;
+			return true;
 		}
 	}
 	return false;
@@ -298,8 +246,8 @@ cgraph_time(const CommitGraph *g, uint32_t pos)
 	const CGLayer *l = layer_of(g, pos);
 	const unsigned char *c = l->cdat + (size_t) (pos - l->base) * CG_CDAT_SIZE;
 
-	return (int64_t) ((((uint64_t) get_be32(c + CG_HASH + 8)) & 3) << 32 |
-					  get_be32(c + CG_HASH + 12));
+	return (int64_t) ((((uint64_t) git_file_be32(c + CG_HASH + 8)) & 3) << 32 |
+					  git_file_be32(c + CG_HASH + 12));
 }
 
 /*
@@ -312,8 +260,8 @@ cgraph_parents(const CommitGraph *g, uint32_t pos, uint32_t **out, uint32_t *cap
 {
 	const CGLayer *l = layer_of(g, pos);
 	const unsigned char *c = l->cdat + (size_t) (pos - l->base) * CG_CDAT_SIZE;
-	uint32_t	p1 = get_be32(c + CG_HASH);
-	uint32_t	p2 = get_be32(c + CG_HASH + 4);
+	uint32_t	p1 = git_file_be32(c + CG_HASH);
+	uint32_t	p2 = git_file_be32(c + CG_HASH + 4);
 	uint32_t	n = 0;
 
 	if (*cap < 2)
@@ -341,7 +289,7 @@ cgraph_parents(const CommitGraph *g, uint32_t pos, uint32_t **out, uint32_t *cap
 
 		if (l->edges == NULL || e >= l->nedges)
 			return -1;
-		v = get_be32(l->edges + (size_t) e * 4);
+		v = git_file_be32(l->edges + (size_t) e * 4);
 		if ((v & ~CG_LAST_EDGE) >= g->n || n >= INT32_MAX / 2)
 			return -1;
 		if (n == *cap)

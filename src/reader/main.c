@@ -79,11 +79,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #define MWINDOW_SIZE	((size_t) 32 * 1024 * 1024)
 #define MAPPED_LIMIT	((size_t) 256 * 1024 * 1024)
+
+/*
+ * What a walk that reads ahead (a load's stable scope) may keep unread: an
+ * eighth of the address space, 256 MB at most (the default limit's share).
+ * make-history's 6 stable series at 1.3M commits are a stream of about
+ * 100 MB.
+ */
+static size_t
+walk_ahead_limit(void)
+{
+	size_t		limit = (size_t) 256 * 1024 * 1024;
+	size_t		share = reader_address_space(SIZE_MAX) / 8;
+
+	return share < limit ? share : limit;
+}
 
 /*
  * Comparing trees and files reads objects from all over the pack files, not
@@ -93,33 +107,14 @@
  * space the backend allows it (fixes.reader_memory_limit), 8 GB without a
  * limit.
  */
-/*
- * What a walk that reads ahead (a load's stable scope) may keep unread: an
- * eighth of the address space (256 MB by default), at least AHEAD's 64 MB.
- * make-history's 6 stable series at 1.3M commits are a stream of about
- * 100 MB.
- */
-static size_t
-walk_ahead_limit(void)
-{
-	struct rlimit rl;
-	size_t		limit = (size_t) 256 * 1024 * 1024;
-
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-		rl.rlim_cur / 8 < limit)
-		limit = (size_t) (rl.rlim_cur / 8);
-	return limit;
-}
-
 static size_t
 files_mapped_limit(void)
 {
-	struct rlimit rl;
 	size_t		limit = (size_t) 8 * 1024 * 1024 * 1024;
+	size_t		share = reader_address_space(SIZE_MAX) / 2;
 
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-		rl.rlim_cur / 2 < limit)
-		limit = (size_t) (rl.rlim_cur / 2);
+	if (share < limit)
+		limit = share;
 	return limit > MAPPED_LIMIT ? limit : MAPPED_LIMIT;
 }
 

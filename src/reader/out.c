@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define OUT_BUFSIZE (1024 * 1024)
@@ -104,8 +105,9 @@ write_all(const void *data, size_t len)
 void
 out_ahead(size_t limit)
 {
-	stream.ahead_limit = limit > 0 ? limit : AHEAD_LIMIT;
 	int			flags = fcntl(STDOUT_FILENO, F_GETFL);
+
+	stream.ahead_limit = limit > 0 ? limit : AHEAD_LIMIT;
 
 	if (flags >= 0 && fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK) == 0)
 		stream.ahead = true;
@@ -384,4 +386,20 @@ xrealloc(void *p, size_t n)
 	if (q == NULL)
 		out_of_memory(n);
 	return q;
+}
+
+/*
+ * The address space the reader may use (RLIMIT_AS, which the backend sets
+ * from fixes.reader_memory_limit), or unlimited when there is no limit:
+ * what the budgets of the walk's replay, the read-ahead, the pack windows
+ * and caches are shares of.
+ */
+size_t
+reader_address_space(size_t unlimited)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		return (size_t) rl.rlim_cur;
+	return unlimited;
 }

@@ -41,6 +41,7 @@
  */
 #include "reader.h"
 #include "delta.h"
+#include "git_file.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -48,7 +49,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -59,12 +59,6 @@
 #define MAX_CHAIN	10000		/* git has no limit; REF_DELTA could loop */
 #define CACHE_BYTES ((size_t) 96 * 1024 * 1024)
 #define CACHE_ONE	((size_t) 1024 * 1024)	/* a larger object is not kept */
-#define OBJ_COMMIT	1
-#define OBJ_TREE	2
-#define OBJ_BLOB	3
-#define OBJ_TAG		4
-#define OBJ_OFS_DELTA 6
-#define OBJ_REF_DELTA 7
 
 typedef struct Window
 {
@@ -136,12 +130,6 @@ pack_report(void)
 			(unsigned long long) n_inflated, npacks);
 }
 
-static uint32_t
-be32(const unsigned char *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
-}
-
 /*
  * The windows may map a quarter of the address space the reader may use,
  * the cache hold an eighth of it (CACHE_BYTES at most); no object larger
@@ -150,11 +138,8 @@ be32(const unsigned char *p)
 static void
 pack_budget(void)
 {
-	struct rlimit rl;
-	size_t		as = (size_t) 16 * 1024 * 1024 * 1024;
+	size_t		as = reader_address_space((size_t) 16 * 1024 * 1024 * 1024);
 
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		as = (size_t) rl.rlim_cur;
 	object_max = as / 4;
 	window_size = WINDOW;
 	mapped_budget = as / 4 > WINDOW * 2 ? as / 4 : WINDOW * 2;
@@ -166,27 +151,6 @@ pack_budget(void)
 		mapped_budget = 3 * WINDOW_ALIGN;
 		cache_budget = 256 * 1024;
 	}
-}
-
-/* map the whole file path (an index); NULL if it is not a plain file */
-static const unsigned char *
-map_index(const char *path, size_t *size)
-{
-	int			fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct stat st;
-	void	   *p;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
-	{
-		close(fd);
-		return NULL;
-	}
-	*size = (size_t) st.st_size;
-	p = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
 }
 
 /* check an index and its pack as libgit2 does; false leaves them to libgit2 */
@@ -208,14 +172,13 @@ pack_add(const char *idx_path)
 		return false;
 	memcpy(pack_path, idx_path, len - 4);
 	strcpy(pack_path + len - 4, ".pack");
-	p.idx = map_index(idx_path, &p.idx_size);
-	if (p.idx == NULL)
+	if (!git_file_map(idx_path, UINT64_MAX, &p.idx, &p.idx_size))
 		return false;
-	if (p.idx_size < 8 + 256 * 4 + 40 || be32(p.idx) != 0xff744f63 || be32(p.idx + 4) != 2)
+	if (p.idx_size < 8 + 256 * 4 + 40 || git_file_be32(p.idx) != 0xff744f63 || git_file_be32(p.idx + 4) != 2)
 		goto fail;
 	for (int i = 0; i < 256; i++)
 	{
-		uint32_t	n = be32(p.idx + 8 + 4 * i);
+		uint32_t	n = git_file_be32(p.idx + 8 + 4 * i);
 
 		if (n < prev)
 			goto fail;
@@ -236,7 +199,7 @@ pack_add(const char *idx_path)
 	p.size = (uint64_t) st.st_size;
 	if (p.size < 12 + 20 ||
 		pread(p.fd, head, 12, 0) != 12 || memcmp(head, "PACK", 4) != 0 ||
-		(be32(head + 4) != 2 && be32(head + 4) != 3) || be32(head + 8) != p.nr ||
+		(git_file_be32(head + 4) != 2 && git_file_be32(head + 4) != 3) || git_file_be32(head + 8) != p.nr ||
 		pread(p.fd, trailer, 20, (off_t) (p.size - 20)) != 20 ||
 		memcmp(trailer, p.idx + p.idx_size - 40, 20) != 0)
 		goto fail;
@@ -364,39 +327,23 @@ pack_at(Pack *p, uint64_t pos, size_t want, size_t *avail)
 static uint64_t
 pack_find(const Pack *p, const unsigned char *id)
 {
-	uint32_t	lo = id[0] == 0 ? 0 : be32(p->idx + 8 + 4 * (id[0] - 1));
-	uint32_t	hi = be32(p->idx + 8 + 4 * id[0]);
+	uint32_t	at;
+	uint32_t	o;
+	uint64_t	off;
 
-	while (lo < hi)
+	if (!git_file_fanout_find(p->idx + 8, p->names, p->nr, id, &at))
+		return 0;
+	o = git_file_be32(p->off32 + (size_t) at * 4);
+	if (o & 0x80000000u)
 	{
-		uint32_t	mid = lo + (hi - lo) / 2;
-		int			c = memcmp(p->names + (size_t) mid * 20, id, 20);
-
-		if (c == 0)
-		{
-			uint32_t	o = be32(p->off32 + (size_t) mid * 4);
-			uint64_t	off;
-
-			if (o & 0x80000000u)
-			{
-				const unsigned char *e;
-
-				o &= 0x7fffffffu;
-				if (o >= p->n_off64)
-					return 0;
-				e = p->off64 + (size_t) o * 8;
-				off = ((uint64_t) be32(e) << 32) | be32(e + 4);
-			}
-			else
-				off = o;
-			return off >= 12 && off < p->size - 20 ? off : 0;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		o &= 0x7fffffffu;
+		if (o >= p->n_off64)
+			return 0;
+		off = git_file_be64(p->off64 + (size_t) o * 8);
 	}
-	return 0;
+	else
+		off = o;
+	return off >= 12 && off < p->size - 20 ? off : 0;
 }
 
 /* the cache */
@@ -618,7 +565,7 @@ entry_header(Pack *p, uint64_t offset, Link *l, uint64_t *base)
 	}
 	l->offset = offset;
 	l->size = size;
-	if (l->type == OBJ_OFS_DELTA)
+	if (l->type == GIT_OBJECT_OFS_DELTA)
 	{
 		uint64_t	back;
 
@@ -637,7 +584,7 @@ entry_header(Pack *p, uint64_t offset, Link *l, uint64_t *base)
 			return false;
 		*base = offset - back;
 	}
-	else if (l->type == OBJ_REF_DELTA)
+	else if (l->type == GIT_OBJECT_REF_DELTA)
 	{
 		if (avail - used < 20)
 			return false;
@@ -646,7 +593,7 @@ entry_header(Pack *p, uint64_t offset, Link *l, uint64_t *base)
 		if (*base == 0 || *base == offset)
 			return false;
 	}
-	else if (l->type < OBJ_COMMIT || l->type > OBJ_TAG)
+	else if (l->type < GIT_OBJECT_COMMIT || l->type > GIT_OBJECT_TAG)
 		return false;
 	l->data = offset + used;
 	return true;
@@ -684,7 +631,7 @@ object_at(int pi, uint64_t offset)
 		if (!entry_header(p, at, &chain[n], &base))
 			goto fail;
 		n++;
-		if (chain[n - 1].type != OBJ_OFS_DELTA && chain[n - 1].type != OBJ_REF_DELTA)
+		if (chain[n - 1].type != GIT_OBJECT_OFS_DELTA && chain[n - 1].type != GIT_OBJECT_REF_DELTA)
 		{
 			Link	   *l = &chain[--n];
 			unsigned char *data = inflate_at(p, l->data, l->size);

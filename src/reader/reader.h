@@ -18,6 +18,9 @@
  *            defined here on ISA-L: libgit2's calls (and loose.c's) bind
  *            to them (FIXES_READER_INFLATE=zlib: zlib's own); calls none
  *            of the files above
+ *   git_file.c what git's binary files share: big-endian numbers, a file
+ *            mapped whole, a fan-out table over sorted ids (commit_graph.c,
+ *            pack_read.c)
  *   oidset.c a set of object ids (known and discovered commits)
  *   walk.c   the history, newest first, each commit read once
  *   prefetch.c a worker process that inflates every other batch of the
@@ -81,6 +84,7 @@ extern void warn_git(const char *fmt,...)
 extern const char *git_message(void);
 extern void *xmalloc(size_t n);
 extern void *xrealloc(void *p, size_t n);
+extern size_t reader_address_space(size_t unlimited);
 
 /* in.c */
 extern FixesOid *in_ids(uint32_t *n);

@@ -19,7 +19,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "commit_raw.h"
 
@@ -357,12 +356,9 @@ paint_add(Paint *p, const unsigned char *id, bool *added)
 static size_t
 replay_max(void)
 {
-	struct rlimit rl;
+	size_t		share = reader_address_space(SIZE_MAX) / 8;
 
-	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-		rl.rlim_cur / 8 < REPLAY_MAX)
-		return (size_t) (rl.rlim_cur / 8);
-	return REPLAY_MAX;
+	return share < REPLAY_MAX ? share : REPLAY_MAX;
 }
 
 typedef struct Replay
