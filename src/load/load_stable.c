@@ -1322,7 +1322,6 @@ fixes_load_stable(FixesLoad *ld)
 	MemoryContextSwitchTo(old);
 }
 
-
 /*
  * The stable branches this file owns (load_stable.h).
  * Allocated in ld->cxt, zeroed, before the load's first phase (run_load()).

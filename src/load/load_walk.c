@@ -99,20 +99,22 @@ fixes_load_walk(FixesLoad *ld, FixesWalkScope *scope)
 	for (int h = 0; h < scope->nhooks; h++)
 		if (scope->hooks[h].begin)
 			scope->hooks[h].begin(ld, scope->hooks[h].arg, scope->rows);
-	if (!ld->empty && scope->begun != NULL)
+	if (!ld->empty)
 	{
-		ld->walk = scope->begun;
-		scope->begun = NULL;
-		started = fixes_walk_take_many(ld->walk, scope->heads, scope->nheads);
-		if (started)
-			fixes_reader_set_idle(ld->walk->reader, fixes_commit_rows_idle, scope->rows);
-	}
-	else if (!ld->empty)
-	{
-		ld->walk = fixes_walk_create(ld->args.path, ld->graph, true);
-		ld->walk->files = scope->files;
-		ld->walk->hide = scope->hide;
-		started = start_walk(ld->walk, scope);
+		if (scope->begun != NULL)
+		{
+			/* a walk whose reader was started before (the stable scope) */
+			ld->walk = scope->begun;
+			scope->begun = NULL;
+			started = fixes_walk_take_many(ld->walk, scope->heads, scope->nheads);
+		}
+		else
+		{
+			ld->walk = fixes_walk_create(ld->args.path, ld->graph, true);
+			ld->walk->files = scope->files;
+			ld->walk->hide = scope->hide;
+			started = start_walk(ld->walk, scope);
+		}
 		if (started)
 			fixes_reader_set_idle(ld->walk->reader, fixes_commit_rows_idle, scope->rows);
 	}

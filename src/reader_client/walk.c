@@ -135,8 +135,9 @@ fixes_walk_adopt(FixesWalk *w, FixesReader *reader, const FixesOid *head)
  * 50,000 of them.
  *
  * In two steps where the reader should start before the walk is read:
- * fixes_walk_begin_many() starts it (with ahead, it reads on, keeping up
- * to 64 MB that the backend has not read), and fixes_walk_take_many(),
+ * fixes_walk_begin_many() starts it (with ahead, it reads on, keeping what
+ * the backend has not read, up to an eighth of its address space:
+ * "fixes-reader walk PATH - --ahead"), and fixes_walk_take_many(),
  * with the same heads, adds the start points to the graph when the walk
  * is read.  The graph must not change in between: if it did, the reader
  * is stopped and started again.
