@@ -169,3 +169,16 @@ mh_heads() {
     [ -n "${2:-}" ] && mapfile -t -O 1 heads < <(git -C "$src" for-each-ref --format='%(objectname)' 'refs/heads/v*')
     label="make-history $1${2:+ --stable $2} (${#heads[@]} heads)"
 }
+
+# all_loose REPO: every object of REPO loose, its packs (fast-import writes one above
+# fastimport.unpackLimit objects) moved out to $work/packs-of-NAME and unpacked
+all_loose() {
+    local p out
+    out="$work/packs-of-$(basename "$1")"
+    mkdir -p "$out"
+    for p in "$1"/objects/pack/*.pack; do
+        [ -f "$p" ] || continue
+        mv "$p" "${p%.pack}.idx" "$out/"
+        git -C "$1" unpack-objects -q <"$out/$(basename "$p")"
+    done
+}

@@ -140,12 +140,7 @@ for i in range(1, 1201):
     w("M 100644 :%d d%d/f.txt\n\n" % (i, i % 3))
 PY
 git -C "$lb" symbolic-ref HEAD refs/heads/main
-for p in "$lb"/objects/pack/*.pack; do
-    [ -f "$p" ] || continue
-    mkdir -p "$work/lb-packs"
-    mv "$p" "${p%.pack}.idx" "$work/lb-packs/"
-    git -C "$lb" unpack-objects -q <"$work/lb-packs/$(basename "$p")"
-done
+all_loose "$lb"
 want_ok=1 both "1200 loose blobs: walk-files" walk-files "$lb" "$(git -C "$lb" rev-parse main)" || true
 
 # 4. damaged copies; both modes must fail alike
@@ -246,12 +241,7 @@ PY
 git -C "$r" symbolic-ref HEAD refs/heads/main
 # every object loose (libgit2 reads a loose commit itself after loose.c's check)
 # (fast-import leaves fewer than fastimport.unpackLimit objects loose; unpack a pack if it wrote one)
-for p in "$r"/objects/pack/*.pack; do
-    [ -f "$p" ] || continue
-    mkdir -p "$work/unpacked"
-    mv "$p" "${p%.pack}.idx" "$work/unpacked/"
-    git -C "$r" unpack-objects -q <"$work/unpacked/$(basename "$p")"
-done
+all_loose "$r"
 bad=$(git -C "$r" rev-parse HEAD~30)
 lhead=$(git -C "$r" rev-parse HEAD)
 for how in data adler cut trailing; do

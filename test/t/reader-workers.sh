@@ -78,9 +78,7 @@ PY
 git -C "$r" fast-import --quiet <"$work/stream"
 git -C "$r" symbolic-ref HEAD refs/heads/main
 # every object loose: a truncated one is what loose.c checks
-mkdir "$work/packs"
-mv "$r"/objects/pack/* "$work/packs/"
-for p in "$work"/packs/*.pack; do git -C "$r" unpack-objects -q <"$p"; done
+all_loose "$r"
 blob=$(git -C "$r" rev-parse "main~800:d$((400 % 3))/f.txt")
 obj="$r/objects/${blob:0:2}/${blob:2}"
 [ -f "$obj" ] || { echo "FAIL: $obj is not a loose object"; exit 1; }
